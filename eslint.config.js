@@ -1,0 +1,51 @@
+import js from '@eslint/js';
+import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+const restrict = (names, message) => ({
+  'no-restricted-imports': ['error', { patterns: names.map((group) => ({ group: [group], message })) }],
+});
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/coverage/**',
+      'test-output/**',
+      'data/**',
+      'apps/web/android/**',
+      'apps/web/ios/**',
+      'apps/web/dev-dist/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+      eqeqeq: ['error', 'smart'],
+    },
+  },
+  // The direction of imports between the parts (ARCHITECTURE.md).
+  { files: ['packages/protocol/**'], rules: restrict(['@till/*'], 'protocol imports nothing of ours') },
+  {
+    files: ['packages/client/**'],
+    rules: restrict(['@till/server', '@till/web', 'react', 'react-dom'], 'the SDK is framework-agnostic and never imports the server'),
+  },
+  { files: ['packages/server/**'], rules: restrict(['@till/client', '@till/web'], 'the server never imports the client or the web app') },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules, ...restrict(['@till/server'], 'the web app talks to the server only through the SDK') },
+  },
+  {
+    files: ['bench/**', 'e2e/**', 'scripts/**', '.ci/**', '**/*.test.ts', '**/*.test.tsx', '**/test-support/**'],
+    rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);

@@ -1,0 +1,112 @@
+/**
+ * Numbers the specification fixes, shared by the server, the SDK and the web app.
+ *
+ * @example
+ * axios.create({ timeout: Timeouts.apiMs });
+ */
+export const Timeouts = {
+  /** Account calls to the API host. */
+  apiMs: 50_000,
+  /** Store calls to the store host. */
+  storeMs: 5_000,
+} as const;
+
+/**
+ * How often the order poller asks for every queued order.
+ *
+ * @example
+ * setInterval(pollAll, ORDER_POLL_INTERVAL_MS);
+ */
+export const ORDER_POLL_INTERVAL_MS = 2_000;
+
+/**
+ * Account levels.
+ *
+ * @example
+ * if (user.level >= Level.Admin) showAdminMenu();
+ */
+export const Level = {
+  Anonymous: 0,
+  Registered: 1,
+  Confirmed: 2,
+  Admin: 9,
+} as const;
+export type LevelValue = (typeof Level)[keyof typeof Level];
+
+/**
+ * Product types.
+ *
+ * @example
+ * const label = product.type === ProductType.Subscription ? 'per month' : '';
+ */
+export const ProductType = {
+  Consumable: 0,
+  NonConsumable: 1,
+  Subscription: 2,
+} as const;
+export type ProductTypeValue = (typeof ProductType)[keyof typeof ProductType];
+
+/**
+ * Order statuses; every status but `pending` is final for the poller.
+ *
+ * @example
+ * const done = order.status !== OrderStatus.Pending;
+ */
+export const OrderStatus = {
+  Pending: 'pending',
+  Paid: 'paid',
+  Failed: 'failed',
+  Cancelled: 'cancelled',
+  Refunded: 'refunded',
+} as const;
+export type OrderStatusValue = (typeof OrderStatus)[keyof typeof OrderStatus];
+
+/**
+ * Payment routes an order can be paid through.
+ *
+ * @example
+ * if (order.provider === 'credits') showBalance();
+ */
+export const PROVIDERS = ['credits', 'default', 'card', 'paywall', 'appstore', 'googleplay', 'test'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/**
+ * Password length bounds (no composition rules).
+ *
+ * @example
+ * if (pw.length < PASSWORD_MIN) warn();
+ */
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+/** The placeholder in queued calls that is replaced by the new token after login. */
+export const TOKEN_PLACEHOLDER = '[TOKEN]';
+
+/**
+ * Well-known paths of the protocol (no leading slash, as service paths are written).
+ *
+ * @example
+ * client.post(Paths.login, { email, password });
+ */
+export const Paths = {
+  login: 'api/login',
+  register: 'api/register',
+  genResetLink: 'api/genResetLink',
+  resetPassword: 'api/resetPassword',
+  confirmUser: 'api/confirmUser',
+  getUserInfo: 'api/auth/getUserInfo',
+  updateInfo: 'api/auth/updateInfo',
+  logout: 'api/auth/logout',
+  sessions: 'api/auth/sessions',
+  revokeSessions: 'api/auth/revokeSessions',
+  getCoupon: 'api/store/getCoupon',
+  redeemCoupon: 'api/store/redeemCoupon',
+  payWithCredits: 'api/auth/payWithCredits',
+  doCheckout: 'api/store/doCheckout',
+  getCheckoutForm: 'api/store/getCheckoutForm',
+  orderStatus: 'api/store/orderStatus',
+  validatePurchase: 'api/store/validatePurchase',
+  filesUpload: 'api/files/upload',
+  filesList: 'api/files/list',
+  filesDelete: 'api/files/delete',
+} as const;

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { fileSchema } from './objects.js';
+
+/** `api/files/list`. @example filesListRequest.parse({ token, page: 1, pageSize: 20 }) */
+export const filesListRequest = z.object({
+  token: z.string().min(1).max(512),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type FilesListRequest = z.infer<typeof filesListRequest>;
+export const filesListData = z.object({ files: z.array(fileSchema), total: z.number().int() });
+
+/** `api/files/delete`. @example filesDeleteRequest.parse({ token, id }) */
+export const filesDeleteRequest = z.object({ token: z.string().min(1).max(512), id: z.string().min(1).max(64) });
+export type FilesDeleteRequest = z.infer<typeof filesDeleteRequest>;
+
+/** `api/files/upload` answer. */
+export const filesUploadData = z.object({ files: z.array(fileSchema) });

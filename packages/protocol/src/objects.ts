@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { OrderStatus, PROVIDERS, PASSWORD_MAX, PASSWORD_MIN } from './constants.js';
+
+/** Money in integer minor units with an ISO 4217 currency. @example { amount: 199, currency: 'USD' } */
+export const moneySchema = z.object({
+  amount: z.number().int(),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+});
+export type Money = z.infer<typeof moneySchema>;
+
+/** An e-mail address; compared case-insensitively. @example emailSchema.parse('a@b.co') */
+export const emailSchema = z.string().trim().min(1).max(254).pipe(z.email());
+
+/** A password: 8 to 128 characters, no composition rules. @example passwordSchema.parse('long enough') */
+export const passwordSchema = z.string().min(PASSWORD_MIN).max(PASSWORD_MAX);
+
+/** A display name. @example nameSchema.parse('Ada') */
+export const nameSchema = z.string().trim().min(1).max(100);
+
+/** A language tag such as `en` or `de-AT`. @example langSchema.parse('de') */
+export const langSchema = z
+  .string()
+  .trim()
+  .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$/);
+
+/** The account as the server shows it. @example userSchema.parse(res.user) */
+export const userSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  lang: z.string(),
+  level: z.number().int(),
+  emailConfirmed: z.boolean(),
+  avatarUrl: z.string().nullable(),
+  credits: z.number().int(),
+  createdAt: z.string(),
+  /** A new e-mail waiting for confirmation, if any. */
+  pendingEmail: z.string().nullable().optional(),
+});
+export type User = z.infer<typeof userSchema>;
+
+/** One login session of the user. @example sessionInfoSchema.parse(s) */
+export const sessionInfoSchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  lastSeenAt: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  ip: z.string().nullable(),
+  current: z.boolean(),
+});
+export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+
+/** A product of the store. @example productSchema.parse(p) */
+export const productSchema = z.object({
+  id: z.string(),
+  alias: z.string(),
+  title: z.string(),
+  description: z.string(),
+  type: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  price: moneySchema.nullable(),
+  creditPrice: z.number().int().nullable(),
+  grants: z.object({
+    credits: z.number().int().optional(),
+    /** Subscription period as an ISO 8601 duration in days or months, e.g. `P1M`. */
+    period: z.string().optional(),
+  }),
+  imageUrl: z.string().nullable(),
+  storeIds: z.object({ appstore: z.string().optional(), googleplay: z.string().optional() }),
+  active: z.boolean(),
+});
+export type Product = z.infer<typeof productSchema>;
+
+/** A coupon. @example couponSchema.parse(c) */
+export const couponSchema = z.object({
+  code: z.string(),
+  kind: z.enum(['discount', 'grant']),
+  percentOff: z.number().nullable().optional(),
+  amountOff: moneySchema.nullable().optional(),
+  grantCredits: z.number().int().nullable().optional(),
+  grantProducts: z.array(z.string()).nullable().optional(),
+  startsAt: z.string().nullable(),
+  endsAt: z.string().nullable(),
+  appliesTo: z.union([z.array(z.string()), z.literal('all')]),
+  minTotal: moneySchema.nullable(),
+});
+export type Coupon = z.infer<typeof couponSchema>;
+
+/** The statuses of an order. */
+export const orderStatusSchema = z.enum([
+  OrderStatus.Pending,
+  OrderStatus.Paid,
+  OrderStatus.Failed,
+  OrderStatus.Cancelled,
+  OrderStatus.Refunded,
+]);
+
+/** One line of an order. */
+export const orderItemSchema = z.object({
+  productId: z.string(),
+  alias: z.string(),
+  title: z.string(),
+  price: moneySchema.nullable(),
+  creditPrice: z.number().int().nullable(),
+  quantity: z.number().int(),
+});
+export type OrderItem = z.infer<typeof orderItemSchema>;
+
+/** An order. @example orderSchema.parse(res.data.order) */
+export const orderSchema = z.object({
+  iden: z.string(),
+  status: orderStatusSchema,
+  items: z.array(orderItemSchema),
+  subtotal: moneySchema,
+  discount: moneySchema,
+  total: moneySchema,
+  creditsSpent: z.number().int(),
+  couponCode: z.string().nullable(),
+  provider: z.enum(PROVIDERS),
+  createdAt: z.string(),
+  paidAt: z.string().nullable(),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+/** An uploaded file. @example fileSchema.parse(res.data.files[0]) */
+export const fileSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  size: z.number().int(),
+  mime: z.string(),
+  url: z.string(),
+  createdAt: z.string(),
+  public: z.boolean().optional(),
+});
+export type FileInfo = z.infer<typeof fileSchema>;

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { Code, type InputReasonValue } from './codes.js';
+
+/** A bare success. */
+export const okResponse = z.object({ code: z.literal(Code.Ok) });
+/** 901. */
+export const invalidTokenResponse = z.object({ code: z.literal(Code.InvalidToken) });
+/** 902. */
+export const wrongCredentialsResponse = z.object({ code: z.literal(Code.WrongCredentials) });
+/** 903 with the level the call needs. */
+export const forbiddenResponse = z.object({ code: z.literal(Code.Forbidden), required: z.number().int() });
+/** 904 naming what was not found. */
+export const notFoundResponse = z.object({ code: z.literal(Code.NotFound), parameter: z.string() });
+/** 906 with seconds to wait. */
+export const tooManyResponse = z.object({ code: z.literal(Code.TooManyRequests), retryAfter: z.number().int() });
+/** 907 with the offending field and a machine word. */
+export const invalidInputResponse = z.object({
+  code: z.literal(Code.InvalidInput),
+  parameter: z.string(),
+  reason: z.string(),
+});
+/** 908. */
+export const couponRefusedResponse = z.object({ code: z.literal(Code.CouponRefused), reason: z.string() });
+/** 909. */
+export const notEnoughCreditsResponse = z.object({
+  code: z.literal(Code.NotEnoughCredits),
+  balance: z.number().int(),
+  required: z.number().int(),
+});
+/** 910. */
+export const paymentRejectedResponse = z.object({ code: z.literal(Code.PaymentRejected), reason: z.string() });
+/** 911. */
+export const badLinkTokenResponse = z.object({ code: z.literal(Code.BadLinkToken) });
+/** 912 with the order's current status. */
+export const conflictResponse = z.object({ code: z.literal(Code.Conflict), status: z.string() });
+
+/** Any error body the server sends. @example if (errorResponse.safeParse(body).success) ... */
+export const errorResponse = z.discriminatedUnion('code', [
+  invalidTokenResponse,
+  wrongCredentialsResponse,
+  forbiddenResponse,
+  notFoundResponse,
+  tooManyResponse,
+  invalidInputResponse,
+  couponRefusedResponse,
+  notEnoughCreditsResponse,
+  paymentRejectedResponse,
+  badLinkTokenResponse,
+  conflictResponse,
+]);
+export type ErrorResponse = z.infer<typeof errorResponse>;
+
+/**
+ * Turns a zod failure into the protocol's 907 fields: the first issue's path and a machine word.
+ *
+ * @example
+ * const r = registerRequest.safeParse(body);
+ * if (!r.success) return { code: 907, ...toInputError(r.error) };
+ */
+export function toInputError(error: z.ZodError): { parameter: string; reason: InputReasonValue } {
+  const issue = error.issues[0];
+  if (!issue) return { parameter: '', reason: 'invalid' };
+  const parameter = issue.path.map(String).join('.');
+  let reason: InputReasonValue = 'invalid';
+  if (issue.code === 'invalid_type' && issue.input === undefined) reason = 'required';
+  else if (issue.code === 'too_small') reason = issue.origin === 'string' && issue.minimum === 1 ? 'required' : 'too_short';
+  else if (issue.code === 'too_big') reason = 'too_long';
+  return { parameter, reason };
+}

@@ -1,0 +1,130 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Database, LinkTokensTable, SessionsTable, UsersTable } from '../db/schema.js';
+
+export type UserRow = Selectable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type LinkTokenRow = Selectable<LinkTokensTable>;
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** SQL for users, sessions and link tokens. Every method takes an optional transaction. */
+export class AccountsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  private x(trx?: Executor): Executor {
+    return trx ?? this.db;
+  }
+
+  async insertUser(row: UsersTable, trx?: Executor): Promise<void> {
+    await this.x(trx).insertInto('users').values(row).execute();
+  }
+
+  findUserByEmail(email: string, trx?: Executor): Promise<UserRow | undefined> {
+    return this.x(trx).selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+  }
+
+  findUserById(id: string, trx?: Executor): Promise<UserRow | undefined> {
+    return this.x(trx).selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async updateUser(
+    id: string,
+    changes: Partial<Omit<UsersTable, 'id' | 'created_at' | 'credits'>>,
+    trx?: Executor,
+  ): Promise<void> {
+    await this.x(trx)
+      .updateTable('users')
+      .set({ ...changes, updated_at: Date.now() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async insertSession(row: SessionsTable, trx?: Executor): Promise<void> {
+    await this.x(trx).insertInto('sessions').values(row).execute();
+  }
+
+  /** The live session with this token hash, with its user. */
+  async findSession(tokenHash: string, now: number) {
+    return this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'sessions.id as session_id',
+        'sessions.expires_at',
+        'sessions.last_seen_at',
+        'users.id as user_id',
+        'users.email',
+        'users.level',
+        'users.email_confirmed',
+      ])
+      .where('sessions.token_hash', '=', tokenHash)
+      .where('sessions.expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
+  async touchSession(id: string, now: number): Promise<void> {
+    await this.db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
+  }
+
+  listSessions(userId: string, now: number): Promise<SessionRow[]> {
+    return this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', now)
+      .orderBy('created_at', 'desc')
+      .execute();
+  }
+
+  async deleteSession(id: string, trx?: Executor): Promise<void> {
+    await this.x(trx).deleteFrom('sessions').where('id', '=', id).execute();
+  }
+
+  /** Ends every session of the user except `keepId` (all of them when it is null); answers how many. */
+  async deleteOtherSessions(userId: string, keepId: string | null, trx?: Executor): Promise<number> {
+    let q = this.x(trx).deleteFrom('sessions').where('user_id', '=', userId);
+    if (keepId) q = q.where('id', '!=', keepId);
+    const res = await q.executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+
+  async deleteExpiredSessions(now: number): Promise<void> {
+    await this.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+  }
+
+  async insertLinkToken(row: LinkTokensTable, trx?: Executor): Promise<void> {
+    await this.x(trx).insertInto('link_tokens').values(row).execute();
+  }
+
+  /**
+   * Marks a link token used and answers it, in one statement, so that two clicks racing on the same
+   * link cannot both succeed: only the update that finds `used_at` still null gets a row.
+   */
+  async consumeLinkToken(
+    tokenHash: string,
+    kind: LinkTokenRow['kind'],
+    now: number,
+    trx?: Executor,
+  ): Promise<LinkTokenRow | undefined> {
+    const row = await this.x(trx)
+      .updateTable('link_tokens')
+      .set({ used_at: now })
+      .where('token_hash', '=', tokenHash)
+      .where('kind', '=', kind)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returningAll()
+      .executeTakeFirst();
+    return row;
+  }
+
+  /** Voids the user's unused links of a kind (a new reset link replaces the old one). */
+  async voidLinkTokens(userId: string, kind: LinkTokenRow['kind'], now: number, trx?: Executor): Promise<void> {
+    await this.x(trx)
+      .updateTable('link_tokens')
+      .set({ used_at: now })
+      .where('user_id', '=', userId)
+      .where('kind', '=', kind)
+      .where('used_at', 'is', null)
+      .execute();
+  }
+}

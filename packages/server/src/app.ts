@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { registerAccountRoutes } from './accounts/routes.js';
+import { AccountsService } from './accounts/service.js';
+import type { Config } from './config.js';
+import { connect, type Db } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+import { CallRegistry } from './http/calls.js';
+import { buildOpenApi } from './http/openapi.js';
+import { registerDevOutbox } from './mail/dev-outbox-routes.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
+import { Limiter } from './security/rate-limit.js';
+import { registerWebApp } from './web.js';
+
+/** Everything the modules share, built once per app. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  mailer: Mailer;
+  redis: Redis | undefined;
+  calls: CallRegistry;
+  accounts: AccountsService;
+  now: () => number;
+}
+
+export interface BuildOptions {
+  /** Use this database instead of opening `config.databaseUrl` (it is not closed with the app). */
+  db?: Db;
+  /** Use this mailer instead of the configured one. */
+  mailer?: Mailer;
+  /** The clock, for tests of expiry. */
+  now?: () => number;
+  /** Pino logger options, or false to log nothing. */
+  logger?: boolean | Record<string, unknown>;
+}
+
+// Link tokens ride in some paths; they must never reach a log line.
+const SECRET_PATH = /^(\/api\/(?:resetPassword|confirmUser)\/)[^/?#]+/;
+
+/**
+ * Builds the whole server: opens the database and applies migrations, wires every module and
+ * registers every route. Tests call it with port 0; `main.ts` calls it and listens.
+ */
+export async function buildApp(
+  config: Config,
+  options: BuildOptions = {},
+): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            serializers: {
+              req: (req: { method: string; url: string; id: string }) => ({
+                method: req.method,
+                url: req.url.replace(SECRET_PATH, '$1[redacted]'),
+                id: req.id,
+              }),
+            },
+            ...(typeof options.logger === 'object' ? options.logger : {}),
+          },
+    genReqId: () => randomUUID(),
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.production,
+  });
+
+  const db = options.db ?? connect(config.databaseUrl);
+  await migrateToLatest(db.kysely);
+  const mailer = options.mailer ?? createMailer(config.smtpUrl, config.mailFrom);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  const now = options.now ?? Date.now;
+
+  const limits = config.rateLimits;
+  const accounts = new AccountsService({
+    db: db.kysely,
+    config,
+    mailer,
+    log: app.log,
+    now,
+    limiters: {
+      loginPerIp: new Limiter('login-ip', { points: limits.loginPerIp, duration: 60 }, redis),
+      loginFailures: new Limiter('login-fail', { points: limits.loginFailuresPerAccount, duration: 900 }, redis),
+      registerPerIp: new Limiter('register-ip', { points: limits.registerPerIp, duration: 3600 }, redis),
+      mailPerIp: new Limiter('mail-ip', { points: limits.mailPerIp, duration: 3600 }, redis),
+      mailPerAddress: new Limiter('mail-to', { points: limits.mailPerAddress, duration: 3600 }, redis),
+    },
+  });
+  const calls = new CallRegistry(app, (token) => accounts.authenticate(token));
+  const ctx: AppContext = { config, db, mailer, redis, calls, accounts, now };
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'", ...config.corsOrigins],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // The checkout page and files open in other tabs; opener isolation would break nothing, but
+    // cross-origin embedding of downloads (avatars in <img>) must keep working.
+    crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+  await app.register(cors, {
+    origin: config.corsOrigins.length ? config.corsOrigins : false,
+    credentials: true,
+    allowedHeaders: ['Content-Type', 'X-XSRF-TOKEN', 'Accept'],
+  });
+
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
+    // Transport failures only: no stack, no SQL, no internals. The client turns these into 905.
+    void reply.status(status).send({
+      code: status,
+      error: status === 500 ? 'internal_error' : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'too_large' : 'bad_request',
+      requestId: request.id,
+    });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void reply.status(404).send({ code: 404, error: 'not_found', requestId: request.id });
+  });
+
+  await app.register(swagger, {
+    mode: 'static',
+    specification: { document: { openapi: '3.0.3', info: { title: 'Till API', version: '1.0.0' }, paths: {} } },
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    transformSpecification: () => buildOpenApi(calls.described, config.publicUrl),
+    staticCSP: true,
+  });
+  app.get('/api/openapi.json', () => buildOpenApi(calls.described, config.publicUrl));
+  app.get('/api/health', async () => {
+    await db.kysely.selectFrom('users').select('id').limit(1).execute();
+    return { code: 900, status: 'ok' };
+  });
+
+  registerAccountRoutes(calls, accounts);
+
+  if (mailer.outbox && !config.production) registerDevOutbox(app, mailer.outbox);
+  await registerWebApp(app, config);
+
+  app.addHook('onClose', async () => {
+    mailer.close();
+    redis?.disconnect();
+    if (!options.db) await db.close();
+  });
+
+  return { app, ctx };
+}

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+
+/** Thrown when the environment holds a bad value; the message names the variable. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const csv = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .default('sqlite:./data/till.db')
+    .refine((v) => /^(sqlite:|postgres(ql)?:\/\/)/.test(v), 'must start with sqlite: or postgres://'),
+  PUBLIC_URL: z.url().optional(),
+  SMTP_URL: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || /^smtps?:\/\//.test(v), 'must be an smtp:// or smtps:// URL'),
+  MAIL_FROM: z.string().default('Till <no-reply@till.local>'),
+  SESSION_TTL: positiveInt(604_800),
+  ADMIN_EMAILS: csv.transform((list) => list.map((e) => e.toLowerCase())),
+  REDIS_URL: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || /^rediss?:\/\//.test(v), 'must be a redis:// URL'),
+  CORS_ORIGINS: csv,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  STORAGE_URL: z.string().default('file:./data/uploads'),
+  UPLOAD_MAX_FILE_BYTES: positiveInt(20 * 1024 * 1024),
+  UPLOAD_MAX_FILES: positiveInt(10),
+  UPLOAD_QUOTA_BYTES: positiveInt(200 * 1024 * 1024),
+  SIGNING_SECRET: z.string().min(32).optional(),
+  WEB_DIST: z.string().optional(),
+});
+
+/** Per-route request budgets; tests raise them, production keeps the defaults. */
+export interface RateLimits {
+  /** Login attempts per IP per minute. */
+  loginPerIp: number;
+  /** Failed logins per account per 15 minutes. */
+  loginFailuresPerAccount: number;
+  /** Registrations per IP per hour. */
+  registerPerIp: number;
+  /** Mails (reset links, resends) per IP per hour. */
+  mailPerIp: number;
+  /** Mails per target address per hour. */
+  mailPerAddress: number;
+}
+
+export const defaultRateLimits: RateLimits = {
+  loginPerIp: 30,
+  loginFailuresPerAccount: 10,
+  registerPerIp: 20,
+  mailPerIp: 20,
+  mailPerAddress: 5,
+};
+
+/** The server's settings, parsed once at start. */
+export interface Config {
+  env: 'development' | 'test' | 'production';
+  production: boolean;
+  port: number;
+  host: string;
+  databaseUrl: string;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  sessionTtl: number;
+  adminEmails: string[];
+  redisUrl: string | undefined;
+  corsOrigins: string[];
+  logLevel: string;
+  storageUrl: string;
+  upload: { maxFileBytes: number; maxFiles: number; quotaBytes: number };
+  /** Secret for signed links and the built-in provider's notifications. */
+  signingSecret: string;
+  /** Folder of the built web app to serve, when present. */
+  webDist: string | undefined;
+  rateLimits: RateLimits;
+}
+
+/**
+ * Parses the environment into a {@link Config}; a bad value throws a {@link ConfigError} naming the
+ * variable.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') picked[key] = value;
+  }
+  const parsed = envSchema.safeParse(picked);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? 'environment');
+    throw new ConfigError(variable, issue?.message ?? 'invalid value');
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  if (production && !e.SMTP_URL) throw new ConfigError('SMTP_URL', 'is required in production');
+  if (production && !e.SIGNING_SECRET) throw new ConfigError('SIGNING_SECRET', 'is required in production');
+  if (production && !e.PUBLIC_URL) throw new ConfigError('PUBLIC_URL', 'is required in production');
+  return {
+    env: e.NODE_ENV,
+    production,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    sessionTtl: e.SESSION_TTL,
+    adminEmails: e.ADMIN_EMAILS,
+    redisUrl: e.REDIS_URL,
+    corsOrigins: e.CORS_ORIGINS,
+    logLevel: e.LOG_LEVEL,
+    storageUrl: e.STORAGE_URL,
+    upload: {
+      maxFileBytes: e.UPLOAD_MAX_FILE_BYTES,
+      maxFiles: e.UPLOAD_MAX_FILES,
+      quotaBytes: e.UPLOAD_QUOTA_BYTES,
+    },
+    // Outside production a per-process secret is enough: links simply stop working after a restart.
+    signingSecret: e.SIGNING_SECRET ?? randomSecret(),
+    webDist: e.WEB_DIST,
+    rateLimits: { ...defaultRateLimits },
+  };
+}
+
+function randomSecret(): string {
+  const bytes = new Uint8Array(32);
+  crypto.getRandomValues(bytes);
+  return Buffer.from(bytes).toString('base64url');
+}

@@ -1,0 +1,41 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+/** Which engine a {@link Db} talks to; the few queries that differ branch on it. */
+export type Dialect = 'sqlite' | 'postgres';
+
+/** A Kysely instance with the engine it runs on. */
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+// int8 (bigint) comes back from pg as a string; every bigint here is epoch millis or a count that fits.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+/**
+ * Opens the database a URL names: `sqlite:PATH` (`sqlite::memory:` for a throwaway one) or
+ * `postgres://...`.
+ */
+export function connect(url: string, options: { poolSize?: number } = {}): Db {
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length);
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    const sqlite = new SqliteDatabase(file);
+    // WAL lets readers go on while one writer commits; NORMAL sync is safe with WAL.
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  }
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+}

@@ -1,0 +1,19 @@
+import type { Kysely, Transaction } from 'kysely';
+import { AbortTransaction, type Failure } from '../errors.js';
+import type { Database } from './schema.js';
+
+/**
+ * Runs `work` in one transaction. Throwing {@link AbortTransaction} rolls back and returns its
+ * failure as a value; any other error rolls back and propagates.
+ */
+export async function runInTransaction<T>(
+  db: Kysely<Database>,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T | Failure> {
+  try {
+    return await db.transaction().execute(work);
+  } catch (error) {
+    if (error instanceof AbortTransaction) return error.failure;
+    throw error;
+  }
+}

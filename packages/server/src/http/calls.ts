@@ -1,0 +1,141 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { toInputError } from '@till/protocol';
+import { z } from 'zod';
+import { Failure, fail, type Outcome } from '../errors.js';
+
+/** Who is calling, once their token has been checked. */
+export interface Caller {
+  userId: string;
+  sessionId: string;
+  level: number;
+  email: string;
+}
+
+/** Checks a session token; answers the caller, or 901. */
+export type Authenticate = (token: string) => Promise<Outcome<Caller>>;
+
+/** What a handler gets besides its parsed input. */
+export interface CallContext {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  ip: string;
+  userAgent: string | null;
+}
+
+/** What a handler gets on a call that needs a token. */
+export interface AuthedContext extends CallContext {
+  caller: Caller;
+}
+
+/** A protocol call: its path, schemas for the OpenAPI document, and its handler. */
+interface CallSpecBase<S extends z.ZodType> {
+  method?: 'POST' | 'GET';
+  /** Path with a leading slash, Fastify style (`/api/resetPassword/:token`). */
+  path: string;
+  summary: string;
+  tag: string;
+  request?: S;
+  /** Schema of the success body (`code: 900` and the rest), for the OpenAPI document. */
+  response?: z.ZodType;
+  /** Params of the path, merged into the input before parsing. */
+  params?: boolean;
+}
+
+export interface PublicCallSpec<S extends z.ZodType> extends CallSpecBase<S> {
+  auth?: undefined;
+  handler: (input: z.output<S>, ctx: CallContext) => Promise<Outcome<object>>;
+}
+
+export interface AuthedCallSpec<S extends z.ZodType> extends CallSpecBase<S> {
+  /** Minimum level; the token comes from the payload's `token` field. */
+  auth: number;
+  handler: (input: z.output<S>, ctx: AuthedContext) => Promise<Outcome<object>>;
+}
+
+type AnySpec = PublicCallSpec<z.ZodType> | AuthedCallSpec<z.ZodType>;
+
+/** A call described for the OpenAPI document; multipart calls add themselves with {@link CallRegistry.describe}. */
+export interface DescribedCall {
+  method: string;
+  path: string;
+  summary: string;
+  tag: string;
+  request?: z.ZodType;
+  response?: z.ZodType;
+  contentType?: string;
+}
+
+const tokenOnly = z.object({ token: z.string().min(1).max(512) });
+
+/**
+ * Registers protocol calls on the app and remembers them for the OpenAPI document. Every call
+ * answers HTTP 200 with a `code`: the handler's value becomes `{code: 900, ...value}` and a
+ * {@link Failure} becomes its protocol body.
+ */
+export class CallRegistry {
+  readonly described: DescribedCall[] = [];
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly authenticate: Authenticate,
+  ) {}
+
+  /** Adds a call to the document without registering a route (for routes registered by hand). */
+  describe(call: DescribedCall): void {
+    this.described.push(call);
+  }
+
+  define<S extends z.ZodType>(spec: PublicCallSpec<S> | AuthedCallSpec<S>): void {
+    const s = spec as AnySpec;
+    this.describe({
+      method: s.method ?? 'POST',
+      path: s.path,
+      summary: s.summary,
+      tag: s.tag,
+      ...(s.request ? { request: s.request } : {}),
+      ...(s.response ? { response: s.response } : {}),
+    });
+    this.app.route({
+      method: s.method ?? 'POST',
+      url: s.path,
+      handler: async (request, reply) => {
+        const outcome = await this.run(s, request, reply);
+        if (reply.sent) return reply;
+        return outcome instanceof Failure ? outcome.toResponse() : { code: 900, ...outcome };
+      },
+    });
+  }
+
+  private async run(spec: AnySpec, request: FastifyRequest, reply: FastifyReply) {
+    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
+    const raw = spec.params ? { ...body, ...(request.params as Record<string, unknown>) } : body;
+    const ctx: CallContext = {
+      request,
+      reply,
+      ip: request.ip,
+      userAgent: request.headers['user-agent']?.slice(0, 300) ?? null,
+    };
+    let caller: Caller | undefined;
+    if (spec.auth !== undefined) {
+      // The token is checked before the rest of the input, so that an expired session reads as 901
+      // (log in again) rather than as a form error.
+      const t = tokenOnly.safeParse(raw);
+      if (!t.success) return fail.invalidToken();
+      const who = await this.authenticate(t.data.token);
+      if (who instanceof Failure) return who;
+      if (who.level < spec.auth) return fail.forbidden(spec.auth);
+      caller = who;
+    }
+    let input: unknown = raw;
+    if (spec.request) {
+      const parsed = spec.request.safeParse(raw);
+      if (!parsed.success) {
+        const { parameter, reason } = toInputError(parsed.error);
+        return fail.invalidInput(parameter, reason);
+      }
+      input = parsed.data;
+    }
+    if (caller) return (spec as AuthedCallSpec<z.ZodType>).handler(input, { ...ctx, caller });
+    return (spec as PublicCallSpec<z.ZodType>).handler(input, ctx);
+  }
+}

@@ -1,0 +1,6 @@
+export { buildApp } from './app.js';
+export type { AppContext, BuildOptions } from './app.js';
+export { loadConfig, ConfigError, defaultRateLimits } from './config.js';
+export type { Config, RateLimits } from './config.js';
+export { connect } from './db/connect.js';
+export type { Db } from './db/connect.js';

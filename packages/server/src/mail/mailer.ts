@@ -1,0 +1,53 @@
+import nodemailer from 'nodemailer';
+
+/** A message ready to send. */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** A message kept by the dev outbox. */
+export interface OutboxEntry extends MailMessage {
+  id: number;
+  from: string;
+  sentAt: string;
+}
+
+/** Sends mail. */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  /** The dev outbox, when mail is not sent for real. */
+  outbox?: OutboxEntry[];
+  close(): void;
+}
+
+const OUTBOX_LIMIT = 200;
+
+/**
+ * nodemailer over SMTP when `smtpUrl` is set; otherwise a dev outbox kept in memory (shown at
+ * `/dev/mail`), newest first and bounded.
+ */
+export function createMailer(smtpUrl: string | undefined, from: string): Mailer {
+  if (smtpUrl) {
+    const transport = nodemailer.createTransport(smtpUrl);
+    return {
+      async send(message) {
+        await transport.sendMail({ from, ...message });
+      },
+      close: () => transport.close(),
+    };
+  }
+  const outbox: OutboxEntry[] = [];
+  let next = 1;
+  return {
+    outbox,
+    send(message) {
+      outbox.unshift({ id: next++, from, sentAt: new Date().toISOString(), ...message });
+      outbox.length = Math.min(outbox.length, OUTBOX_LIMIT);
+      return Promise.resolve();
+    },
+    close: () => undefined,
+  };
+}

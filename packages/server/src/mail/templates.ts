@@ -1,0 +1,90 @@
+/** The mails Till sends, each with a plain-text and an HTML body. */
+export type MailKind = 'confirm' | 'reset' | 'email_change_notice' | 'email_change_confirm';
+
+interface Texts {
+  subject: string;
+  intro: string;
+  action?: string;
+  outro: string;
+}
+
+type Catalog = Record<MailKind, (v: { name: string; link?: string; newEmail?: string }) => Texts>;
+
+const en: Catalog = {
+  confirm: ({ name }) => ({
+    subject: 'Confirm your e-mail for Till',
+    intro: `Hello ${name}, welcome to Till. Please confirm your e-mail address.`,
+    action: 'Confirm e-mail',
+    outro: 'The link works for 24 hours. If you did not register, ignore this message.',
+  }),
+  reset: ({ name }) => ({
+    subject: 'Reset your Till password',
+    intro: `Hello ${name}, someone asked to reset the password of your Till account.`,
+    action: 'Choose a new password',
+    outro: 'The link works for 1 hour. If it was not you, ignore this message: your password stays as it is.',
+  }),
+  email_change_notice: ({ name, newEmail }) => ({
+    subject: 'Your Till e-mail address is changing',
+    intro: `Hello ${name}, a change of your account's e-mail address to ${newEmail ?? ''} was asked for.`,
+    outro: 'It takes effect once the new address is confirmed. If it was not you, change your password now.',
+  }),
+  email_change_confirm: ({ name }) => ({
+    subject: 'Confirm your new e-mail for Till',
+    intro: `Hello ${name}, please confirm this address as the new e-mail of your Till account.`,
+    action: 'Confirm new e-mail',
+    outro: 'The link works for 24 hours.',
+  }),
+};
+
+const de: Catalog = {
+  confirm: ({ name }) => ({
+    subject: 'Bestätige deine E-Mail-Adresse für Till',
+    intro: `Hallo ${name}, willkommen bei Till. Bitte bestätige deine E-Mail-Adresse.`,
+    action: 'E-Mail bestätigen',
+    outro: 'Der Link gilt 24 Stunden. Wenn du dich nicht registriert hast, ignoriere diese Nachricht.',
+  }),
+  reset: ({ name }) => ({
+    subject: 'Setze dein Till-Passwort zurück',
+    intro: `Hallo ${name}, jemand möchte das Passwort deines Till-Kontos zurücksetzen.`,
+    action: 'Neues Passwort wählen',
+    outro: 'Der Link gilt 1 Stunde. Warst du es nicht, ignoriere diese Nachricht: dein Passwort bleibt unverändert.',
+  }),
+  email_change_notice: ({ name, newEmail }) => ({
+    subject: 'Deine Till-E-Mail-Adresse wird geändert',
+    intro: `Hallo ${name}, es wurde eine Änderung der E-Mail-Adresse deines Kontos auf ${newEmail ?? ''} angefragt.`,
+    outro: 'Sie gilt, sobald die neue Adresse bestätigt ist. Warst du es nicht, ändere jetzt dein Passwort.',
+  }),
+  email_change_confirm: ({ name }) => ({
+    subject: 'Bestätige deine neue E-Mail-Adresse für Till',
+    intro: `Hallo ${name}, bitte bestätige diese Adresse als neue E-Mail deines Till-Kontos.`,
+    action: 'Neue E-Mail bestätigen',
+    outro: 'Der Link gilt 24 Stunden.',
+  }),
+};
+
+const catalogs: Record<string, Catalog> = { en, de };
+
+/** The languages mails are written in; any other `lang` falls back to English. */
+export const MAIL_LANGUAGES = Object.keys(catalogs);
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Renders a mail in the language closest to `lang`. */
+export function renderMail(
+  kind: MailKind,
+  lang: string,
+  values: { name: string; link?: string; newEmail?: string },
+): { subject: string; text: string; html: string } {
+  const base = lang.toLowerCase().split('-')[0] ?? 'en';
+  const catalog = catalogs[base] ?? en;
+  const t = catalog[kind](values);
+  const link = values.link;
+  const text = [t.intro, link ? `${t.action ?? ''}: ${link}` : '', t.outro].filter(Boolean).join('\n\n');
+  const button = link
+    ? `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 16px;background:#1b5e20;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(t.action ?? link)}</a></p><p style="font-size:12px;color:#555">${escapeHtml(link)}</p>`
+    : '';
+  const html = `<!doctype html><html lang="${escapeHtml(base)}"><body style="font-family:sans-serif;line-height:1.5"><p>${escapeHtml(t.intro)}</p>${button}<p>${escapeHtml(t.outro)}</p></body></html>`;
+  return { subject: t.subject, text, html };
+}

@@ -1,0 +1,65 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppContext, type BuildOptions } from '../app.js';
+import { loadConfig, type Config } from '../config.js';
+import type { Dialect } from '../db/connect.js';
+import { createTestDb, type TestDb } from './db.js';
+
+/** A running test server: the real app on a throwaway database. */
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  db: TestDb;
+  /** `http://127.0.0.1:PORT` when started with `listen`, else ''. */
+  url: string;
+  /** POST a JSON body through `inject` and answer the parsed body. */
+  call(path: string, body?: Record<string, unknown>): Promise<Record<string, unknown> & { code: number }>;
+  close(): Promise<void>;
+}
+
+const generous = {
+  loginPerIp: 100_000,
+  loginFailuresPerAccount: 10,
+  registerPerIp: 100_000,
+  mailPerIp: 100_000,
+  mailPerAddress: 100_000,
+};
+
+export interface TestAppOptions extends Omit<BuildOptions, 'db'> {
+  dialect?: Dialect;
+  env?: Record<string, string>;
+  /** Changes to the parsed config (rate limits default to generous ones). */
+  config?: Partial<Config>;
+  listen?: boolean;
+  poolSize?: number;
+}
+
+/** Builds the real app on a fresh database of the given engine. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const db = await createTestDb(options.dialect ?? 'sqlite', options.poolSize);
+  const base = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...options.env });
+  const config: Config = { ...base, rateLimits: { ...generous }, ...options.config };
+  const { app, ctx } = await buildApp(config, { logger: false, ...options, db });
+  let url = '';
+  if (options.listen) {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    config.publicUrl = url;
+  } else {
+    await app.ready();
+  }
+  return {
+    app,
+    ctx,
+    db,
+    url,
+    async call(path, body = {}) {
+      const res = await app.inject({ method: 'POST', url: path, payload: body });
+      return res.json();
+    },
+    async close() {
+      await app.close();
+      await db.drop();
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { connect, type Db, type Dialect } from '../db/connect.js';
+
+// Read once here: test support is the one place besides config that looks at the environment.
+const pgUrl = process.env.TEST_DATABASE_URL;
+/** The Redis URL for tests of shared counters, when given. */
+export const testRedisUrl = process.env.TEST_REDIS_URL;
+
+/**
+ * The engines the suites run against: SQLite always, PostgreSQL when `TEST_DATABASE_URL` is set
+ * (CI sets it, so there the PostgreSQL half runs and cannot silently skip).
+ */
+export const dialects: Dialect[] = pgUrl ? ['sqlite', 'postgres'] : ['sqlite'];
+
+/** A throwaway database: a temp SQLite file, or a fresh PostgreSQL schema. `drop()` removes it. */
+export interface TestDb extends Db {
+  url: string;
+  drop(): Promise<void>;
+}
+
+export async function createTestDb(dialect: Dialect, poolSize = 10): Promise<TestDb> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'till-test-'));
+    const url = `sqlite:${join(dir, 'till.db')}`;
+    const db = connect(url);
+    return {
+      ...db,
+      url,
+      drop: async () => {
+        await db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  if (!pgUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const sep = pgUrl.includes('?') ? '&' : '?';
+  const url = `${pgUrl}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const db = connect(url, { poolSize });
+  return {
+    ...db,
+    url,
+    drop: async () => {
+      await db.close();
+      const c = new pg.Client({ connectionString: pgUrl });
+      await c.connect();
+      await c.query(`DROP SCHEMA ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+// Tests run against the sources of the workspace packages, not their build output.
+const alias = {
+  '@till/protocol': here('./packages/protocol/src/index.ts'),
+  '@till/client': here('./packages/client/src/index.ts'),
+  '@till/server': here('./packages/server/src/index.ts'),
+};
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      { resolve: { alias }, test: { name: 'protocol', include: ['packages/protocol/src/**/*.test.ts'] } },
+      {
+        resolve: { alias },
+        test: {
+          name: 'server',
+          include: ['packages/server/src/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      { resolve: { alias }, test: { name: 'client', include: ['packages/client/src/**/*.test.ts'] } },
+      {
+        resolve: { alias },
+        test: { name: 'integration', include: ['tests/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
+      },
+    ],
+  },
+});
