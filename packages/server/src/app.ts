@@ -71,7 +71,7 @@ export async function buildApp(
   });
 
   const db = options.db ?? connect(config.databaseUrl);
-  await migrateToLatest(db.kysely);
+  await migrateToLatest(db.kysely, db.dialect);
   const mailer = options.mailer ?? createMailer(config.smtpUrl, config.mailFrom);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
   const now = options.now ?? Date.now;

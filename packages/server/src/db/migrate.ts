@@ -1,4 +1,5 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Dialect } from './connect.js';
 import { accountsMigration } from './migrations/001-accounts.js';
 
 /**
@@ -16,8 +17,19 @@ class ListProvider implements MigrationProvider {
 }
 
 /** Applies every pending migration; throws with the failing migration's error. */
-export async function migrateToLatest<T>(db: Kysely<T>): Promise<void> {
-  const migrator = new Migrator({ db: db as unknown as Kysely<unknown>, provider: new ListProvider() });
+export async function migrateToLatest<T>(db: Kysely<T>, dialect: Dialect): Promise<void> {
+  const k = db as unknown as Kysely<unknown>;
+  // On PostgreSQL the bookkeeping tables go in the schema of the search path: Kysely otherwise finds
+  // another schema's tables on the same server and skips creating its own.
+  const schema =
+    dialect === 'postgres'
+      ? (await sql<{ s: string }>`select current_schema() as s`.execute(k)).rows[0]?.s
+      : undefined;
+  const migrator = new Migrator({
+    db: k,
+    provider: new ListProvider(),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }
