@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../test-support/app.js';
+import { registerUser } from '../test-support/users.js';
+
+describe('dev outbox', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('keeps mail when no SMTP server is configured and shows it at /dev/mail', async () => {
+    const u = await registerUser(t, { name: '<b>Eve</b>' });
+    const json = (await t.app.inject({ method: 'GET', url: '/dev/mail.json' })).json();
+    expect(json.messages[0]).toMatchObject({ to: u.email, subject: 'Confirm your e-mail for Till' });
+    const page = await t.app.inject({ method: 'GET', url: '/dev/mail' });
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain(u.email);
+    expect(page.body).toMatch(/<a href="http:\/\/localhost:\d+\/confirm\/[A-Za-z0-9_-]+">/);
+    // Names are escaped, not rendered.
+    expect(page.body).toContain('&#60;b&#62;Eve');
+  });
+
+  it('is not there when mail goes out over SMTP', async () => {
+    const t2 = await startTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:9' } });
+    try {
+      expect((await t2.app.inject({ method: 'GET', url: '/dev/mail' })).statusCode).toBe(404);
+    } finally {
+      await t2.close();
+    }
+  });
+});

@@ -1,0 +1,76 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { defaultRateLimits } from '../config.js';
+import { startTestApp, type TestApp } from '../test-support/app.js';
+import { testRedisUrl } from '../test-support/db.js';
+import { GOOD_PASSWORD, registerUser, uniqueEmail } from '../test-support/users.js';
+
+describe('rate limits (906 with retryAfter)', () => {
+  const apps: TestApp[] = [];
+  afterAll(async () => {
+    await Promise.all(apps.map((a) => a.close()));
+  });
+  const start = async (opts: Parameters<typeof startTestApp>[0] = {}) => {
+    const t = await startTestApp(opts);
+    apps.push(t);
+    return t;
+  };
+
+  it('locks an account after 10 failed logins in 15 minutes, even for the right password', async () => {
+    const t = await start();
+    const u = await registerUser(t);
+    for (let i = 0; i < 10; i++) {
+      expect(await t.call('/api/login', { email: u.email, password: `wrong password ${i}` })).toEqual({ code: 902 });
+    }
+    const locked = await t.call('/api/login', { email: u.email, password: GOOD_PASSWORD });
+    expect(locked.code).toBe(906);
+    expect(locked.retryAfter).toBeGreaterThan(800);
+    expect(locked.retryAfter).toBeLessThanOrEqual(900);
+    // Other accounts are not affected.
+    const v = await registerUser(t);
+    expect((await t.call('/api/login', { email: v.email, password: GOOD_PASSWORD })).code).toBe(900);
+  });
+
+  it('forgets failures after a successful login', async () => {
+    const t = await start();
+    const u = await registerUser(t);
+    for (let i = 0; i < 9; i++) await t.call('/api/login', { email: u.email, password: 'wrong password' });
+    expect((await t.call('/api/login', { email: u.email, password: GOOD_PASSWORD })).code).toBe(900);
+    for (let i = 0; i < 9; i++) await t.call('/api/login', { email: u.email, password: 'wrong password' });
+    expect((await t.call('/api/login', { email: u.email, password: GOOD_PASSWORD })).code).toBe(900);
+  });
+
+  it('limits logins, registrations and mails per client address with the default budgets', async () => {
+    const t = await start({ config: { rateLimits: { ...defaultRateLimits } } });
+    const results = [];
+    for (let i = 0; i <= defaultRateLimits.registerPerIp; i++) {
+      results.push(await t.call('/api/register', { email: uniqueEmail(), password: GOOD_PASSWORD, name: 'Flood' }));
+    }
+    expect(results.slice(0, -1).every((r) => r.code === 900)).toBe(true);
+    expect(results.at(-1)).toMatchObject({ code: 906 });
+
+    let last;
+    for (let i = 0; i <= defaultRateLimits.loginPerIp; i++) {
+      last = await t.call('/api/login', { email: uniqueEmail(), password: 'whatever it is' });
+    }
+    expect(last).toMatchObject({ code: 906 });
+    expect(last!.retryAfter).toBeGreaterThan(0);
+
+    const email = uniqueEmail();
+    const mails = [];
+    for (let i = 0; i <= defaultRateLimits.mailPerAddress; i++) mails.push(await t.call('/api/genResetLink', { email }));
+    expect(mails.slice(0, -1).every((r) => r.code === 900)).toBe(true);
+    expect(mails.at(-1)).toMatchObject({ code: 906 });
+  });
+
+  it.runIf(testRedisUrl)('shares the counters between server copies through Redis', async () => {
+    const prefix = `shared-${Date.now()}`;
+    const a = await start({ env: { REDIS_URL: testRedisUrl! } });
+    const b = await start({ env: { REDIS_URL: testRedisUrl! } });
+    const email = `${prefix}@example.test`;
+    // Failures spread over two copies add up to one budget.
+    for (let i = 0; i < 5; i++) await a.call('/api/login', { email, password: 'wrong password' });
+    for (let i = 0; i < 5; i++) await b.call('/api/login', { email, password: 'wrong password' });
+    expect((await a.call('/api/login', { email, password: 'wrong password' })).code).toBe(906);
+    expect((await b.call('/api/login', { email, password: 'wrong password' })).code).toBe(906);
+  });
+});
