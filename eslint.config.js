@@ -35,14 +35,23 @@ export default tseslint.config(
   { files: ['packages/protocol/**'], rules: restrict(['@till/*'], 'protocol imports nothing of ours') },
   {
     files: ['packages/client/**'],
-    rules: restrict(['@till/server', '@till/web', 'react', 'react-dom'], 'the SDK is framework-agnostic and never imports the server'),
+    rules: restrict(
+      ['@till/server', '@till/web', 'react', 'react-dom'],
+      'the SDK is framework-agnostic and never imports the server',
+    ),
   },
-  { files: ['packages/server/**'], rules: restrict(['@till/client', '@till/web'], 'the server never imports the client or the web app') },
+  {
+    files: ['packages/server/**'],
+    rules: restrict(['@till/client', '@till/web'], 'the server never imports the client or the web app'),
+  },
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: { ...reactHooks.configs.recommended.rules, ...restrict(['@till/server'], 'the web app talks to the server only through the SDK') },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...restrict(['@till/server'], 'the web app talks to the server only through the SDK'),
+    },
   },
   {
     files: ['bench/**', 'e2e/**', 'scripts/**', '.ci/**', '**/*.test.ts', '**/*.test.tsx', '**/test-support/**'],

@@ -1,12 +1,5 @@
 import { z } from 'zod';
-import {
-  emailSchema,
-  langSchema,
-  nameSchema,
-  passwordSchema,
-  sessionInfoSchema,
-  userSchema,
-} from './objects.js';
+import { emailSchema, langSchema, nameSchema, passwordSchema, sessionInfoSchema, userSchema } from './objects.js';
 
 const token = z.string().min(1).max(512);
 

@@ -32,7 +32,12 @@ export const paymentRejectedResponse = z.object({ code: z.literal(Code.PaymentRe
 /** 911. */
 export const badLinkTokenResponse = z.object({ code: z.literal(Code.BadLinkToken) });
 /** 912 with the order's current status. */
-export const conflictResponse = z.object({ code: z.literal(Code.Conflict), status: z.string() });
+export const conflictResponse = z.object({
+  code: z.literal(Code.Conflict),
+  status: z.string(),
+  /** Why, when the status alone does not say (e.g. `credits_spent` on a refund). */
+  reason: z.string().optional(),
+});
 
 /** Any error body the server sends. @example if (errorResponse.safeParse(body).success) ... */
 export const errorResponse = z.discriminatedUnion('code', [
@@ -63,7 +68,8 @@ export function toInputError(error: z.ZodError): { parameter: string; reason: In
   const parameter = issue.path.map(String).join('.');
   let reason: InputReasonValue = 'invalid';
   if (issue.code === 'invalid_type' && issue.input === undefined) reason = 'required';
-  else if (issue.code === 'too_small') reason = issue.origin === 'string' && issue.minimum === 1 ? 'required' : 'too_short';
+  else if (issue.code === 'too_small')
+    reason = issue.origin === 'string' && issue.minimum === 1 ? 'required' : 'too_short';
   else if (issue.code === 'too_big') reason = 'too_long';
   return { parameter, reason };
 }

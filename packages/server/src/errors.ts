@@ -16,7 +16,7 @@ export type FailureBody =
   | { kind: 'not_enough_credits'; balance: number; required: number }
   | { kind: 'payment_rejected'; reason: string }
   | { kind: 'bad_link_token' }
-  | { kind: 'conflict'; status: string };
+  | { kind: 'conflict'; status: string; reason?: string };
 
 const codes: Record<FailureBody['kind'], number> = {
   invalid_token: Code.InvalidToken,
@@ -56,7 +56,8 @@ export const fail = {
     new Failure({ kind: 'not_enough_credits', balance, required }),
   paymentRejected: (reason: string) => new Failure({ kind: 'payment_rejected', reason }),
   badLinkToken: () => new Failure({ kind: 'bad_link_token' }),
-  conflict: (status: string) => new Failure({ kind: 'conflict', status }),
+  conflict: (status: string, reason?: string) =>
+    new Failure(reason ? { kind: 'conflict', status, reason } : { kind: 'conflict', status }),
 };
 
 /**

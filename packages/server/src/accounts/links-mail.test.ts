@@ -38,7 +38,8 @@ describe.each(dialects)('mailed links on %s', (dialect) => {
     expect(res.code).toBe(900);
     return { email, token: res.token as string };
   };
-  const level = async (token: string) => ((await post('/api/auth/getUserInfo', { token })).user as { level: number }).level;
+  const level = async (token: string) =>
+    ((await post('/api/auth/getUserInfo', { token })).user as { level: number }).level;
 
   it('mails a confirmation link in text and HTML that confirms the address once', async () => {
     const u = await register();

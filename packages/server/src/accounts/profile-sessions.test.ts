@@ -148,7 +148,11 @@ describe.each(dialects)('profile and sessions on %s', (dialect) => {
     const levelOf = async (token: string) =>
       ((await t.call('/api/auth/getUserInfo', { token })).user as { level: number }).level;
     expect(await levelOf(admin.token)).toBe(1);
-    await t.ctx.db.kysely.updateTable('users').set({ email_confirmed: 1 }).where('id', 'in', [u.userId, admin.userId]).execute();
+    await t.ctx.db.kysely
+      .updateTable('users')
+      .set({ email_confirmed: 1 })
+      .where('id', 'in', [u.userId, admin.userId])
+      .execute();
     expect(await levelOf(u.token)).toBe(2);
     expect(await levelOf(admin.token)).toBe(9);
   });

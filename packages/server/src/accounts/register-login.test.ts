@@ -96,7 +96,11 @@ describe.each(dialects)('register and login on %s', (dialect) => {
     expect(sessions).toHaveLength(1);
     expect(sessions[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(sessions)).not.toContain(u.token);
-    const user = await t.ctx.db.kysely.selectFrom('users').selectAll().where('id', '=', u.userId).executeTakeFirstOrThrow();
+    const user = await t.ctx.db.kysely
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', u.userId)
+      .executeTakeFirstOrThrow();
     expect(user.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
   });
 

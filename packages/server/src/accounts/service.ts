@@ -163,7 +163,10 @@ export class AccountsService {
     };
   }
 
-  async genResetLink(input: { email: string; lang?: string | undefined }, client: ClientInfo): Promise<Outcome<object>> {
+  async genResetLink(
+    input: { email: string; lang?: string | undefined },
+    client: ClientInfo,
+  ): Promise<Outcome<object>> {
     const email = input.email.toLowerCase();
     const wait =
       (await this.deps.limiters.mailPerIp.hit(client.ip)) || (await this.deps.limiters.mailPerAddress.hit(email));

@@ -52,7 +52,8 @@ export interface AuthedCallSpec<S extends z.ZodType> extends CallSpecBase<S> {
   handler: (input: z.output<S>, ctx: AuthedContext) => Promise<Outcome<object>>;
 }
 
-type AnySpec = PublicCallSpec<z.ZodType> | AuthedCallSpec<z.ZodType>;
+/** Any call spec, public or authenticated. */
+export type CallSpec = PublicCallSpec<z.ZodType> | AuthedCallSpec<z.ZodType>;
 
 /** A call described for the OpenAPI document; multipart calls add themselves with {@link CallRegistry.describe}. */
 export interface DescribedCall {
@@ -86,7 +87,7 @@ export class CallRegistry {
   }
 
   define<S extends z.ZodType>(spec: PublicCallSpec<S> | AuthedCallSpec<S>): void {
-    const s = spec as AnySpec;
+    const s = spec as CallSpec;
     this.describe({
       method: s.method ?? 'POST',
       path: s.path,
@@ -99,15 +100,29 @@ export class CallRegistry {
       method: s.method ?? 'POST',
       url: s.path,
       handler: async (request, reply) => {
-        const outcome = await this.run(s, request, reply);
-        if (reply.sent) return reply;
-        return outcome instanceof Failure ? outcome.toResponse() : { code: 900, ...outcome };
+        const body = await this.answer(s, request, reply);
+        return reply.sent ? reply : body;
       },
     });
   }
 
-  private async run(spec: AnySpec, request: FastifyRequest, reply: FastifyReply) {
-    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
+  /**
+   * Runs a call (token, level, input, handler) and answers its protocol body. The generic service
+   * route uses it too, passing the fields it read from a multipart body as `fields`.
+   */
+  async answer(
+    spec: CallSpec,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    fields?: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    const outcome = await this.run(spec, request, reply, fields);
+    return outcome instanceof Failure ? outcome.toResponse() : { code: 900, ...outcome };
+  }
+
+  private async run(spec: CallSpec, request: FastifyRequest, reply: FastifyReply, fields?: Record<string, unknown>) {
+    const body =
+      fields ?? ((request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>);
     const raw = spec.params ? { ...body, ...(request.params as Record<string, unknown>) } : body;
     const ctx: CallContext = {
       request,

@@ -81,7 +81,11 @@ describe('transport, headers, documents and logs', () => {
     await t.call('/api/auth/getUserInfo', { token: u.token });
     const secretToken = 'Zk3x9QvLmN2pR7sT4uW8yB1cD5eF6gH0jK_secret';
     await t.app.inject({ method: 'GET', url: `/api/confirmUser/${secretToken}` });
-    await t.app.inject({ method: 'POST', url: `/api/resetPassword/${secretToken}`, payload: { password: GOOD_PASSWORD } });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/resetPassword/${secretToken}`,
+      payload: { password: GOOD_PASSWORD },
+    });
     const log = lines.join('');
     expect(log).toContain('/api/confirmUser/[redacted]');
     expect(log).not.toContain(GOOD_PASSWORD);

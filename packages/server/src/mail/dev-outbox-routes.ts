@@ -11,7 +11,9 @@ export function registerDevOutbox(app: FastifyInstance, outbox: OutboxEntry[]): 
   app.get('/dev/mail', (_req, reply) => {
     const items = outbox
       .map(
-        (m) => `<article><h2>${escapeHtml(m.subject)}</h2><p><b>To:</b> ${escapeHtml(m.to)} · ${escapeHtml(m.sentAt)}</p>
+        (
+          m,
+        ) => `<article><h2>${escapeHtml(m.subject)}</h2><p><b>To:</b> ${escapeHtml(m.to)} · ${escapeHtml(m.sentAt)}</p>
 <pre style="white-space:pre-wrap">${escapeHtml(m.text).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>')}</pre></article><hr>`,
       )
       .join('\n');

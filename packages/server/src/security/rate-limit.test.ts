@@ -57,7 +57,8 @@ describe('rate limits (906 with retryAfter)', () => {
 
     const email = uniqueEmail();
     const mails = [];
-    for (let i = 0; i <= defaultRateLimits.mailPerAddress; i++) mails.push(await t.call('/api/genResetLink', { email }));
+    for (let i = 0; i <= defaultRateLimits.mailPerAddress; i++)
+      mails.push(await t.call('/api/genResetLink', { email }));
     expect(mails.slice(0, -1).every((r) => r.code === 900)).toBe(true);
     expect(mails.at(-1)).toMatchObject({ code: 906 });
   });
