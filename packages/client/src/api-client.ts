@@ -1,0 +1,202 @@
+import {
+  Paths,
+  Timeouts,
+  type AuthSuccess,
+  type GenResetLinkRequest,
+  type LoginRequest,
+  type RegisterRequest,
+  type ResetPasswordRequest,
+  type RevokeSessionsResponse,
+  type SessionsResponse,
+  type UpdateInfoRequest,
+  type UserResponse,
+} from '@till/protocol';
+import type { Answer } from './answers.js';
+import type { CallQueue } from './call-queue.js';
+import type { OkBody } from './protocol-types.js';
+import { createServiceCall, type ServiceCall } from './service-call.js';
+import type { Session } from './session.js';
+import { Transport, type CallSpec, type TransportOptions } from './transport.js';
+
+/**
+ * Options of {@link ApiClient}.
+ *
+ * @example
+ * const api = new ApiClient({ apiHost: 'https://api.example.com', session });
+ */
+export interface ApiClientOptions extends Omit<TransportOptions, 'host' | 'timeout'> {
+  /** The API host; default the app's own origin. */
+  apiHost?: string;
+  /** Timeout in ms; default 50 000 (the specification's). */
+  timeout?: number;
+}
+
+/** The fields updateInfo takes; the client adds the token. */
+export type UpdateInfoChanges = Omit<UpdateInfoRequest, 'token'>;
+
+/**
+ * The account calls on the API host (50 s timeout). Every method resolves to the server's answer or
+ * to a 905 {@link ClientFailure}; none throws. Login and registration start the session (which
+ * replays the calls that waited for it); a 901 ends it.
+ *
+ * @example
+ * const api = new ApiClient({ apiHost: 'http://localhost:3000' });
+ * const res = await api.login({ email: 'ada@example.com', password: 'a long passphrase' });
+ * if (res.code === 900) console.log(api.session.level);
+ * else if (res.code === 902) say('Wrong e-mail or password');
+ */
+export class ApiClient {
+  readonly session: Session;
+  readonly queue: CallQueue;
+  /**
+   * `POST /{path}` with the fields plus `token`: multipart when there are files, a progress
+   * callback or data-URI fields; `sync` calls run one at a time in call order.
+   */
+  readonly serviceCall: ServiceCall;
+  private readonly transport: Transport;
+
+  constructor(options: ApiClientOptions = {}) {
+    const { apiHost, timeout, ...rest } = options;
+    this.transport = new Transport({
+      ...rest,
+      ...(apiHost !== undefined ? { host: apiHost } : {}),
+      timeout: timeout ?? Timeouts.apiMs,
+    });
+    this.session = this.transport.session;
+    this.queue = this.transport.queue;
+    this.serviceCall = createServiceCall(this.transport);
+  }
+
+  /** The axios instance, for interceptors (logging, headers). */
+  get http() {
+    return this.transport.http;
+  }
+
+  /**
+   * Any call, for services this client has no method for.
+   *
+   * @example
+   * await api.request<{ code: 900 }>({ path: 'api/auth/logout', token: 'required' });
+   */
+  request<T>(spec: CallSpec): Promise<Answer<T>> {
+    return this.transport.call<T>(spec);
+  }
+
+  /**
+   * Logs in; on 900 the session starts and the calls that waited for it are replayed.
+   *
+   * @example
+   * const res = await api.login({ email, password });
+   * if (res.code === 902) say('Wrong e-mail or password');
+   */
+  async login(credentials: LoginRequest): Promise<Answer<AuthSuccess>> {
+    const res = await this.transport.call<AuthSuccess>({ path: Paths.login, fields: credentials, token: 'none' });
+    if (res.code === 900) this.session.start(res);
+    return res;
+  }
+
+  /**
+   * Creates an account; the answer is a session like a login's (907 names the bad field).
+   *
+   * @example
+   * const res = await api.register({ email, password, name: 'Ada', lang: 'en' });
+   * if (res.code === 907) showFieldError(res.parameter, res.reason);
+   */
+  async register(fields: RegisterRequest): Promise<Answer<AuthSuccess>> {
+    const res = await this.transport.call<AuthSuccess>({ path: Paths.register, fields, token: 'none' });
+    if (res.code === 900) this.session.start(res);
+    return res;
+  }
+
+  /**
+   * Mails a password reset link (same answer for unknown addresses).
+   *
+   * @example
+   * await api.genResetLink({ email, lang: 'en' });
+   */
+  genResetLink(fields: GenResetLinkRequest): Promise<Answer<OkBody>> {
+    return this.transport.call<OkBody>({ path: Paths.genResetLink, fields, token: 'none' });
+  }
+
+  /**
+   * Sets a new password with the token from a reset link (911 when it is unknown or used).
+   *
+   * @example
+   * await api.resetPassword(params.resetToken, { password, lang: 'en' });
+   */
+  resetPassword(resetToken: string, fields: ResetPasswordRequest): Promise<Answer<OkBody>> {
+    const path = `${Paths.resetPassword}/${encodeURIComponent(resetToken)}`;
+    return this.transport.call<OkBody>({ path, fields, token: 'none' });
+  }
+
+  /**
+   * Confirms an e-mail address with the token from a confirmation link.
+   *
+   * @example
+   * const res = await api.confirmUser(params.confirmToken);
+   */
+  confirmUser(confirmToken: string): Promise<Answer<OkBody>> {
+    const path = `${Paths.confirmUser}/${encodeURIComponent(confirmToken)}`;
+    return this.transport.call<OkBody>({ method: 'GET', path, token: 'none' });
+  }
+
+  /**
+   * The logged-in user; keeps it (and its level) in the session.
+   *
+   * @example
+   * const res = await api.getUserInfo();
+   * if (res.code === 900) setUser(res.user);
+   */
+  async getUserInfo(): Promise<Answer<UserResponse>> {
+    const res = await this.transport.call<UserResponse>({ path: Paths.getUserInfo, token: 'required' });
+    if (res.code === 900) this.session.setUser(res.user);
+    return res;
+  }
+
+  /**
+   * Changes profile fields; a new password or e-mail needs `currentPassword` (902 when wrong).
+   *
+   * @example
+   * await api.updateInfo({ name: 'Ada Lovelace' });
+   */
+  async updateInfo(changes: UpdateInfoChanges): Promise<Answer<UserResponse>> {
+    const res = await this.transport.call<UserResponse>({ path: Paths.updateInfo, fields: changes, token: 'required' });
+    if (res.code === 900) this.session.setUser(res.user);
+    return res;
+  }
+
+  /**
+   * Ends this session on the server and in the client (the client forgets it whatever the answer).
+   *
+   * @example
+   * await api.logout();
+   */
+  async logout(): Promise<Answer<OkBody>> {
+    if (!this.session.token) return { code: 900 };
+    const res = await this.transport.call<OkBody>({ path: Paths.logout, token: 'required' });
+    this.session.clear('logout');
+    return res;
+  }
+
+  /**
+   * The user's live sessions.
+   *
+   * @example
+   * const res = await api.sessions();
+   * if (res.code === 900) list(res.data.sessions);
+   */
+  sessions(): Promise<Answer<SessionsResponse>> {
+    return this.transport.call<SessionsResponse>({ path: Paths.sessions, token: 'required' });
+  }
+
+  /**
+   * Ends every session of the user but this one.
+   *
+   * @example
+   * const res = await api.revokeSessions();
+   * if (res.code === 900) say(`${res.data.revoked} other sessions ended`);
+   */
+  revokeSessions(): Promise<Answer<RevokeSessionsResponse>> {
+    return this.transport.call<RevokeSessionsResponse>({ path: Paths.revokeSessions, token: 'required' });
+  }
+}

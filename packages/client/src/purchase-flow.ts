@@ -1,0 +1,377 @@
+import { Code, Paths, type ValidatePurchaseData } from '@till/protocol';
+import type { DataAnswer } from './answers.js';
+import type { AdapterTransaction, StoreAdapter, StoreAdapterEvent, StoreProductDefinition } from './store-adapter.js';
+
+/** The text of every failed verification, as the specification words it. */
+export const PURCHASE_NOT_VERIFIED = "We couldn't verify the purchase";
+
+/**
+ * A product the flow sells, kept current from the store's updates.
+ *
+ * @example
+ * flow.products.filter((p) => p.canPurchase).map((p) => p.alias);
+ */
+export interface PurchaseProduct extends StoreProductDefinition {
+  loaded: boolean;
+  valid: boolean;
+  canPurchase: boolean;
+  owned: boolean;
+  title?: string;
+  price?: string;
+}
+
+/**
+ * A product to sell, with what to do once the server has verified a purchase of it.
+ *
+ * @example
+ * const p: PurchaseProductInput = { id: 'com.example.pro', alias: 'pro-unlock', type: 1, callback: () => unlockPro() };
+ */
+export interface PurchaseProductInput extends StoreProductDefinition {
+  callback?: (product: PurchaseProduct, transaction: AdapterTransaction) => void;
+}
+
+/**
+ * What the flow tells its parent: the store messages 799 (ordered), 801 (approved), 800 (finished),
+ * 804 (order error, with `{}`), and the user cancelling or the store failing.
+ *
+ * @example
+ * onMessage: (m) => { if (m.code === 800) say('Thank you!'); else if (m.type === 'error') say(m.data.message); }
+ */
+export type StoreMessage =
+  | { type: 'ordered'; code: 799; data: { productId: string } }
+  | { type: 'approved'; code: 801; data: { productId: string; transactionId: string } }
+  | { type: 'finished'; code: 800; data: { productId: string; transactionId: string } }
+  | { type: 'orderError'; code: 804; data: Record<string, never> }
+  | { type: 'cancelled'; code?: undefined; data: { productId?: string } }
+  | { type: 'error'; code?: undefined; data: { message: string; productId?: string; code?: number } };
+
+/** The validator the flow calls: {@link StoreClient.validatePurchase} fits. */
+export type PurchaseValidator = (
+  transaction: unknown,
+  validatorPath: string,
+) => Promise<DataAnswer<ValidatePurchaseData>>;
+
+/** Options of {@link PurchaseFlow}. */
+export interface PurchaseFlowOptions {
+  adapter: StoreAdapter;
+  /** Where approved transactions are verified; pass the `StoreClient` (or its `validatePurchase`). */
+  store: { validatePurchase: PurchaseValidator };
+  /** The parent: receives every {@link StoreMessage}. */
+  onMessage: (message: StoreMessage) => void;
+  products?: readonly PurchaseProductInput[];
+  /** Called whenever a product's state changes. */
+  onProductsChange?: (products: readonly PurchaseProduct[]) => void;
+  /** Verify approved transactions on the server before finishing them; default true. */
+  forceVerify?: boolean;
+  /** Validator path; default `api/store/validatePurchase`. */
+  validatorPath?: string;
+  /**
+   * The callback variant of validation: receives the validator's `data`, and the transaction is
+   * finished only when `data.result` is 1 (product callbacks are then the app's business).
+   */
+  onValidation?: (data: ValidatePurchaseData, transaction: AdapterTransaction) => void;
+  /** Subscribes to the app's resume event (Capacitor `App`, `visibilitychange`); the flow refreshes the store on it. */
+  onResume?: (listener: () => void) => () => void;
+}
+
+/** Where one transaction stands. */
+export type TransactionState = 'approved' | 'verifying' | 'verified' | 'rejected' | 'finishing' | 'finished' | 'failed';
+
+/**
+ * The moves a transaction may make. A move not in this table is a bug (or a duplicate store event,
+ * which stores send freely) and is refused rather than acted on twice.
+ */
+export const TRANSACTION_TRANSITIONS: Readonly<Record<TransactionState, readonly TransactionState[]>> = {
+  approved: ['verifying', 'finishing'],
+  verifying: ['verified', 'rejected'],
+  verified: ['finishing'],
+  // A rejected or unfinished transaction comes back from the store (on refresh) as approved again.
+  rejected: ['approved'],
+  finishing: ['finished', 'failed'],
+  failed: ['approved'],
+  finished: [],
+};
+
+/**
+ * The in-app purchase flow over a {@link StoreAdapter}: keeps the products' `loaded`, `valid` and
+ * `canPurchase` current, orders the first selected product (799), and for each approved transaction
+ * either verifies it on the server (801, then finish once verified, 800) or, with `forceVerify`
+ * off, finishes it at once (800). Valid means code 900 and `data.result` 1; then the products named
+ * in `data.products` (ids joined with `;`) fire their callbacks. Anything else is reported as
+ * "We couldn't verify the purchase" and the transaction is left unfinished.
+ *
+ * @example
+ * const flow = new PurchaseFlow({
+ *   adapter: new CdvPurchaseAdapter(window.CdvPurchase.store, { platform: 'test' }),
+ *   store: till.store,
+ *   products: [{ id: 'com.example.pro', alias: 'pro-unlock', type: 1, callback: () => unlockPro() }],
+ *   onMessage: (m) => console.log(m.type, m.code),
+ * });
+ * await flow.start();
+ * await flow.order(['com.example.pro']);
+ */
+export class PurchaseFlow {
+  private readonly options: PurchaseFlowOptions;
+  private readonly items = new Map<string, PurchaseProduct>();
+  private readonly callbacks = new Map<string, PurchaseProductInput['callback']>();
+  private readonly transactions = new Map<string, TransactionState>();
+  private readonly stops: (() => void)[] = [];
+  private started = false;
+
+  constructor(options: PurchaseFlowOptions) {
+    this.options = options;
+    for (const p of options.products ?? []) this.addProduct(p);
+  }
+
+  /** The products with their current state. */
+  get products(): readonly PurchaseProduct[] {
+    return [...this.items.values()];
+  }
+
+  /** Where a transaction stands, by its id. */
+  transactionState(transactionId: string): TransactionState | undefined {
+    return this.transactions.get(transactionId);
+  }
+
+  /**
+   * Registers the products with the store, listens to it, and loads it.
+   *
+   * @example
+   * await flow.start();
+   */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    const { adapter } = this.options;
+    this.stops.push(adapter.subscribe((event) => this.handle(event)));
+    if (this.options.onResume) this.stops.push(this.options.onResume(() => void this.resume()));
+    adapter.register(this.products.map(({ id, alias, type }) => ({ id, alias, type })));
+    await this.guard(() => adapter.initialize());
+  }
+
+  /**
+   * Adds products after start (they are registered with the store at once).
+   *
+   * @example
+   * flow.setProducts([{ id: 'com.example.coins', alias: 'coins', type: 0 }]);
+   */
+  setProducts(products: readonly PurchaseProductInput[]): void {
+    const fresh = products.filter((p) => !this.items.has(p.id));
+    for (const p of products) this.addProduct(p);
+    if (this.started && fresh.length)
+      this.options.adapter.register(fresh.map(({ id, alias, type }) => ({ id, alias, type })));
+    this.productsChanged();
+  }
+
+  /**
+   * Reloads products and pending transactions from the store.
+   *
+   * @example
+   * await flow.refresh();
+   */
+  refresh(): Promise<void> {
+    return this.guard(() => this.options.adapter.refresh());
+  }
+
+  /**
+   * What the app calls when it comes back to the foreground: the store may have finished a purchase
+   * meanwhile, so it is refreshed.
+   *
+   * @example
+   * App.addListener('resume', () => flow.resume());
+   */
+  resume(): Promise<void> {
+    return this.refresh();
+  }
+
+  /**
+   * Orders the first selected product (by id or alias) and posts 799; an order that fails posts
+   * 804 with `{}`, one the user cancels posts `cancelled`.
+   *
+   * @example
+   * await flow.order(selectedIds);
+   */
+  async order(selected: readonly string[] | string): Promise<void> {
+    const first = typeof selected === 'string' ? selected : selected[0];
+    const product = first === undefined ? undefined : this.find(first);
+    if (!product) {
+      this.post({ type: 'orderError', code: Code.StoreOrderError, data: {} });
+      return;
+    }
+    this.post({ type: 'ordered', code: Code.StoreOrdered, data: { productId: product.id } });
+    let result;
+    try {
+      result = await this.options.adapter.order(product.id);
+    } catch {
+      result = { ok: false as const, cancelled: false, message: 'order failed' };
+    }
+    if (result.ok) return;
+    if (result.cancelled) this.post({ type: 'cancelled', data: { productId: product.id } });
+    else this.post({ type: 'orderError', code: Code.StoreOrderError, data: {} });
+  }
+
+  /**
+   * Stops listening to the store and to resume events.
+   *
+   * @example
+   * flow.destroy();
+   */
+  destroy(): void {
+    for (const stop of this.stops.splice(0)) stop();
+    this.started = false;
+  }
+
+  private addProduct(input: PurchaseProductInput): void {
+    const existing = this.items.get(input.id);
+    this.items.set(input.id, {
+      id: input.id,
+      alias: input.alias,
+      type: input.type,
+      loaded: existing?.loaded ?? false,
+      valid: existing?.valid ?? false,
+      canPurchase: existing?.canPurchase ?? false,
+      owned: existing?.owned ?? false,
+      ...(existing?.title !== undefined ? { title: existing.title } : {}),
+      ...(existing?.price !== undefined ? { price: existing.price } : {}),
+    });
+    this.callbacks.set(input.id, input.callback);
+  }
+
+  private find(idOrAlias: string): PurchaseProduct | undefined {
+    return this.items.get(idOrAlias) ?? this.products.find((p) => p.alias === idOrAlias);
+  }
+
+  private handle(event: StoreAdapterEvent): void {
+    switch (event.type) {
+      case 'product': {
+        const current = this.items.get(event.product.id);
+        if (!current) return;
+        this.items.set(current.id, { ...current, ...event.product, owned: event.product.owned ?? current.owned });
+        this.productsChanged();
+        return;
+      }
+      case 'approved':
+        void this.approved(event.transaction);
+        return;
+      case 'cancelled':
+        this.post({ type: 'cancelled', data: event.productId !== undefined ? { productId: event.productId } : {} });
+        return;
+      case 'error':
+        this.post({ type: 'error', data: errorData(event.message, event.productId, event.code) });
+        return;
+    }
+  }
+
+  private async approved(transaction: AdapterTransaction | null): Promise<void> {
+    if (!transaction) {
+      this.post({ type: 'error', data: { message: PURCHASE_NOT_VERIFIED } });
+      return;
+    }
+    const previous = this.transactions.get(transaction.id);
+    if (previous !== undefined && !this.move(transaction.id, 'approved')) return;
+    this.transactions.set(transaction.id, 'approved');
+    const productId = transaction.productIds[0] ?? '';
+    const ids = { productId, transactionId: transaction.id };
+
+    if (this.options.forceVerify === false) {
+      await this.finish(transaction, ids);
+      return;
+    }
+    this.post({ type: 'approved', code: Code.StoreApproved, data: ids });
+    this.move(transaction.id, 'verifying');
+    const valid = await this.verify(transaction);
+    this.move(transaction.id, valid ? 'verified' : 'rejected');
+    if (!valid) {
+      this.post({ type: 'error', data: { message: PURCHASE_NOT_VERIFIED, productId } });
+      return;
+    }
+    await this.finish(transaction, ids);
+  }
+
+  /** Asks the server; answers whether the transaction may be finished. */
+  private async verify(transaction: AdapterTransaction): Promise<boolean> {
+    let answer: DataAnswer<ValidatePurchaseData>;
+    try {
+      answer = await this.options.store.validatePurchase(
+        transaction.data,
+        this.options.validatorPath ?? Paths.validatePurchase,
+      );
+    } catch {
+      return false;
+    }
+    if (answer.code !== Code.Ok) return false;
+    const data = answer.data;
+    if (this.options.onValidation) {
+      this.safely(() => this.options.onValidation?.(data, transaction));
+      return data.result === 1;
+    }
+    if (data.result !== 1) return false;
+    for (const id of data.products.split(';').filter(Boolean)) {
+      const product = this.find(id);
+      const callback = product && this.callbacks.get(product.id);
+      if (product && callback) this.safely(() => callback(product, transaction));
+    }
+    return true;
+  }
+
+  private async finish(
+    transaction: AdapterTransaction,
+    ids: { productId: string; transactionId: string },
+  ): Promise<void> {
+    this.move(transaction.id, 'finishing');
+    try {
+      await this.options.adapter.finish(transaction);
+    } catch (error) {
+      this.move(transaction.id, 'failed');
+      this.post({ type: 'error', data: errorData(messageOf(error), ids.productId) });
+      return;
+    }
+    this.move(transaction.id, 'finished');
+    this.post({ type: 'finished', code: Code.StoreFinished, data: ids });
+  }
+
+  private move(transactionId: string, to: TransactionState): boolean {
+    const from = this.transactions.get(transactionId);
+    if (from === undefined || !TRANSACTION_TRANSITIONS[from].includes(to)) return false;
+    this.transactions.set(transactionId, to);
+    return true;
+  }
+
+  private productsChanged(): void {
+    const products = this.products;
+    this.safely(() => this.options.onProductsChange?.(products));
+  }
+
+  private post(message: StoreMessage): void {
+    this.safely(() => this.options.onMessage(message));
+  }
+
+  private async guard(run: () => Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (error) {
+      this.post({ type: 'error', data: { message: messageOf(error) } });
+    }
+  }
+
+  // The parent's handlers are app code; a throw there must not stop a purchase half way.
+  private safely(run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      console.error('till: purchase flow handler failed', error);
+    }
+  }
+}
+
+function errorData(
+  message: string,
+  productId?: string,
+  code?: number,
+): { message: string; productId?: string; code?: number } {
+  return { message, ...(productId !== undefined ? { productId } : {}), ...(code !== undefined ? { code } : {}) };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
