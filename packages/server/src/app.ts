@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -12,6 +11,7 @@ import { connect, type Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { CallRegistry } from './http/calls.js';
 import { buildOpenApi } from './http/openapi.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerDevOutbox } from './mail/dev-outbox-routes.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { Limiter } from './security/rate-limit.js';
@@ -94,22 +94,7 @@ export async function buildApp(
   const calls = new CallRegistry(app, (token) => accounts.authenticate(token));
   const ctx: AppContext = { config, db, mailer, redis, calls, accounts, now };
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
-        connectSrc: ["'self'", ...config.corsOrigins],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
-    // The checkout page and files open in other tabs; opener isolation would break nothing, but
-    // cross-origin embedding of downloads (avatars in <img>) must keep working.
-    crossOriginResourcePolicy: { policy: 'same-site' },
-  });
+  registerSecurityHeaders(app, config.corsOrigins);
   await app.register(cors, {
     origin: config.corsOrigins.length ? config.corsOrigins : false,
     credentials: true,

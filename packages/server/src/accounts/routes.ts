@@ -78,7 +78,7 @@ export function registerAccountRoutes(calls: CallRegistry, accounts: AccountsSer
     request: tokenRequest,
     response: userResponse,
     handler: async (_input, ctx) => {
-      const user = await accounts.getUser(ctx.caller.userId);
+      const user = await accounts.getUser(ctx.caller);
       return user instanceof Failure ? user : { user };
     },
   });

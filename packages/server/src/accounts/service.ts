@@ -59,6 +59,8 @@ export class AccountsService {
   private readonly now: () => number;
   private avatarSetter: AvatarSetter | undefined;
   private avatarUrl: AvatarUrl | undefined;
+  // The user row read with the session, kept for the rest of that request only (weakly, by caller).
+  private readonly loaded = new WeakMap<Caller, UserRow>();
 
   constructor(private readonly deps: AccountsDeps) {
     this.repo = new AccountsRepo(deps.db);
@@ -155,12 +157,14 @@ export class AccountsService {
     if (!found) return fail.invalidToken();
     // Writing last-seen on every call would make every read a write; once a minute is plenty.
     if (!found.last_seen_at || now - found.last_seen_at > 60_000) await this.repo.touchSession(found.session_id, now);
-    return {
-      userId: found.user_id,
+    const caller: Caller = {
+      userId: found.id,
       sessionId: found.session_id,
       email: found.email,
       level: this.levelOf(found),
     };
+    this.loaded.set(caller, found);
+    return caller;
   }
 
   async genResetLink(
@@ -210,8 +214,9 @@ export class AccountsService {
     return {};
   }
 
-  async getUser(userId: string): Promise<Outcome<User>> {
-    const row = await this.repo.findUserById(userId);
+  /** The caller's account, as read with their session when the request was authenticated. */
+  async getUser(caller: Caller): Promise<Outcome<User>> {
+    const row = this.loaded.get(caller) ?? (await this.repo.findUserById(caller.userId));
     return row ? this.toUser(row) : fail.invalidToken();
   }
 
