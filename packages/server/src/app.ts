@@ -8,8 +8,10 @@ import { registerAccountRoutes } from './accounts/routes.js';
 import { AccountsService } from './accounts/service.js';
 import type { Config } from './config.js';
 import { connect, type Db } from './db/connect.js';
+import { registerFiles } from './files/routes.js';
 import { migrateToLatest } from './db/migrate.js';
 import { CallRegistry } from './http/calls.js';
+import { ServiceRegistry } from './http/services.js';
 import { buildOpenApi } from './http/openapi.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerDevOutbox } from './mail/dev-outbox-routes.js';
@@ -131,6 +133,10 @@ export async function buildApp(
   });
 
   registerAccountRoutes(calls, accounts);
+  // Generic service calls (POST /{servicePath}); the files module is the first to add its services.
+  const services = new ServiceRegistry(calls);
+  await registerFiles(app, ctx, services);
+  await services.register(app);
 
   if (mailer.outbox && !config.production) registerDevOutbox(app, mailer.outbox);
   await registerWebApp(app, config);

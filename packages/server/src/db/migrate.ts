@@ -1,6 +1,7 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Dialect } from './connect.js';
 import { accountsMigration } from './migrations/001-accounts.js';
+import { filesMigration } from './migrations/003-files.js';
 
 /**
  * Every migration, in order. One list serves SQLite and PostgreSQL: the migrations use only types
@@ -8,6 +9,7 @@ import { accountsMigration } from './migrations/001-accounts.js';
  */
 export const migrations: Record<string, Migration> = {
   '001-accounts': accountsMigration,
+  '003-files': filesMigration,
 };
 
 class ListProvider implements MigrationProvider {

@@ -46,9 +46,29 @@ export interface MigrationsTable {
   seq: Generated<number>;
 }
 
+/** An uploaded file; its bytes are in object storage under `storage_key`. */
+export interface FilesTable {
+  id: string;
+  user_id: string;
+  name: string;
+  size: number;
+  mime: string;
+  storage_key: string;
+  public: number;
+  created_at: Millis;
+}
+
+/** Bytes a user's files take, for the upload quota. */
+export interface FileUsageTable {
+  user_id: string;
+  used_bytes: number;
+}
+
 /** Every table; modules add theirs here as they grow. */
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   link_tokens: LinkTokensTable;
+  files: FilesTable;
+  file_usage: FileUsageTable;
 }
