@@ -1,0 +1,83 @@
+// Login and getUserInfo throughput beside a bare Fastify JSON route and the raw argon2id hash rate,
+// all measured in this run on this machine.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import argon2 from 'argon2';
+import Fastify from 'fastify';
+import { buildApp, loadConfig } from '../../packages/server/src/index.js';
+import { ARGON2_OPTIONS } from '../../packages/server/src/security/passwords.js';
+import { measure, report } from '../lib.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 10;
+
+async function rawHashRate(concurrency: number, seconds: number): Promise<number> {
+  let done = 0;
+  const end = Date.now() + seconds * 1000;
+  const worker = async () => {
+    while (Date.now() < end) {
+      await argon2.hash('a long, uncommon passphrase', ARGON2_OPTIONS);
+      done += 1;
+    }
+  };
+  const start = Date.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return done / ((Date.now() - start) / 1000);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'till-bench-'));
+const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${join(dir, 'till.db')}` });
+config.rateLimits = { ...config.rateLimits, loginPerIp: 1e9, loginFailuresPerAccount: 1e9 };
+const { app } = await buildApp(config, { logger: false });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+const bare = Fastify({ logger: false });
+bare.post('/bare', async () => ({ code: 900, user: { id: 'x', name: 'bare' } }));
+await bare.listen({ port: 0, host: '127.0.0.1' });
+const bareUrl = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}/bare`;
+
+try {
+  const email = 'bench@example.test';
+  const password = 'a long, uncommon passphrase';
+  const reg = (await (
+    await fetch(`${base}/api/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password, name: 'Bench' }),
+    })
+  ).json()) as { token: string };
+
+  const bareRate = await measure({
+    url: bareUrl,
+    body: { token: reg.token },
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+  });
+  const userInfo = await measure({
+    url: `${base}/api/auth/getUserInfo`,
+    body: { token: reg.token },
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+  });
+  const hashRate = await rawHashRate(CONNECTIONS, SECONDS);
+  const login = await measure({
+    url: `${base}/api/login`,
+    body: { email, password },
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+  });
+
+  console.log(`argon2id m=19456 t=2 p=1, ${CONNECTIONS} connections, ${SECONDS} s each, SQLite`);
+  const ok = [
+    report('getUserInfo', userInfo, bareRate, 'bare route', 0.6),
+    report('login', login, hashRate, 'raw argon2id', 0.8),
+  ];
+  if (ok.includes(false)) process.exitCode = 1;
+} finally {
+  await app.close();
+  await bare.close();
+  rmSync(dir, { recursive: true, force: true });
+}
