@@ -17,6 +17,7 @@ import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerDevOutbox } from './mail/dev-outbox-routes.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { Limiter } from './security/rate-limit.js';
+import { registerStoreRoutes } from './store/services.js';
 import { registerWebApp } from './web.js';
 
 /** Everything the modules share, built once per app. */
@@ -133,6 +134,7 @@ export async function buildApp(
   });
 
   registerAccountRoutes(calls, accounts);
+  await registerStoreRoutes(app, ctx);
   // Generic service calls (POST /{servicePath}); the files module is the first to add its services.
   const services = new ServiceRegistry(calls);
   await registerFiles(app, ctx, services);

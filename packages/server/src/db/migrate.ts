@@ -1,6 +1,7 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Dialect } from './connect.js';
 import { accountsMigration } from './migrations/001-accounts.js';
+import { storeMigration } from './migrations/002-store.js';
 import { filesMigration } from './migrations/003-files.js';
 
 /**
@@ -9,6 +10,7 @@ import { filesMigration } from './migrations/003-files.js';
  */
 export const migrations: Record<string, Migration> = {
   '001-accounts': accountsMigration,
+  '002-store': storeMigration,
   '003-files': filesMigration,
 };
 

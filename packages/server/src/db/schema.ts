@@ -46,6 +46,127 @@ export interface MigrationsTable {
   seq: Generated<number>;
 }
 
+/** A product; `store_ids` is JSON text of `{appstore?, googleplay?}`. */
+export interface ProductsTable {
+  id: string;
+  alias: string;
+  title: string;
+  description: string;
+  type: number;
+  price_amount: number | null;
+  price_currency: string | null;
+  credit_price: number | null;
+  grant_credits: number | null;
+  grant_period: string | null;
+  image_url: string | null;
+  store_ids: string;
+  active: number;
+  sort: Generated<number>;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** A coupon; codes are stored upper-case. `grant_products`, `applies_to` are JSON arrays or null. */
+export interface CouponsTable {
+  code: string;
+  kind: 'discount' | 'grant';
+  percent_off: number | null;
+  amount_off: number | null;
+  amount_currency: string | null;
+  grant_credits: number | null;
+  grant_products: string | null;
+  applies_to: string | null;
+  min_total: number | null;
+  min_total_currency: string | null;
+  starts_at: Millis | null;
+  ends_at: Millis | null;
+  usage_limit: number | null;
+  per_user_limit: number | null;
+  used: Generated<number>;
+  active: number;
+  batch: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface CouponUsesTable {
+  coupon_code: string;
+  user_id: string;
+  uses: number;
+  updated_at: Millis;
+}
+
+export interface OrdersTable {
+  id: string;
+  user_id: string;
+  status: 'pending' | 'paid' | 'failed' | 'cancelled' | 'refunded';
+  currency: string;
+  subtotal: number;
+  discount: number;
+  total: number;
+  credits_spent: number;
+  coupon_code: string | null;
+  provider: string;
+  data: string | null;
+  note: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+  paid_at: Millis | null;
+  closed_at: Millis | null;
+}
+
+export interface OrderItemsTable {
+  order_id: string;
+  line: number;
+  product_id: string;
+  alias: string;
+  title: string;
+  type: number;
+  price_amount: number | null;
+  price_currency: string | null;
+  credit_price: number | null;
+  quantity: number;
+  grant_credits: number | null;
+  grant_period: string | null;
+}
+
+export interface CreditLedgerTable {
+  id: string;
+  user_id: string;
+  amount: number;
+  reason: string;
+  reference: string | null;
+  balance_after: number;
+  created_at: Millis;
+}
+
+export interface EntitlementsTable {
+  id: string;
+  user_id: string;
+  product_id: string;
+  kind: 'ownership' | 'subscription';
+  source: string;
+  order_id: string | null;
+  starts_at: Millis;
+  expires_at: Millis | null;
+  revoked_at: Millis | null;
+  created_at: Millis;
+}
+
+export interface PaymentEventsTable {
+  provider: string;
+  event_id: string;
+  order_id: string;
+  outcome: string;
+  created_at: Millis;
+}
+
+export interface StoreMetaTable {
+  key: string;
+  value: string;
+  updated_at: Millis;
+}
+
 /** An uploaded file; its bytes are in object storage under `storage_key`. */
 export interface FilesTable {
   id: string;
@@ -69,6 +190,15 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   link_tokens: LinkTokensTable;
+  products: ProductsTable;
+  coupons: CouponsTable;
+  coupon_uses: CouponUsesTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  credit_ledger: CreditLedgerTable;
+  entitlements: EntitlementsTable;
+  payment_events: PaymentEventsTable;
+  store_meta: StoreMetaTable;
   files: FilesTable;
   file_usage: FileUsageTable;
 }

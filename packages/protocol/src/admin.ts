@@ -1,0 +1,219 @@
+import { z } from 'zod';
+import { PROVIDERS } from './constants.js';
+import { couponSchema, moneySchema, orderSchema, orderStatusSchema, productSchema } from './objects.js';
+import { creditEntrySchema, pageRequest } from './store-extra.js';
+
+const token = z.string().min(1).max(512);
+/** Ids and aliases: lower case, digits, `.`, `_`, `-`; they travel joined by `;` and `,`. */
+const slug = z.string().trim().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/);
+const isoTime = z.iso.datetime({ offset: true });
+const priceMoney = moneySchema.extend({ amount: z.number().int().min(0).max(1_000_000_000) });
+/** An ISO 8601 period in days, weeks, months or years, e.g. `P1M`, `P30D`. */
+export const periodSchema = z.string().regex(/^P([1-9]\d{0,3})([DWMY])$/);
+
+/**
+ * A product as an administrator saves it; without `id` a new one is created.
+ *
+ * @example
+ * productInput.parse({ alias: 'pro', title: 'Pro', type: 1, price: { amount: 499, currency: 'USD' } })
+ */
+export const productInput = z
+  .object({
+    id: slug.optional(),
+    alias: slug,
+    title: z.string().trim().min(1).max(200),
+    description: z.string().max(5_000).default(''),
+    type: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+    price: priceMoney.nullable().default(null),
+    creditPrice: z.number().int().min(1).max(1_000_000_000).nullable().default(null),
+    grants: z
+      .object({ credits: z.number().int().min(1).max(1_000_000_000).optional(), period: periodSchema.optional() })
+      .default({}),
+    imageUrl: z.url().max(2_000).nullable().default(null),
+    storeIds: z
+      .object({ appstore: z.string().min(1).max(200).optional(), googleplay: z.string().min(1).max(200).optional() })
+      .default({}),
+    active: z.boolean().default(true),
+  })
+  .superRefine((p, ctx) => {
+    if (p.type === 2 && !p.grants.period) ctx.addIssue({ code: 'custom', path: ['grants', 'period'], message: 'required' });
+    if (p.type !== 2 && p.grants.period) ctx.addIssue({ code: 'custom', path: ['grants', 'period'], message: 'invalid' });
+  });
+export type ProductInput = z.input<typeof productInput>;
+
+/** POST /api/admin/products/list: every product, inactive ones included. */
+export const adminProductsListRequest = z.object({ token });
+export const adminProductsListData = z.object({ products: z.array(productSchema) });
+export type AdminProductsListData = z.infer<typeof adminProductsListData>;
+
+/** POST /api/admin/products/save. @example adminProductSaveRequest.parse({ token, product }) */
+export const adminProductSaveRequest = z.object({ token, product: productInput });
+export const adminProductSaveData = z.object({ product: productSchema });
+export type AdminProductSaveData = z.infer<typeof adminProductSaveData>;
+
+const couponFields = {
+  kind: z.enum(['discount', 'grant']),
+  /** Whole percent, 1 to 100. */
+  percentOff: z.number().int().min(1).max(100).nullable().optional(),
+  amountOff: priceMoney.nullable().optional(),
+  grantCredits: z.number().int().min(1).max(1_000_000_000).nullable().optional(),
+  grantProducts: z.array(slug).max(20).nullable().optional(),
+  appliesTo: z.union([z.array(slug).min(1).max(100), z.literal('all')]).default('all'),
+  minTotal: priceMoney.nullable().default(null),
+  startsAt: isoTime.nullable().default(null),
+  endsAt: isoTime.nullable().default(null),
+  /** Uses in total; null is unlimited. */
+  usageLimit: z.number().int().min(1).max(1_000_000_000).nullable().default(null),
+  /** Uses per buyer; null is unlimited. */
+  perUserLimit: z.number().int().min(1).max(1_000_000).nullable().default(null),
+  active: z.boolean().default(true),
+};
+
+type CouponShape = {
+  kind: 'discount' | 'grant';
+  percentOff?: number | null | undefined;
+  amountOff?: unknown;
+  grantCredits?: number | null | undefined;
+  grantProducts?: string[] | null | undefined;
+  startsAt: string | null;
+  endsAt: string | null;
+};
+
+function checkCoupon(c: CouponShape, ctx: z.RefinementCtx): void {
+  if (c.kind === 'discount' && (c.percentOff == null) === (c.amountOff == null)) {
+    ctx.addIssue({ code: 'custom', path: ['percentOff'], message: 'invalid' });
+  }
+  if (c.kind === 'grant' && c.grantCredits == null && !c.grantProducts?.length) {
+    ctx.addIssue({ code: 'custom', path: ['grantCredits'], message: 'required' });
+  }
+  if (c.startsAt && c.endsAt && Date.parse(c.endsAt) <= Date.parse(c.startsAt)) {
+    ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'invalid' });
+  }
+}
+
+/** Coupon codes: letters, digits, `_` and `-`; compared without regard to case. */
+export const couponCodeSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{3,64}$/);
+
+/**
+ * A coupon as an administrator saves it (created, or replaced when the code exists).
+ *
+ * @example
+ * couponInput.parse({ code: 'SPRING', kind: 'discount', percentOff: 15, usageLimit: 100 })
+ */
+export const couponInput = z.object({ code: couponCodeSchema, ...couponFields }).superRefine(checkCoupon);
+export type CouponInput = z.input<typeof couponInput>;
+
+/** A coupon with what only administrators see: limits and use counts. */
+export const adminCouponSchema = couponSchema.extend({
+  usageLimit: z.number().int().nullable(),
+  perUserLimit: z.number().int().nullable(),
+  used: z.number().int(),
+  active: z.boolean(),
+  /** Set on codes made together by a bulk call. */
+  batch: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type AdminCoupon = z.infer<typeof adminCouponSchema>;
+
+/** POST /api/admin/coupons/list. `query` matches the start of the code or the batch. */
+export const adminCouponsListRequest = pageRequest.extend({ token, query: z.string().trim().max(64).optional() });
+export const adminCouponsListData = z.object({ coupons: z.array(adminCouponSchema), total: z.number().int() });
+export type AdminCouponsListData = z.infer<typeof adminCouponsListData>;
+
+/** POST /api/admin/coupons/save. @example adminCouponSaveRequest.parse({ token, coupon }) */
+export const adminCouponSaveRequest = z.object({ token, coupon: couponInput });
+export const adminCouponSaveData = z.object({ coupon: adminCouponSchema });
+export type AdminCouponSaveData = z.infer<typeof adminCouponSaveData>;
+
+/**
+ * POST /api/admin/coupons/bulk: `count` single-use codes (each usable once in total) sharing one
+ * template.
+ *
+ * @example
+ * adminCouponsBulkRequest.parse({ token, count: 100, prefix: 'GIFT', coupon: { kind: 'grant', grantCredits: 50 } })
+ */
+export const adminCouponsBulkRequest = z.object({
+  token,
+  count: z.number().int().min(1).max(1_000),
+  prefix: z.string().trim().regex(/^[A-Za-z0-9]{0,16}$/).default(''),
+  coupon: z.object(couponFields).omit({ usageLimit: true, perUserLimit: true }).superRefine(checkCoupon),
+});
+export const adminCouponsBulkData = z.object({ batch: z.string(), codes: z.array(z.string()) });
+export type AdminCouponsBulkData = z.infer<typeof adminCouponsBulkData>;
+
+/** A user with their balance, as administrators list them. */
+export const adminUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  level: z.number().int(),
+  emailConfirmed: z.boolean(),
+  credits: z.number().int(),
+  createdAt: z.string(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+/** POST /api/admin/users/list. `query` matches part of the e-mail or the name. */
+export const adminUsersListRequest = pageRequest.extend({ token, query: z.string().trim().max(254).optional() });
+export const adminUsersListData = z.object({ users: z.array(adminUserSchema), total: z.number().int() });
+export type AdminUsersListData = z.infer<typeof adminUsersListData>;
+
+/**
+ * POST /api/admin/credits/adjust: a ledger entry with a reason, never an edit. 909 when a negative
+ * amount would take the balance below zero.
+ *
+ * @example
+ * adminCreditsAdjustRequest.parse({ token, userId, amount: -20, reason: 'Duplicate grant' })
+ */
+export const adminCreditsAdjustRequest = z.object({
+  token,
+  userId: z.string().min(1).max(64),
+  amount: z
+    .number()
+    .int()
+    .min(-1_000_000_000)
+    .max(1_000_000_000)
+    .refine((n) => n !== 0, 'invalid'),
+  reason: z.string().trim().min(1).max(200),
+});
+export const adminCreditsAdjustData = z.object({ balance: z.number().int(), entry: creditEntrySchema });
+export type AdminCreditsAdjustData = z.infer<typeof adminCreditsAdjustData>;
+
+/** POST /api/admin/credits/history: one user's ledger, newest first. */
+export const adminCreditsHistoryRequest = pageRequest.extend({ token, userId: z.string().min(1).max(64) });
+export const adminCreditsHistoryData = z.object({
+  balance: z.number().int(),
+  entries: z.array(creditEntrySchema),
+  total: z.number().int(),
+});
+export type AdminCreditsHistoryData = z.infer<typeof adminCreditsHistoryData>;
+
+/** An order with its buyer, as administrators list them. */
+export const adminOrderSchema = orderSchema.extend({ userId: z.string(), email: z.string() });
+export type AdminOrder = z.infer<typeof adminOrderSchema>;
+
+/** POST /api/admin/orders/list, newest first; every filter is optional. */
+export const adminOrdersListRequest = pageRequest.extend({
+  token,
+  status: orderStatusSchema.optional(),
+  provider: z.enum(PROVIDERS).optional(),
+  userId: z.string().min(1).max(64).optional(),
+  couponCode: z.string().trim().max(64).optional(),
+  from: isoTime.optional(),
+  to: isoTime.optional(),
+});
+export type AdminOrdersListRequest = z.input<typeof adminOrdersListRequest>;
+export const adminOrdersListData = z.object({ orders: z.array(adminOrderSchema), total: z.number().int() });
+export type AdminOrdersListData = z.infer<typeof adminOrdersListData>;
+
+/**
+ * POST /api/admin/orders/refund: paid -> refunded, reversing the grants. 912 (with `status` and
+ * `reason`) when the order is not paid or the buyer has already spent the credits it granted.
+ */
+export const adminOrderRefundRequest = z.object({
+  token,
+  iden: z.string().min(1).max(64),
+  reason: z.string().trim().max(200).optional(),
+});
+export const adminOrderRefundData = z.object({ order: adminOrderSchema });
+export type AdminOrderRefundData = z.infer<typeof adminOrderRefundData>;

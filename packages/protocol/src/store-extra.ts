@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { PROVIDERS } from './constants.js';
+import { orderSchema, orderStatusSchema, productSchema } from './objects.js';
+
+const token = z.string().min(1).max(512);
+
+/**
+ * Paging of list calls: `page` counts from 1, `pageSize` is at most 100.
+ *
+ * @example
+ * pageRequest.parse({ page: 2 }) // { page: 2, pageSize: 20 }
+ */
+export const pageRequest = z.object({
+  page: z.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.number().int().min(1).max(100).default(20),
+});
+
+/** A success body `{code: 900, data}` around a data schema, for the OpenAPI document. */
+export function dataResponse<T extends z.ZodType>(data: T) {
+  return z.object({ code: z.literal(900), data });
+}
+
+/** One line of the credits ledger; entries are never edited, a correction is a new entry. */
+export const creditEntrySchema = z.object({
+  id: z.string(),
+  /** Positive for credits received, negative for credits spent. */
+  amount: z.number().int(),
+  /** `purchase`, `spend`, `coupon`, `refund`, `adjustment`. */
+  reason: z.string(),
+  /** What caused it: an order iden, a coupon code, or an administrator's note. */
+  reference: z.string().nullable(),
+  balanceAfter: z.number().int(),
+  createdAt: z.string(),
+});
+export type CreditEntry = z.infer<typeof creditEntrySchema>;
+
+/** What a buyer holds: a non-consumable owned, or a subscription running until `expiresAt`. */
+export const entitlementSchema = z.object({
+  productId: z.string(),
+  alias: z.string(),
+  title: z.string(),
+  kind: z.enum(['ownership', 'subscription']),
+  expiresAt: z.string().nullable(),
+  active: z.boolean(),
+});
+export type Entitlement = z.infer<typeof entitlementSchema>;
+
+/** POST /api/store/products (no token): the active catalog. @example storeProductsRequest.parse({}) */
+export const storeProductsRequest = z.object({ token: token.optional() });
+export const storeProductsData = z.object({ products: z.array(productSchema) });
+export type StoreProductsData = z.infer<typeof storeProductsData>;
+
+/** POST /api/store/product: one product by id or alias. @example storeProductRequest.parse({ id: 'pro-unlock' }) */
+export const storeProductRequest = z.object({ id: z.string().trim().min(1).max(64), token: token.optional() });
+export const storeProductData = z.object({ product: productSchema });
+export type StoreProductData = z.infer<typeof storeProductData>;
+
+/** POST /api/store/orders: the buyer's orders, newest first. @example storeOrdersRequest.parse({ token }) */
+export const storeOrdersRequest = pageRequest.extend({ token, status: orderStatusSchema.optional() });
+export type StoreOrdersRequest = z.input<typeof storeOrdersRequest>;
+export const storeOrdersData = z.object({ orders: z.array(orderSchema), total: z.number().int() });
+export type StoreOrdersData = z.infer<typeof storeOrdersData>;
+
+/** POST /api/store/entitlements. @example storeEntitlementsRequest.parse({ token }) */
+export const storeEntitlementsRequest = z.object({ token });
+export const storeEntitlementsData = z.object({ entitlements: z.array(entitlementSchema) });
+export type StoreEntitlementsData = z.infer<typeof storeEntitlementsData>;
+
+/** POST /api/store/credits: balance and ledger, newest first. @example storeCreditsRequest.parse({ token, page: 1 }) */
+export const storeCreditsRequest = pageRequest.extend({ token });
+export type StoreCreditsRequest = z.input<typeof storeCreditsRequest>;
+export const storeCreditsData = z.object({
+  balance: z.number().int(),
+  entries: z.array(creditEntrySchema),
+  total: z.number().int(),
+});
+export type StoreCreditsData = z.infer<typeof storeCreditsData>;
+
+/** POST /api/store/cancelOrder: gives up a pending order. @example cancelOrderRequest.parse({ token, iden }) */
+export const cancelOrderRequest = z.object({ token, iden: z.string().min(1).max(64) });
+export const cancelOrderData = z.object({ order: orderSchema });
+export type CancelOrderData = z.infer<typeof cancelOrderData>;
+
+/**
+ * POST /api/payments/notify/{provider}: a provider's signed notification. `payload` is the provider's
+ * JSON text as received, `signature` its signature over that text.
+ *
+ * @example
+ * paymentNotificationRequest.parse({ payload: '{"eventId":"..."}', signature: 'ab12...' })
+ */
+export const paymentNotificationRequest = z.object({
+  payload: z.string().min(2).max(20_000),
+  signature: z.string().min(1).max(512),
+});
+export const paymentNotificationData = z.object({
+  status: orderStatusSchema,
+  /** False when the same event had been applied before (nothing changed). */
+  applied: z.boolean(),
+});
+export type PaymentNotificationData = z.infer<typeof paymentNotificationData>;
+
+/** The payment routes a notification can name. */
+export const providerSchema = z.enum(PROVIDERS);
+
+/**
+ * Paths of the store and admin calls beyond the protocol's own (no leading slash).
+ *
+ * @example
+ * client.post(StorePaths.credits, { token, page: 1 });
+ */
+export const StorePaths = {
+  products: 'api/store/products',
+  product: 'api/store/product',
+  orders: 'api/store/orders',
+  entitlements: 'api/store/entitlements',
+  credits: 'api/store/credits',
+  cancelOrder: 'api/store/cancelOrder',
+  paymentNotify: 'api/payments/notify',
+  adminProductsList: 'api/admin/products/list',
+  adminProductsSave: 'api/admin/products/save',
+  adminCouponsList: 'api/admin/coupons/list',
+  adminCouponsSave: 'api/admin/coupons/save',
+  adminCouponsBulk: 'api/admin/coupons/bulk',
+  adminUsersList: 'api/admin/users/list',
+  adminCreditsAdjust: 'api/admin/credits/adjust',
+  adminCreditsHistory: 'api/admin/credits/history',
+  adminOrdersList: 'api/admin/orders/list',
+  adminOrdersRefund: 'api/admin/orders/refund',
+} as const;

@@ -1,0 +1,104 @@
+import type { StoreDeps } from './deps.js';
+
+const DEMO_KEY = 'demo_data';
+
+/**
+ * Loads a small catalog and a few coupons on a new database outside production, so that a new user
+ * can try every way of buying at once. A marker row makes it happen once per database: the insert
+ * of the marker and of the data commit together, and a second start (or a second copy of the server
+ * starting at the same moment) finds the marker and loads nothing.
+ */
+export async function loadDemoData(deps: StoreDeps): Promise<boolean> {
+  if (deps.config.production) return false;
+  const now = deps.now();
+  return deps.db.transaction().execute(async (trx) => {
+    const marked = await trx
+      .insertInto('store_meta')
+      .values({ key: DEMO_KEY, value: 'loaded', updated_at: now })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .returning('key')
+      .executeTakeFirst();
+    if (!marked) return false;
+    // A database that already has a catalog of its own is not new: leave it alone.
+    const existing = await trx.selectFrom('products').select('id').limit(1).executeTakeFirst();
+    if (existing) return false;
+    const product = { description: '', image_url: null, active: 1, created_at: now, updated_at: now };
+    await trx
+      .insertInto('products')
+      .values([
+        {
+          ...product,
+          id: 'credits-100',
+          alias: 'credits-100',
+          title: '100 credits',
+          description: 'A pack of 100 credits to spend in the store.',
+          type: 0,
+          price_amount: 199,
+          price_currency: 'USD',
+          credit_price: null,
+          grant_credits: 100,
+          grant_period: null,
+          store_ids: JSON.stringify({ appstore: 'till.credits100', googleplay: 'till.credits100' }),
+          sort: 1,
+        },
+        {
+          ...product,
+          id: 'pro-unlock',
+          alias: 'pro-unlock',
+          title: 'Pro unlock',
+          description: 'Unlocks the pro features for good.',
+          type: 1,
+          price_amount: 499,
+          price_currency: 'USD',
+          credit_price: 500,
+          grant_credits: null,
+          grant_period: null,
+          store_ids: JSON.stringify({ appstore: 'till.pro_unlock', googleplay: 'till.pro_unlock' }),
+          sort: 2,
+        },
+        {
+          ...product,
+          id: 'monthly',
+          alias: 'monthly',
+          title: 'Monthly subscription',
+          description: 'One month of the subscription.',
+          type: 2,
+          price_amount: 299,
+          price_currency: 'USD',
+          credit_price: 300,
+          grant_credits: null,
+          grant_period: 'P1M',
+          store_ids: JSON.stringify({ appstore: 'till.monthly', googleplay: 'till.monthly' }),
+          sort: 3,
+        },
+      ])
+      .execute();
+    const coupon = {
+      percent_off: null,
+      amount_off: null,
+      amount_currency: null,
+      grant_credits: null,
+      grant_products: null,
+      applies_to: null,
+      min_total: null,
+      min_total_currency: null,
+      starts_at: null,
+      ends_at: null,
+      usage_limit: null,
+      per_user_limit: null,
+      active: 1,
+      batch: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await trx
+      .insertInto('coupons')
+      .values([
+        { ...coupon, code: 'WELCOME10', kind: 'discount', percent_off: 10 },
+        { ...coupon, code: 'FREE100', kind: 'grant', grant_credits: 100, per_user_limit: 1 },
+        { ...coupon, code: 'ONCE', kind: 'grant', grant_credits: 50, usage_limit: 1 },
+      ])
+      .execute();
+    return true;
+  });
+}

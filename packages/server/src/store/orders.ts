@@ -1,0 +1,208 @@
+import type { Selectable, Transaction } from 'kysely';
+import type { Order, OrderStatusValue, Provider } from '@till/protocol';
+import type { Database, OrderItemsTable, OrdersTable } from '../db/schema.js';
+import { AbortTransaction, fail } from '../errors.js';
+import type { Line } from './catalog.js';
+import { releaseCouponUse } from './coupon-uses.js';
+import { iso, type Executor } from './deps.js';
+import { applyGrants, type GrantLine } from './grants.js';
+import { newId } from './ids.js';
+
+export type OrderRow = Selectable<OrdersTable>;
+export type OrderItemRow = Selectable<OrderItemsTable>;
+
+/**
+ * Every change of status an order may make. A change that is not here is refused (912), never
+ * written: a paid order cannot fail, a refunded one cannot be paid again.
+ */
+export const ORDER_TRANSITIONS: Readonly<Record<OrderStatusValue, readonly OrderStatusValue[]>> = {
+  pending: ['paid', 'failed', 'cancelled'],
+  paid: ['refunded'],
+  failed: [],
+  cancelled: [],
+  refunded: [],
+};
+
+/** The statuses an order may be in to move to `to`. */
+export function sourcesOf(to: OrderStatusValue): OrderStatusValue[] {
+  return (Object.keys(ORDER_TRANSITIONS) as OrderStatusValue[]).filter((from) => ORDER_TRANSITIONS[from].includes(to));
+}
+
+export interface NewOrder {
+  /** Given when the caller needs the iden before the order exists (a ledger reference). */
+  id?: string;
+  userId: string;
+  currency: string;
+  subtotal: number;
+  discount: number;
+  total: number;
+  creditsSpent: number;
+  couponCode: string | null;
+  provider: Provider;
+  data: string | null;
+  lines: Line[];
+}
+
+/** Writes a pending order and its items (with a copy of what each product grants). */
+export async function insertOrder(trx: Transaction<Database>, order: NewOrder, now: number): Promise<string> {
+  const id = order.id ?? newId(now);
+  await trx
+    .insertInto('orders')
+    .values({
+      id,
+      user_id: order.userId,
+      status: 'pending',
+      currency: order.currency,
+      subtotal: order.subtotal,
+      discount: order.discount,
+      total: order.total,
+      credits_spent: order.creditsSpent,
+      coupon_code: order.couponCode,
+      provider: order.provider,
+      data: order.data,
+      note: null,
+      created_at: now,
+      updated_at: now,
+      paid_at: null,
+      closed_at: null,
+    })
+    .execute();
+  await trx
+    .insertInto('order_items')
+    .values(
+      order.lines.map(({ product: p, quantity }, line) => ({
+        order_id: id,
+        line,
+        product_id: p.id,
+        alias: p.alias,
+        title: p.title,
+        type: p.type,
+        price_amount: p.price_amount,
+        price_currency: p.price_currency,
+        credit_price: p.credit_price,
+        quantity,
+        grant_credits: p.grant_credits,
+        grant_period: p.grant_period,
+      })),
+    )
+    .execute();
+  return id;
+}
+
+/**
+ * Moves an order to `to` in one conditional update (`WHERE status IN (allowed sources)`), so that
+ * of two requests racing to pay, fail or refund the same order exactly one wins; the other gets 912
+ * with the status it found.
+ */
+export async function transitionOrder(
+  trx: Transaction<Database>,
+  iden: string,
+  to: OrderStatusValue,
+  now: number,
+  note?: string,
+): Promise<OrderRow> {
+  const stamp = to === 'paid' ? { paid_at: now } : { closed_at: now };
+  const row = await trx
+    .updateTable('orders')
+    .set({ status: to, updated_at: now, ...stamp, ...(note ? { note } : {}) })
+    .where('id', '=', iden)
+    .where('status', 'in', sourcesOf(to))
+    .returningAll()
+    .executeTakeFirst();
+  if (row) return row;
+  const current = await trx.selectFrom('orders').select('status').where('id', '=', iden).executeTakeFirst();
+  throw new AbortTransaction(current ? fail.conflict(current.status) : fail.notFound('iden'));
+}
+
+export function grantLinesOf(items: OrderItemRow[]): GrantLine[] {
+  return items.map((i) => ({
+    productId: i.product_id,
+    type: i.type,
+    quantity: i.quantity,
+    grantCredits: i.grant_credits,
+    grantPeriod: i.grant_period,
+  }));
+}
+
+export async function itemsOf(x: Executor, iden: string): Promise<OrderItemRow[]> {
+  return x.selectFrom('order_items').selectAll().where('order_id', '=', iden).orderBy('line').execute();
+}
+
+/** pending -> paid, and the grants, once: only the transaction whose update moved the order grants. */
+export async function payOrder(trx: Transaction<Database>, iden: string, now: number): Promise<Order> {
+  const row = await transitionOrder(trx, iden, 'paid', now);
+  const items = await itemsOf(trx, iden);
+  await applyGrants(trx, grantLinesOf(items), {
+    userId: row.user_id,
+    orderId: iden,
+    source: `order:${iden}`,
+    creditReason: 'purchase',
+    reference: iden,
+    now,
+  });
+  return toOrder(row, items);
+}
+
+/** pending -> failed or cancelled; the coupon use the order held is given back. */
+export async function closeOrder(
+  trx: Transaction<Database>,
+  iden: string,
+  to: 'failed' | 'cancelled',
+  now: number,
+): Promise<Order> {
+  const row = await transitionOrder(trx, iden, to, now);
+  if (row.coupon_code) await releaseCouponUse(trx, row.coupon_code, row.user_id, now);
+  return toOrder(row, await itemsOf(trx, iden));
+}
+
+export async function loadOrder(x: Executor, iden: string): Promise<{ row: OrderRow; order: Order } | undefined> {
+  const row = await x.selectFrom('orders').selectAll().where('id', '=', iden).executeTakeFirst();
+  if (!row) return undefined;
+  return { row, order: toOrder(row, await itemsOf(x, iden)) };
+}
+
+/** The order as the protocol shows it. */
+export function toOrder(row: OrderRow, items: OrderItemRow[]): Order {
+  const money = (amount: number) => ({ amount, currency: row.currency });
+  return {
+    iden: row.id,
+    status: row.status,
+    items: items.map((i) => ({
+      productId: i.product_id,
+      alias: i.alias,
+      title: i.title,
+      price: i.price_amount != null && i.price_currency ? { amount: i.price_amount, currency: i.price_currency } : null,
+      creditPrice: i.credit_price,
+      quantity: i.quantity,
+    })),
+    subtotal: money(row.subtotal),
+    discount: money(row.discount),
+    total: money(row.total),
+    creditsSpent: row.credits_spent,
+    couponCode: row.coupon_code,
+    provider: row.provider as Provider,
+    createdAt: iso(row.created_at),
+    paidAt: row.paid_at != null ? iso(row.paid_at) : null,
+  };
+}
+
+/** Orders with their items, for list pages (two queries, whatever the page size). */
+export async function withItems(x: Executor, rows: OrderRow[]): Promise<Order[]> {
+  if (!rows.length) return [];
+  const items = await x
+    .selectFrom('order_items')
+    .selectAll()
+    .where(
+      'order_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .orderBy('line')
+    .execute();
+  return rows.map((r) =>
+    toOrder(
+      r,
+      items.filter((i) => i.order_id === r.id),
+    ),
+  );
+}
