@@ -120,7 +120,10 @@ async function stageFile(
     // A driver may report its own cleanup error; the refusal is what the client needs to hear.
     throw refusal ?? error;
   }
-  return { id, key, name: sanitizeFileName(part.filename), size: total(), mime };
+  // Browsers and undici escape `"`, CR and LF in multipart file names as %22, %0D, %0A (HTML's
+  // form-data encoding); busboy hands the escaped form on.
+  const name = part.filename.replace(/%22/g, '"').replace(/%0[DA]/gi, ' ');
+  return { id, key, name: sanitizeFileName(name), size: total(), mime };
 }
 
 /** The protocol answer for an error met while reading the body, or undefined for a fault. */
