@@ -1,0 +1,192 @@
+import AccountIcon from '@mui/icons-material/AccountCircle';
+import CartIcon from '@mui/icons-material/ShoppingCart';
+import LanguageIcon from '@mui/icons-material/Translate';
+import MenuIcon from '@mui/icons-material/Menu';
+import AppBar from '@mui/material/AppBar';
+import Badge from '@mui/material/Badge';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import Drawer from '@mui/material/Drawer';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Toolbar from '@mui/material/Toolbar';
+import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
+import { Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
+import { Level } from '@till/protocol';
+import { LoadingState } from '@/components/states';
+import { useCart } from '@/features/cart/hooks/use-cart';
+import { LANGUAGES } from '@/lib/i18n';
+import { useSession, useTill } from '@/lib/till';
+import { paths } from './paths';
+
+/** Sends the user to sign in, keeping their place, when the server says the session is gone (901). */
+function useSignInOnInvalidToken() {
+  const till = useTill();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const here = location.pathname + location.search;
+  useEffect(
+    () =>
+      till.session.subscribe((event) => {
+        if (event.type === 'end' && (event.reason === 'invalid' || event.reason === 'expired')) {
+          void navigate(paths.login.href(here, 'expired'));
+        }
+      }),
+    [till, navigate, here],
+  );
+}
+
+function useNavItems() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const items = [{ to: paths.home.href(), label: t('nav.store') }];
+  if (session.loggedIn) {
+    items.push(
+      { to: paths.orders.href(), label: t('nav.orders') },
+      { to: paths.credits.href(), label: t('nav.credits') },
+      { to: paths.files.href(), label: t('nav.files') },
+      { to: paths.profile.href(), label: t('nav.profile') },
+    );
+    if (session.level >= Level.Admin) items.push({ to: paths.admin.href(), label: t('nav.admin') });
+  }
+  return items;
+}
+
+function LanguageMenu() {
+  const { t, i18n } = useTranslation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  return (
+    <>
+      <IconButton color="inherit" aria-label={t('nav.language')} aria-haspopup="menu" onClick={(e) => setAnchor(e.currentTarget)}>
+        <LanguageIcon />
+      </IconButton>
+      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+        {LANGUAGES.map((l) => (
+          <MenuItem
+            key={l.code}
+            lang={l.code}
+            selected={i18n.language === l.code}
+            onClick={() => {
+              void i18n.changeLanguage(l.code);
+              setAnchor(null);
+            }}
+          >
+            {l.label}
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+}
+
+function AccountMenu() {
+  const { t } = useTranslation();
+  const till = useTill();
+  const session = useSession();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  if (!session.loggedIn) {
+    return (
+      <Button color="inherit" component={RouterLink} to={paths.login.href()}>
+        {t('auth.signIn')}
+      </Button>
+    );
+  }
+  const signOut = async () => {
+    setAnchor(null);
+    await till.api.logout();
+    // The SDK ends the session even when the server could not be reached.
+    till.session.clear('logout');
+    client.clear();
+    void navigate(paths.home.href());
+  };
+  return (
+    <>
+      <IconButton color="inherit" aria-label={t('nav.account', { name: session.user?.name ?? '' })} aria-haspopup="menu" onClick={(e) => setAnchor(e.currentTarget)}>
+        <AccountIcon />
+      </IconButton>
+      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+        <MenuItem disabled>{session.user?.email}</MenuItem>
+        <MenuItem component={RouterLink} to={paths.profile.href()} onClick={() => setAnchor(null)}>
+          {t('nav.profile')}
+        </MenuItem>
+        <MenuItem onClick={() => void signOut()}>{t('auth.signOut')}</MenuItem>
+      </Menu>
+    </>
+  );
+}
+
+/** The frame of every page: a bar with navigation, cart, language and account, and the page. */
+export function Layout() {
+  const { t } = useTranslation();
+  const { count } = useCart();
+  const items = useNavItems();
+  const location = useLocation();
+  const [drawer, setDrawer] = useState(false);
+  useSignInOnInvalidToken();
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', overflowX: 'hidden' }}>
+      <Link
+        href="#main"
+        sx={{ position: 'absolute', left: -9999, '&:focus': { left: 8, top: 8, zIndex: 2000, bgcolor: 'background.paper', p: 1 } }}
+      >
+        {t('nav.skip')}
+      </Link>
+      <AppBar position="sticky" elevation={1}>
+        <Toolbar sx={{ gap: 0.5 }}>
+          <IconButton color="inherit" edge="start" aria-label={t('nav.menu')} onClick={() => setDrawer(true)} sx={{ display: { md: 'none' } }}>
+            <MenuIcon />
+          </IconButton>
+          <Typography variant="h6" component={RouterLink} to={paths.home.href()} sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, mr: 2 }}>
+            Till
+          </Typography>
+          <Box component="nav" aria-label={t('nav.main')} sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5, flexGrow: 1 }}>
+            {items.map((i) => (
+              <Button key={i.to} color="inherit" component={RouterLink} to={i.to} aria-current={location.pathname === i.to ? 'page' : undefined}>
+                {i.label}
+              </Button>
+            ))}
+          </Box>
+          <Box sx={{ flexGrow: { xs: 1, md: 0 } }} />
+          <IconButton color="inherit" component={RouterLink} to={paths.cart.href()} aria-label={t('nav.cart', { count })}>
+            <Badge badgeContent={count} color="secondary">
+              <CartIcon />
+            </Badge>
+          </IconButton>
+          <LanguageMenu />
+          <AccountMenu />
+        </Toolbar>
+      </AppBar>
+      <Drawer open={drawer} onClose={() => setDrawer(false)}>
+        <Box component="nav" aria-label={t('nav.main')} sx={{ width: 260 }} onClick={() => setDrawer(false)}>
+          <Typography variant="h6" sx={{ p: 2 }}>
+            Till
+          </Typography>
+          <Divider />
+          <List>
+            {items.map((i) => (
+              <ListItemButton key={i.to} component={RouterLink} to={i.to} selected={location.pathname === i.to}>
+                <ListItemText primary={i.label} />
+              </ListItemButton>
+            ))}
+          </List>
+        </Box>
+      </Drawer>
+      <Box component="main" id="main" tabIndex={-1} sx={{ flexGrow: 1, outline: 'none' }}>
+        <Suspense fallback={<LoadingState />}>
+          <Outlet />
+        </Suspense>
+      </Box>
+    </Box>
+  );
+}

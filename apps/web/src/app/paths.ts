@@ -1,0 +1,40 @@
+/**
+ * Every page of the app, in one place: `path` is the router pattern, `href` builds a link.
+ * Kept free of imports so that the build config can read it (the worker's navigation allowlist).
+ */
+export const paths = {
+  home: { path: '/', href: () => '/' },
+  product: { path: '/products/:id', href: (id: string) => `/products/${encodeURIComponent(id)}` },
+  cart: { path: '/cart', href: () => '/cart' },
+  checkout: { path: '/checkout', href: () => '/checkout' },
+  order: { path: '/orders/:iden', href: (iden: string) => `/orders/${encodeURIComponent(iden)}` },
+  orders: { path: '/orders', href: () => '/orders' },
+  credits: { path: '/credits', href: () => '/credits' },
+  login: {
+    path: '/login',
+    href: (from?: string, reason?: 'expired' | 'required') => {
+      const q = new URLSearchParams();
+      if (from && from !== '/login') q.set('from', from);
+      if (reason) q.set('reason', reason);
+      const s = q.toString();
+      return s ? `/login?${s}` : '/login';
+    },
+  },
+  register: { path: '/register', href: () => '/register' },
+  forgot: { path: '/forgot', href: () => '/forgot' },
+  reset: { path: '/reset/:token', href: (token: string) => `/reset/${token}` },
+  confirm: { path: '/confirm/:token', href: (token: string) => `/confirm/${token}` },
+  profile: { path: '/profile', href: () => '/profile' },
+  files: { path: '/files', href: () => '/files' },
+  admin: { path: '/admin', href: (tab?: string) => (tab ? `/admin?tab=${tab}` : '/admin') },
+} as const;
+
+/** Pages the app itself renders; the service worker serves the shell only for these. */
+export const appRoutePattern =
+  /^\/($|products\/|cart$|checkout$|orders(\/|$)|credits$|login$|register$|forgot$|reset\/|confirm\/|profile$|files$|admin$)/;
+
+/** Only same-app relative paths are accepted as a place to return to (no open redirects). */
+export function safeReturnPath(from: string | null | undefined): string {
+  if (!from || !from.startsWith('/') || from.startsWith('//')) return '/';
+  return from;
+}

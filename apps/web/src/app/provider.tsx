@@ -1,0 +1,39 @@
+import CssBaseline from '@mui/material/CssBaseline';
+import { ThemeProvider } from '@mui/material/styles';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import type { i18n as I18n } from 'i18next';
+import type { ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import type { Till } from '@till/client';
+import { CartProvider } from '@/features/cart/hooks/use-cart';
+import type { CartStore } from '@/features/cart/hooks/cart-store';
+import { theme } from '@/lib/theme';
+import { TillProvider } from '@/lib/till';
+
+/** Everything every screen relies on: theme, translations, SDK, server-state cache and cart. */
+export function AppProvider({
+  till,
+  queryClient,
+  i18n,
+  cart,
+  children,
+}: {
+  till: Till;
+  queryClient: QueryClient;
+  i18n: I18n;
+  cart: CartStore;
+  children: ReactNode;
+}) {
+  return (
+    <ThemeProvider theme={theme}>
+      <CssBaseline />
+      <I18nextProvider i18n={i18n}>
+        <TillProvider till={till}>
+          <QueryClientProvider client={queryClient}>
+            <CartProvider store={cart}>{children}</CartProvider>
+          </QueryClientProvider>
+        </TillProvider>
+      </I18nextProvider>
+    </ThemeProvider>
+  );
+}

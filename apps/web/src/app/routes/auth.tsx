@@ -1,0 +1,114 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
+import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { Page } from '@/components/page';
+import { ConfirmEmail } from '@/features/auth/components/confirm-email';
+import { ForgotForm } from '@/features/auth/components/forgot-form';
+import { LoginForm } from '@/features/auth/components/login-form';
+import { RegisterForm } from '@/features/auth/components/register-form';
+import { ResetForm } from '@/features/auth/components/reset-form';
+import { meKey } from '@/lib/use-me';
+import { useSession } from '@/lib/till';
+import { paths, safeReturnPath } from '../paths';
+
+export function LoginRoute() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const reason = params.get('reason');
+  const from = safeReturnPath(params.get('from'));
+  return (
+    <Page title={t('auth.signIn')} narrow>
+      {reason === 'expired' ? <Alert severity="warning" sx={{ mb: 1 }}>{t('auth.expired')}</Alert> : null}
+      {reason === 'required' ? <Alert severity="info" sx={{ mb: 1 }}>{t('auth.required')}</Alert> : null}
+      <LoginForm onSignedIn={() => void navigate(from, { replace: true })} />
+      <Box sx={{ mt: 3, display: 'flex', flexDirection: 'column', gap: 1 }}>
+        <Link component={RouterLink} to={paths.forgot.href()}>
+          {t('auth.forgot')}
+        </Link>
+        <Typography variant="body2">
+          {t('auth.noAccount')}{' '}
+          <Link component={RouterLink} to={paths.register.href()}>
+            {t('auth.register')}
+          </Link>
+        </Typography>
+      </Box>
+    </Page>
+  );
+}
+
+export function RegisterRoute() {
+  const { t } = useTranslation();
+  const [registered, setRegistered] = useState<string | null>(null);
+  return (
+    <Page title={t('auth.register')} narrow>
+      {registered ? (
+        <Alert severity="success" role="status">
+          {t('auth.registered', { email: registered })}
+        </Alert>
+      ) : (
+        <>
+          <RegisterForm onRegistered={(user) => setRegistered(user.email)} />
+          <Typography variant="body2" sx={{ mt: 3 }}>
+            {t('auth.haveAccount')}{' '}
+            <Link component={RouterLink} to={paths.login.href()}>
+              {t('auth.signIn')}
+            </Link>
+          </Typography>
+        </>
+      )}
+    </Page>
+  );
+}
+
+export function ForgotRoute() {
+  const { t } = useTranslation();
+  return (
+    <Page title={t('auth.forgotTitle')} narrow>
+      <Typography sx={{ mb: 1 }}>{t('auth.forgotText')}</Typography>
+      <ForgotForm />
+    </Page>
+  );
+}
+
+export function ResetRoute() {
+  const { t } = useTranslation();
+  const { token = '' } = useParams();
+  const [done, setDone] = useState(false);
+  return (
+    <Page title={t('auth.resetTitle')} narrow>
+      {done ? (
+        <Alert severity="success" role="status">
+          {t('auth.resetDone')}{' '}
+          <Link component={RouterLink} to={paths.login.href()}>
+            {t('auth.signIn')}
+          </Link>
+        </Alert>
+      ) : (
+        <ResetForm resetToken={token} onDone={() => setDone(true)} />
+      )}
+    </Page>
+  );
+}
+
+export function ConfirmRoute() {
+  const { t } = useTranslation();
+  const { token = '' } = useParams();
+  const session = useSession();
+  const client = useQueryClient();
+  return (
+    <Page title={t('auth.confirmTitle')} narrow>
+      <ConfirmEmail confirmToken={token} onConfirmed={() => void client.invalidateQueries({ queryKey: meKey })} />
+      <Box sx={{ mt: 2 }}>
+        <Link component={RouterLink} to={session.loggedIn ? paths.profile.href() : paths.login.href()}>
+          {session.loggedIn ? t('nav.profile') : t('auth.signIn')}
+        </Link>
+      </Box>
+    </Page>
+  );
+}

@@ -1,0 +1,49 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { Page } from '@/components/page';
+import { LoginDialog } from '@/features/auth/components/login-dialog';
+import { CartView } from '@/features/cart/components/cart-view';
+import { CheckoutPanel } from '@/features/cart/components/checkout-panel';
+import { useSession, useTill } from '@/lib/till';
+import { paths } from '../paths';
+
+export function CartRoute() {
+  const { t } = useTranslation();
+  return (
+    <Page title={t('cart.title')}>
+      <CartView checkoutHref={paths.checkout.href()} storeHref={paths.home.href()} />
+    </Page>
+  );
+}
+
+/**
+ * Checkout. An anonymous buyer who presses Buy signs in over this page; the SDK holds the purchase
+ * call meanwhile and sends it once signed in, so the purchase carries on. Closing the sign-in
+ * drops the held call.
+ */
+export function CheckoutRoute() {
+  const { t } = useTranslation();
+  const till = useTill();
+  const session = useSession();
+  const navigate = useNavigate();
+  const [signIn, setSignIn] = useState(false);
+  return (
+    <Page title={t('checkout.title')} narrow>
+      <CheckoutPanel
+        signedIn={session.loggedIn}
+        onNeedSignIn={() => setSignIn(true)}
+        onPaid={(order) => void navigate(paths.order.href(order.iden))}
+      />
+      <LoginDialog
+        open={signIn && !session.loggedIn}
+        registerHref={paths.register.href()}
+        onSignedIn={() => setSignIn(false)}
+        onClose={() => {
+          setSignIn(false);
+          till.queue.clear();
+        }}
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,24 @@
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { Page } from '@/components/page';
+import { CreditsOverview } from '@/features/credits/components/credits-overview';
+import { RedeemForm } from '@/features/credits/components/redeem-form';
+import { RequireAuth } from '../require-auth';
+
+export function CreditsRoute() {
+  const { t } = useTranslation();
+  return (
+    <RequireAuth>
+      <Page title={t('credits.title')}>
+        <Typography variant="h6" component="h2">
+          {t('credits.redeemTitle')}
+        </Typography>
+        <RedeemForm />
+        <Typography variant="h6" component="h2" sx={{ mt: 4 }}>
+          {t('credits.balanceTitle')}
+        </Typography>
+        <CreditsOverview />
+      </Page>
+    </RequireAuth>
+  );
+}

@@ -1,0 +1,19 @@
+import Button from '@mui/material/Button';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router-dom';
+import { Page } from '@/components/page';
+import { EmptyState } from '@/components/states';
+import { paths } from '../paths';
+
+export function NotFoundRoute() {
+  const { t } = useTranslation();
+  return (
+    <Page title={t('notFound.title')}>
+      <EmptyState title={t('notFound.text')}>
+        <Button component={RouterLink} to={paths.home.href()} variant="contained">
+          {t('nav.store')}
+        </Button>
+      </EmptyState>
+    </Page>
+  );
+}

@@ -1,0 +1,44 @@
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** Asks before something that cannot be undone; a click outside cancels. */
+export function ConfirmDialog({
+  open,
+  title,
+  text,
+  confirmLabel,
+  onConfirm,
+  onClose,
+  busy,
+}: {
+  open: boolean;
+  title: string;
+  text: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onClose: () => void;
+  busy?: boolean;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <Dialog open={open} onClose={onClose} aria-labelledby={`${id}-t`} aria-describedby={`${id}-d`}>
+      <DialogTitle id={`${id}-t`}>{title}</DialogTitle>
+      <DialogContent>
+        <DialogContentText id={`${id}-d`}>{text}</DialogContentText>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('common.cancel')}</Button>
+        <Button onClick={onConfirm} color="error" variant="contained" disabled={busy}>
+          {confirmLabel}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,185 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import MenuItem from '@mui/material/MenuItem';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { adminCouponsBulkRequest, couponInput, type CouponInput } from '@till/protocol';
+import { FormTextField } from '@/components/form-text-field';
+import { useErrorMessage } from '@/components/states';
+import { isFieldError, showFieldError } from '@/lib/form';
+import { useTill } from '@/lib/till';
+import { getPlatform } from '@/platform/platform';
+import { adminKeys, bulkCoupons, saveCoupon } from '../api/admin-api';
+import { payloadResolver, toInt, toMinor } from '../hooks/schema-form';
+
+interface Fields {
+  code: string;
+  count: string;
+  prefix: string;
+  kind: 'discount' | 'grant';
+  percentOff: string;
+  amountOff: string;
+  currency: string;
+  grantCredits: string;
+  usageLimit: string;
+  perUserLimit: string;
+  startsAt: string;
+  endsAt: string;
+}
+
+const empty: Fields = {
+  code: '',
+  count: '10',
+  prefix: '',
+  kind: 'discount',
+  percentOff: '',
+  amountOff: '',
+  currency: 'USD',
+  grantCredits: '',
+  usageLimit: '',
+  perUserLimit: '',
+  startsAt: '',
+  endsAt: '',
+};
+
+const day = (d: string, end = false) => (d ? `${d}T${end ? '23:59:59' : '00:00:00'}Z` : null);
+
+function template(f: Fields) {
+  const amount = toMinor(f.amountOff);
+  const discount = f.kind === 'discount';
+  return {
+    kind: f.kind,
+    percentOff: discount ? toInt(f.percentOff) : null,
+    amountOff: discount && amount !== null ? { amount, currency: f.currency.trim().toUpperCase() } : null,
+    grantCredits: discount ? null : toInt(f.grantCredits),
+    startsAt: day(f.startsAt),
+    endsAt: day(f.endsAt, true),
+  };
+}
+
+function toCoupon(f: Fields): CouponInput {
+  return { code: f.code.trim(), ...template(f), usageLimit: toInt(f.usageLimit), perUserLimit: toInt(f.perUserLimit) };
+}
+
+function toBulk(f: Fields) {
+  return { count: toInt(f.count) ?? 0, prefix: f.prefix.trim(), coupon: template(f) };
+}
+
+// Issue paths are `percentOff`, `amountOff.amount`, `coupon.grantCredits`...: the first name is the box.
+const fieldOf = (path: string): keyof Fields => {
+  const first = path.replace(/^coupon\./, '').split('.')[0] ?? '';
+  return (first in empty ? first : 'code') as keyof Fields;
+};
+// The SDK adds the token; the form checks the rest of the request.
+const bulkRequest = adminCouponsBulkRequest.omit({ token: true });
+
+/** A new coupon, or a batch of single-use codes from one template (`bulk`). */
+export function CouponDialog({ bulk, open, onClose }: { bulk: boolean; open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const till = useTill();
+  const client = useQueryClient();
+  const errorMessage = useErrorMessage();
+  const id = useId();
+  const { control, handleSubmit, setError, watch } = useForm<Fields>({
+    resolver: bulk
+      ? payloadResolver<Fields, typeof bulkRequest>(bulkRequest, toBulk, fieldOf)
+      : payloadResolver<Fields, typeof couponInput>(couponInput, toCoupon, fieldOf),
+    defaultValues: empty,
+  });
+  const kind = watch('kind');
+  const fields = Object.keys(empty);
+  const mutation = useMutation({
+    mutationFn: async (f: Fields) => {
+      if (!bulk) {
+        await saveCoupon(till, toCoupon(f));
+        return null;
+      }
+      const b = toBulk(f);
+      return bulkCoupons(till, b.count, b.prefix, b.coupon);
+    },
+    onSuccess: (batch) => {
+      void client.invalidateQueries({ queryKey: adminKeys.coupons });
+      if (!batch) onClose();
+    },
+    onError: (error) => showFieldError(error, setError, fields),
+  });
+  const batch = mutation.data;
+  return (
+    <Dialog open={open} onClose={onClose} aria-labelledby={id} fullWidth maxWidth="sm">
+      <DialogTitle id={id}>{bulk ? t('admin.bulkCodes') : t('admin.newCoupon')}</DialogTitle>
+      {batch ? (
+        <>
+          <DialogContent>
+            <Alert severity="success" role="status">
+              {t('admin.bulkDone', { count: batch.codes.length, batch: batch.batch })}
+            </Alert>
+            <Box component="pre" sx={{ maxHeight: 240, overflow: 'auto', bgcolor: 'grey.100', p: 1, mt: 2 }} data-testid="bulk-codes">
+              {batch.codes.join('\n')}
+            </Box>
+          </DialogContent>
+          <DialogActions>
+            <Button
+              onClick={() =>
+                void getPlatform().then((p) => p.saveFile(`coupons-${batch.batch}.txt`, new Blob([batch.codes.join('\n')], { type: 'text/plain' })))
+              }
+            >
+              {t('admin.downloadCodes')}
+            </Button>
+            <Button variant="contained" onClick={onClose}>
+              {t('common.close')}
+            </Button>
+          </DialogActions>
+        </>
+      ) : (
+        <form noValidate onSubmit={handleSubmit((f) => mutation.mutate(f))}>
+          <DialogContent>
+            {mutation.error && !isFieldError(mutation.error, fields) ? <Alert severity="error" role="alert">{errorMessage(mutation.error)}</Alert> : null}
+            {bulk ? (
+              <>
+                <Typography variant="body2">{t('admin.bulkText')}</Typography>
+                <FormTextField control={control} name="count" label={t('admin.count')} inputMode="numeric" required />
+                <FormTextField control={control} name="prefix" label={t('admin.prefix')} />
+              </>
+            ) : (
+              <FormTextField control={control} name="code" label={t('admin.code')} required />
+            )}
+            <FormTextField control={control} name="kind" label={t('admin.kind')} select>
+              <MenuItem value="discount">{t('admin.kinds.discount')}</MenuItem>
+              <MenuItem value="grant">{t('admin.kinds.grant')}</MenuItem>
+            </FormTextField>
+            {kind === 'discount' ? (
+              <>
+                <FormTextField control={control} name="percentOff" label={t('admin.percentOff')} inputMode="numeric" />
+                <FormTextField control={control} name="amountOff" label={t('admin.amountOff')} inputMode="decimal" />
+              </>
+            ) : (
+              <FormTextField control={control} name="grantCredits" label={t('admin.grantCredits')} inputMode="numeric" />
+            )}
+            {bulk ? null : (
+              <>
+                <FormTextField control={control} name="usageLimit" label={t('admin.usageLimit')} inputMode="numeric" />
+                <FormTextField control={control} name="perUserLimit" label={t('admin.perUserLimit')} inputMode="numeric" />
+              </>
+            )}
+            <FormTextField control={control} name="startsAt" label={t('admin.startsAt')} type="date" slotProps={{ inputLabel: { shrink: true } }} />
+            <FormTextField control={control} name="endsAt" label={t('admin.endsAt')} type="date" slotProps={{ inputLabel: { shrink: true } }} />
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={onClose}>{t('common.cancel')}</Button>
+            <Button type="submit" variant="contained" disabled={mutation.isPending}>
+              {bulk ? t('admin.makeCodes') : t('common.save')}
+            </Button>
+          </DialogActions>
+        </form>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,50 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import { useMutation } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { genResetLinkRequest } from '@till/protocol';
+import { FormTextField } from '@/components/form-text-field';
+import { useErrorMessage } from '@/components/states';
+import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
+import { useTill } from '@/lib/till';
+import { requestResetLink } from '../api/auth-api';
+
+const schema = genResetLinkRequest.omit({ lang: true });
+
+/** Asks for a reset link; the answer is the same whether the address is known or not. */
+export function ForgotForm() {
+  const { t, i18n } = useTranslation();
+  const till = useTill();
+  const errorMessage = useErrorMessage();
+  const { control, handleSubmit, setError } = useForm<{ email: string }>({
+    resolver: schemaResolver(schema),
+    defaultValues: { email: '' },
+  });
+  const mutation = useMutation({
+    mutationFn: ({ email }: { email: string }) => requestResetLink(till, { email, lang: i18n.language }),
+    onError: (error) => showFieldError(error, setError, ['email']),
+  });
+  if (mutation.isSuccess) {
+    return (
+      <Alert severity="success" role="status">
+        {t('auth.resetSent')}
+      </Alert>
+    );
+  }
+  const formError = mutation.error && !isFieldError(mutation.error, ['email']) ? mutation.error : null;
+  return (
+    <Box component="form" noValidate onSubmit={handleSubmit((v) => mutation.mutate(v))} aria-label={t('auth.forgotTitle')}>
+      {formError ? (
+        <Alert severity="error" role="alert">
+          {errorMessage(formError)}
+        </Alert>
+      ) : null}
+      <FormTextField control={control} name="email" label={t('fields.email')} type="email" autoComplete="email" required />
+      <Button type="submit" variant="contained" fullWidth size="large" disabled={mutation.isPending} sx={{ mt: 2 }}>
+        {t('auth.sendResetLink')}
+      </Button>
+    </Box>
+  );
+}

@@ -1,0 +1,46 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import { useMutation } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { loginRequest, type LoginRequest, type User } from '@till/protocol';
+import { FormTextField } from '@/components/form-text-field';
+import { useErrorMessage } from '@/components/states';
+import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
+import { useTill } from '@/lib/till';
+import { signIn } from '../api/auth-api';
+
+const FIELDS = ['email', 'password'] as const;
+
+/** E-mail and password; on success the SDK holds the session and replays calls that waited for it. */
+export function LoginForm({ onSignedIn, autoFocus }: { onSignedIn: (user: User) => void; autoFocus?: boolean }) {
+  const { t } = useTranslation();
+  const till = useTill();
+  const errorMessage = useErrorMessage();
+  const { control, handleSubmit, setError } = useForm<LoginRequest>({
+    resolver: schemaResolver(loginRequest),
+    defaultValues: { email: '', password: '' },
+  });
+  const mutation = useMutation({
+    mutationFn: (input: LoginRequest) => signIn(till, input),
+    onSuccess: (res) => onSignedIn(res.user),
+    onError: (error) => showFieldError(error, setError, FIELDS),
+  });
+  const formError = mutation.error && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
+
+  return (
+    <Box component="form" noValidate onSubmit={handleSubmit((v) => mutation.mutate(v))} aria-label={t('auth.signIn')}>
+      {formError ? (
+        <Alert severity="error" role="alert" sx={{ mb: 1 }}>
+          {errorMessage(formError)}
+        </Alert>
+      ) : null}
+      <FormTextField control={control} name="email" label={t('fields.email')} type="email" autoComplete="email" autoFocus={autoFocus} required />
+      <FormTextField control={control} name="password" label={t('fields.password')} type="password" autoComplete="current-password" required />
+      <Button type="submit" variant="contained" fullWidth size="large" disabled={mutation.isPending} sx={{ mt: 2 }}>
+        {mutation.isPending ? t('auth.signingIn') : t('auth.signIn')}
+      </Button>
+    </Box>
+  );
+}

@@ -1,0 +1,57 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import { useMutation } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { registerRequest, type RegisterRequest, type User } from '@till/protocol';
+import { FormTextField } from '@/components/form-text-field';
+import { useErrorMessage } from '@/components/states';
+import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
+import { useTill } from '@/lib/till';
+import { register } from '../api/auth-api';
+
+const FIELDS = ['email', 'password', 'name'] as const;
+type RegisterFields = Omit<RegisterRequest, 'lang'>;
+const registerFields = registerRequest.omit({ lang: true });
+
+/** New account; the server's 907 answers (taken, weak, ...) land on the field they name. */
+export function RegisterForm({ onRegistered }: { onRegistered: (user: User) => void }) {
+  const { t, i18n } = useTranslation();
+  const till = useTill();
+  const errorMessage = useErrorMessage();
+  const { control, handleSubmit, setError } = useForm<RegisterFields>({
+    resolver: schemaResolver(registerFields),
+    defaultValues: { name: '', email: '', password: '' },
+  });
+  const mutation = useMutation({
+    mutationFn: (input: RegisterFields) => register(till, { ...input, lang: i18n.language }),
+    onSuccess: (res) => onRegistered(res.user),
+    onError: (error) => showFieldError(error, setError, FIELDS),
+  });
+  const formError = mutation.error && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
+
+  return (
+    <Box component="form" noValidate onSubmit={handleSubmit((v) => mutation.mutate(v))} aria-label={t('auth.register')}>
+      {formError ? (
+        <Alert severity="error" role="alert" sx={{ mb: 1 }}>
+          {errorMessage(formError)}
+        </Alert>
+      ) : null}
+      <FormTextField control={control} name="name" label={t('fields.name')} autoComplete="name" required />
+      <FormTextField control={control} name="email" label={t('fields.email')} type="email" autoComplete="email" required />
+      <FormTextField
+        control={control}
+        name="password"
+        label={t('fields.password')}
+        type="password"
+        autoComplete="new-password"
+        helperText={t('auth.passwordHint')}
+        required
+      />
+      <Button type="submit" variant="contained" fullWidth size="large" disabled={mutation.isPending} sx={{ mt: 2 }}>
+        {mutation.isPending ? t('auth.registering') : t('auth.createAccount')}
+      </Button>
+    </Box>
+  );
+}

@@ -1,0 +1,49 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import { useMutation } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { passwordSchema } from '@till/protocol';
+import { FormTextField } from '@/components/form-text-field';
+import { useErrorMessage } from '@/components/states';
+import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
+import { useTill } from '@/lib/till';
+import { resetPassword } from '../api/auth-api';
+
+const schema = z
+  .object({ password: passwordSchema, repeat: z.string() })
+  .refine((v) => v.password === v.repeat, { path: ['repeat'], message: 'validation.mismatch' });
+type ResetFields = z.infer<typeof schema>;
+
+/** A new password through a mailed link; the link works once, for an hour. */
+export function ResetForm({ resetToken, onDone }: { resetToken: string; onDone: () => void }) {
+  const { t, i18n } = useTranslation();
+  const till = useTill();
+  const errorMessage = useErrorMessage();
+  const { control, handleSubmit, setError } = useForm<ResetFields>({
+    resolver: schemaResolver(schema),
+    defaultValues: { password: '', repeat: '' },
+  });
+  const mutation = useMutation({
+    mutationFn: ({ password }: ResetFields) => resetPassword(till, resetToken, password, i18n.language),
+    onSuccess: onDone,
+    onError: (error) => showFieldError(error, setError, ['password']),
+  });
+  const formError = mutation.error && !isFieldError(mutation.error, ['password']) ? mutation.error : null;
+  return (
+    <Box component="form" noValidate onSubmit={handleSubmit((v) => mutation.mutate(v))} aria-label={t('auth.resetTitle')}>
+      {formError ? (
+        <Alert severity="error" role="alert">
+          {errorMessage(formError)}
+        </Alert>
+      ) : null}
+      <FormTextField control={control} name="password" label={t('fields.newPassword')} type="password" autoComplete="new-password" required />
+      <FormTextField control={control} name="repeat" label={t('fields.repeatPassword')} type="password" autoComplete="new-password" required />
+      <Button type="submit" variant="contained" fullWidth size="large" disabled={mutation.isPending} sx={{ mt: 2 }}>
+        {t('auth.setPassword')}
+      </Button>
+    </Box>
+  );
+}

@@ -1,0 +1,147 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormLabel from '@mui/material/FormLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Order, Provider } from '@till/protocol';
+import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
+import { ApiError, codeOf } from '@/lib/api-error';
+import { formatMoney } from '@/lib/format';
+import { goToPayment } from '@/lib/payment';
+import { useTill } from '@/lib/till';
+import { useDebounced } from '@/lib/use-debounced';
+import { checkout, payWithCredits, useCheckoutForm, useCouponCheck } from '../api/checkout-api';
+import { useCart } from '../hooks/use-cart';
+import { CouponStatus, useCouponText } from './coupon-status';
+
+/**
+ * Coupon, payment route and the Buy button. An anonymous buyer's call is held by the SDK until
+ * sign-in (`onNeedSignIn` opens the sign-in over this page) and then carries on by itself.
+ */
+export function CheckoutPanel({
+  signedIn,
+  onNeedSignIn,
+  onPaid,
+}: {
+  signedIn: boolean;
+  onNeedSignIn: () => void;
+  onPaid: (order: Order) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const till = useTill();
+  const errorMessage = useErrorMessage();
+  const couponText = useCouponText();
+  const { lines, store } = useCart();
+  const form = useCheckoutForm(lines);
+  const [couponInput, setCouponInput] = useState('');
+  const couponCode = useDebounced(couponInput.trim().toUpperCase());
+  const coupon = useCouponCheck(couponCode, signedIn);
+  const [chosen, setChosen] = useState<Provider | null>(null);
+
+  const buy = useMutation({
+    mutationFn: async (provider: Provider) => {
+      if (provider === 'credits') return { order: (await payWithCredits(till, lines, couponCode)).order, payment: null };
+      return checkout(till, lines, couponCode, provider);
+    },
+    onSuccess: ({ order, payment }) => {
+      store.clear();
+      if (payment) goToPayment(payment);
+      else onPaid(order);
+    },
+  });
+
+  if (!lines.length) return <EmptyState title={t('cart.empty')} />;
+  if (form.isPending) return <LoadingState />;
+  if (form.isError) return <ErrorState error={form.error} onRetry={() => void form.refetch()} />;
+  const providers = form.data.providers.map((p) => p.provider);
+  const provider = chosen && providers.includes(chosen) ? chosen : (providers[0] ?? null);
+
+  let couponLine: { text: string; tone: 'ok' | 'error' | 'info' } | null = null;
+  if (couponCode && !signedIn) couponLine = { text: t('coupon.afterSignIn'), tone: 'info' };
+  else if (couponCode && coupon.isFetching) couponLine = { text: t('coupon.checking'), tone: 'info' };
+  else if (couponCode && coupon.data) couponLine = { text: couponText(coupon.data), tone: 'ok' };
+  else if (couponCode && coupon.error) {
+    const reason = coupon.error instanceof ApiError ? coupon.error.body.reason : undefined;
+    couponLine = {
+      text: codeOf(coupon.error) === 908 ? t(`coupon.reason.${reason ?? 'unknown'}`) : errorMessage(coupon.error),
+      tone: 'error',
+    };
+  }
+  const couponBlocked = Boolean(couponCode && signedIn && coupon.error);
+
+  const onBuy = () => {
+    if (!provider) return;
+    buy.mutate(provider);
+    if (!signedIn) onNeedSignIn();
+  };
+
+  return (
+    <Box component="section" aria-label={t('checkout.title')}>
+      <Typography variant="h6" component="p" sx={{ mb: 1 }}>
+        {t('cart.total')}: {form.data.total ? formatMoney(form.data.total, i18n.language) : '—'}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {form.data.products.map((p) => p.title).join(', ')}
+      </Typography>
+      <TextField
+        label={t('coupon.label')}
+        value={couponInput}
+        onChange={(e) => setCouponInput(e.target.value)}
+        fullWidth
+        margin="normal"
+        autoComplete="off"
+        slotProps={{ htmlInput: { 'aria-describedby': 'coupon-status', maxLength: 64 } }}
+      />
+      <Box id="coupon-status" sx={{ minHeight: 24 }}>
+        {couponLine ? <CouponStatus {...couponLine} /> : null}
+      </Box>
+      <FormControl component="fieldset" sx={{ mt: 2, width: '100%' }}>
+        <FormLabel component="legend">{t('checkout.payWith')}</FormLabel>
+        {providers.length ? (
+          <RadioGroup value={provider ?? ''} onChange={(e) => setChosen(e.target.value as Provider)} name="provider">
+            {providers.map((p) => (
+              <FormControlLabel key={p} value={p} control={<Radio />} label={t(`providers.${p}`, { defaultValue: p })} />
+            ))}
+          </RadioGroup>
+        ) : (
+          <Alert severity="warning">{t('checkout.noRoutes')}</Alert>
+        )}
+      </FormControl>
+      {buy.isError ? (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          {codeOf(buy.error) === 908
+            ? t(`coupon.reason.${(buy.error as ApiError).body.reason ?? 'unknown'}`)
+            : codeOf(buy.error) === 909
+              ? t('checkout.notEnoughCredits', {
+                  balance: (buy.error as ApiError).body.balance ?? 0,
+                  required: (buy.error as ApiError).body.required ?? 0,
+                })
+              : errorMessage(buy.error)}
+        </Alert>
+      ) : null}
+      {buy.isPending && !signedIn ? (
+        <Alert severity="info" sx={{ mt: 2 }}>
+          {t('checkout.waitingForSignIn')}
+        </Alert>
+      ) : null}
+      <Button
+        variant="contained"
+        size="large"
+        fullWidth
+        sx={{ mt: 3 }}
+        disabled={!provider || couponBlocked || (buy.isPending && signedIn)}
+        onClick={onBuy}
+      >
+        {buy.isPending && signedIn ? t('checkout.working') : t('checkout.buy')}
+      </Button>
+    </Box>
+  );
+}

@@ -1,0 +1,28 @@
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import type { Coupon } from '@till/protocol';
+import { formatMoney } from '@/lib/format';
+
+/** A coupon's effect in words. */
+export function useCouponText() {
+  const { t, i18n } = useTranslation();
+  return (coupon: Coupon): string => {
+    if (coupon.kind === 'grant') return t('coupon.grants', { count: coupon.grantCredits ?? 0 });
+    if (coupon.percentOff) return t('coupon.percentOff', { percent: coupon.percentOff });
+    if (coupon.amountOff) return t('coupon.amountOff', { amount: formatMoney(coupon.amountOff, i18n.language) });
+    return t('coupon.valid');
+  };
+}
+
+export function CouponStatus({ text, tone }: { text: string; tone: 'ok' | 'error' | 'info' }) {
+  return (
+    <Typography
+      variant="body2"
+      role="status"
+      aria-live="polite"
+      color={tone === 'ok' ? 'success.main' : tone === 'error' ? 'error.main' : 'text.secondary'}
+    >
+      {text}
+    </Typography>
+  );
+}

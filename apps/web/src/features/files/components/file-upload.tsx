@@ -1,0 +1,67 @@
+import UploadIcon from '@mui/icons-material/UploadFile';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useErrorMessage } from '@/components/states';
+import { useTill } from '@/lib/till';
+import { filesKey, uploadFiles } from '../api/files-api';
+
+/** Chooses several files and uploads them with a progress bar. */
+export function FileUpload() {
+  const { t } = useTranslation();
+  const till = useTill();
+  const client = useQueryClient();
+  const errorMessage = useErrorMessage();
+  const inputId = useId();
+  const [progress, setProgress] = useState(0);
+  const mutation = useMutation({
+    mutationFn: (files: File[]) => {
+      setProgress(0);
+      return uploadFiles(till, files, setProgress);
+    },
+    onSuccess: () => void client.invalidateQueries({ queryKey: filesKey }),
+  });
+  const percent = Math.round(progress * 100);
+  return (
+    <Box sx={{ mb: 3 }}>
+      <input
+        id={inputId}
+        type="file"
+        multiple
+        hidden
+        data-testid="file-input"
+        onChange={(e) => {
+          const files = Array.from(e.target.files ?? []);
+          e.target.value = '';
+          if (files.length) mutation.mutate(files);
+        }}
+      />
+      <Button component="label" htmlFor={inputId} variant="contained" startIcon={<UploadIcon />} disabled={mutation.isPending}>
+        {t('files.upload')}
+      </Button>
+      {mutation.isPending ? (
+        <Box sx={{ mt: 2 }}>
+          <LinearProgress variant="determinate" value={percent} aria-label={t('files.uploading')} />
+          <Typography variant="body2" role="status" aria-live="polite">
+            {t('files.progress', { percent })}
+          </Typography>
+        </Box>
+      ) : null}
+      {mutation.isSuccess ? (
+        <Alert severity="success" role="status" sx={{ mt: 2 }}>
+          {t('files.uploaded', { count: mutation.data.length })}
+        </Alert>
+      ) : null}
+      {mutation.isError ? (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          {errorMessage(mutation.error)}
+        </Alert>
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,58 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { emailSchema, type User } from '@till/protocol';
+import { FormTextField } from '@/components/form-text-field';
+import { useErrorMessage } from '@/components/states';
+import { codeOf } from '@/lib/api-error';
+import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
+import { meKey } from '@/lib/use-me';
+import { useTill } from '@/lib/till';
+import { updateProfile } from '../api/profile-api';
+
+const schema = z.object({ email: emailSchema, currentPassword: z.string().min(1).max(1024) });
+type Fields = z.infer<typeof schema>;
+const FIELDS = ['email', 'currentPassword'] as const;
+
+/** A new e-mail address: it applies once the link mailed to it is followed. */
+export function EmailForm({ user }: { user: User }) {
+  const { t } = useTranslation();
+  const till = useTill();
+  const client = useQueryClient();
+  const errorMessage = useErrorMessage();
+  const { control, handleSubmit, setError, reset } = useForm<Fields>({
+    resolver: schemaResolver(schema),
+    defaultValues: { email: '', currentPassword: '' },
+  });
+  const mutation = useMutation({
+    mutationFn: (v: Fields) => updateProfile(till, v),
+    onSuccess: (updated) => {
+      client.setQueryData(meKey, updated);
+      reset();
+    },
+    onError: (error) => {
+      if (codeOf(error) === 902) setError('currentPassword', { type: 'server', message: 'validation.wrong_password' }, { shouldFocus: true });
+      else showFieldError(error, setError, FIELDS);
+    },
+  });
+  const formError = mutation.error && codeOf(mutation.error) !== 902 && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
+  return (
+    <Box component="form" noValidate onSubmit={handleSubmit((v) => mutation.mutate(v))} aria-label={t('profile.email')}>
+      <Alert severity="info" sx={{ mb: 1 }}>
+        {t('profile.currentEmail', { email: user.email })}
+        {user.pendingEmail ? ` ${t('profile.pendingEmail', { email: user.pendingEmail })}` : ''}
+      </Alert>
+      {mutation.isSuccess ? <Alert severity="success" role="status">{t('profile.emailSent')}</Alert> : null}
+      {formError ? <Alert severity="error" role="alert">{errorMessage(formError)}</Alert> : null}
+      <FormTextField control={control} name="email" label={t('fields.newEmail')} type="email" autoComplete="email" required />
+      <FormTextField control={control} name="currentPassword" label={t('fields.currentPassword')} type="password" autoComplete="current-password" required />
+      <Button type="submit" variant="contained" disabled={mutation.isPending}>
+        {t('profile.changeEmail')}
+      </Button>
+    </Box>
+  );
+}

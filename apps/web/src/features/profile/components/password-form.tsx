@@ -1,0 +1,52 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import { useMutation } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { passwordSchema } from '@till/protocol';
+import { FormTextField } from '@/components/form-text-field';
+import { useErrorMessage } from '@/components/states';
+import { codeOf } from '@/lib/api-error';
+import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
+import { useTill } from '@/lib/till';
+import { updateProfile } from '../api/profile-api';
+
+const schema = z
+  .object({ currentPassword: z.string().min(1).max(1024), password: passwordSchema, repeat: z.string() })
+  .refine((v) => v.password === v.repeat, { path: ['repeat'], message: 'validation.mismatch' });
+type Fields = z.infer<typeof schema>;
+const FIELDS = ['currentPassword', 'password'] as const;
+
+/** A new password, with the current one; every other session ends. */
+export function PasswordForm() {
+  const { t } = useTranslation();
+  const till = useTill();
+  const errorMessage = useErrorMessage();
+  const { control, handleSubmit, setError, reset } = useForm<Fields>({
+    resolver: schemaResolver(schema),
+    defaultValues: { currentPassword: '', password: '', repeat: '' },
+  });
+  const mutation = useMutation({
+    mutationFn: ({ currentPassword, password }: Fields) => updateProfile(till, { currentPassword, password }),
+    onSuccess: () => reset(),
+    onError: (error) => {
+      if (codeOf(error) === 902) setError('currentPassword', { type: 'server', message: 'validation.wrong_password' }, { shouldFocus: true });
+      else showFieldError(error, setError, FIELDS);
+    },
+  });
+  const formError = mutation.error && codeOf(mutation.error) !== 902 && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
+  return (
+    <Box component="form" noValidate onSubmit={handleSubmit((v) => mutation.mutate(v))} aria-label={t('profile.password')}>
+      {mutation.isSuccess ? <Alert severity="success" role="status">{t('profile.passwordChanged')}</Alert> : null}
+      {formError ? <Alert severity="error" role="alert">{errorMessage(formError)}</Alert> : null}
+      <FormTextField control={control} name="currentPassword" label={t('fields.currentPassword')} type="password" autoComplete="current-password" required />
+      <FormTextField control={control} name="password" label={t('fields.newPassword')} type="password" autoComplete="new-password" required />
+      <FormTextField control={control} name="repeat" label={t('fields.repeatPassword')} type="password" autoComplete="new-password" required />
+      <Button type="submit" variant="contained" disabled={mutation.isPending}>
+        {t('profile.changePassword')}
+      </Button>
+    </Box>
+  );
+}

@@ -1,0 +1,63 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { updateInfoRequest, type User } from '@till/protocol';
+import { FormTextField } from '@/components/form-text-field';
+import { useErrorMessage } from '@/components/states';
+import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
+import { LANGUAGES } from '@/lib/i18n';
+import { meKey } from '@/lib/use-me';
+import { useTill } from '@/lib/till';
+import { updateProfile } from '../api/profile-api';
+
+const schema = updateInfoRequest.pick({ name: true, lang: true }).required();
+type Fields = { name: string; lang: string };
+const FIELDS = ['name', 'lang'] as const;
+
+/** Name and language; the language also switches the interface. */
+export function ProfileForm({ user }: { user: User }) {
+  const { t, i18n } = useTranslation();
+  const till = useTill();
+  const client = useQueryClient();
+  const errorMessage = useErrorMessage();
+  const { control, handleSubmit, setError } = useForm<Fields>({
+    resolver: schemaResolver(schema),
+    defaultValues: { name: user.name, lang: LANGUAGES.some((l) => l.code === user.lang) ? user.lang : 'en' },
+  });
+  const mutation = useMutation({
+    mutationFn: (v: Fields) => updateProfile(till, v),
+    onSuccess: (updated) => {
+      client.setQueryData(meKey, updated);
+      if (updated.lang !== i18n.language) void i18n.changeLanguage(updated.lang);
+    },
+    onError: (error) => showFieldError(error, setError, FIELDS),
+  });
+  return (
+    <Box component="form" noValidate onSubmit={handleSubmit((v) => mutation.mutate(v))} aria-label={t('profile.details')}>
+      {mutation.isSuccess ? <Alert severity="success" role="status">{t('profile.saved')}</Alert> : null}
+      {mutation.error && !isFieldError(mutation.error, FIELDS) ? <Alert severity="error" role="alert">{errorMessage(mutation.error)}</Alert> : null}
+      <FormTextField control={control} name="name" label={t('fields.name')} autoComplete="name" required />
+      <Controller
+        control={control}
+        name="lang"
+        render={({ field }) => (
+          <TextField {...field} select label={t('fields.language')} fullWidth margin="normal">
+            {LANGUAGES.map((l) => (
+              <MenuItem key={l.code} value={l.code} lang={l.code}>
+                {l.label}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      />
+      <Button type="submit" variant="contained" disabled={mutation.isPending}>
+        {t('common.save')}
+      </Button>
+    </Box>
+  );
+}

@@ -1,0 +1,63 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import type { Product } from '@till/protocol';
+import { EmptyState, ErrorState, LoadingState } from '@/components/states';
+import { useProducts } from '../api/store-api';
+import { ProductPrice, useGrantText } from './product-price';
+
+/** The catalog as cards: one column on a phone, more on wider screens. */
+export function ProductCatalog({
+  productHref,
+  onAddToCart,
+}: {
+  productHref: (id: string) => string;
+  onAddToCart: (product: Product) => void;
+}) {
+  const { t } = useTranslation();
+  const grantText = useGrantText();
+  const query = useProducts();
+  if (query.isPending) return <LoadingState />;
+  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  const products = query.data.filter((p) => p.active);
+  if (!products.length) return <EmptyState title={t('store.empty')} />;
+  return (
+    <Box
+      component="ul"
+      aria-label={t('store.products')}
+      sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: '1fr 1fr 1fr' } }}
+    >
+      {products.map((product) => (
+        <Card component="li" key={product.id} variant="outlined" sx={{ display: 'flex', flexDirection: 'column' }}>
+          <CardContent sx={{ flexGrow: 1 }}>
+            <Typography variant="h6" component="h2">
+              {product.title}
+            </Typography>
+            <Chip size="small" label={t(`store.type.${product.type}`)} sx={{ my: 1 }} />
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+              {product.description}
+            </Typography>
+            <Typography variant="body2" sx={{ mb: 1 }}>
+              {grantText(product)}
+            </Typography>
+            <ProductPrice product={product} />
+          </CardContent>
+          <CardActions>
+            <Button component={RouterLink} to={productHref(product.alias || product.id)} aria-label={t('store.detailsOf', { title: product.title })}>
+              {t('store.details')}
+            </Button>
+            <Button variant="contained" onClick={() => onAddToCart(product)} aria-label={t('store.addToCartNamed', { title: product.title })}>
+              {t('store.addToCart')}
+            </Button>
+          </CardActions>
+        </Card>
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,56 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import type { Product } from '@till/protocol';
+import { ErrorState, LoadingState } from '@/components/states';
+import { usePageTitle } from '@/lib/use-page-title';
+import { useProduct } from '../api/store-api';
+import { ProductPrice, useGrantText } from './product-price';
+
+/** One product: what it is, what it gives, and the ways to buy it. */
+export function ProductDetail({
+  idOrAlias,
+  onAddToCart,
+  onBuy,
+}: {
+  idOrAlias: string;
+  onAddToCart: (product: Product) => void;
+  onBuy: (product: Product) => void;
+}) {
+  const { t } = useTranslation();
+  const grantText = useGrantText();
+  const { product, ...query } = useProduct(idOrAlias);
+  usePageTitle(product?.title ?? t('store.product'));
+  if (query.isPending) return <LoadingState />;
+  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  if (!product) return <Alert severity="warning">{t('store.notFound')}</Alert>;
+  return (
+    <Box component="article" sx={{ maxWidth: 720 }}>
+      <Typography variant="h4" component="h1" gutterBottom sx={{ fontWeight: 600 }}>
+        {product.title}
+      </Typography>
+      <Chip label={t(`store.type.${product.type}`)} sx={{ mb: 2 }} />
+      <Typography sx={{ mb: 2 }}>{product.description}</Typography>
+      <Typography sx={{ mb: 2 }}>{grantText(product)}</Typography>
+      <ProductPrice product={product} size="h5" />
+      {product.active ? (
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 3 }}>
+          <Button variant="contained" size="large" onClick={() => onBuy(product)}>
+            {t('store.buyNow')}
+          </Button>
+          <Button variant="outlined" size="large" onClick={() => onAddToCart(product)}>
+            {t('store.addToCart')}
+          </Button>
+        </Stack>
+      ) : (
+        <Alert severity="info" sx={{ mt: 2 }}>
+          {t('store.unavailable')}
+        </Alert>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,37 @@
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { ProductType, type Product } from '@till/protocol';
+import { formatMoney } from '@/lib/format';
+
+/** Money price and credit price, whichever the product has. */
+export function ProductPrice({ product, size = 'body1' }: { product: Product; size?: 'body1' | 'h5' }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Stack direction="row" spacing={1} sx={{ alignItems: 'baseline', flexWrap: 'wrap' }}>
+      {product.price ? (
+        <Typography variant={size} component="span" sx={{ fontWeight: 600 }}>
+          {formatMoney(product.price, i18n.language)}
+          {product.type === ProductType.Subscription ? ` ${t('store.perPeriod')}` : ''}
+        </Typography>
+      ) : null}
+      {product.creditPrice !== null ? (
+        <Typography variant="body2" component="span" color="text.secondary">
+          {product.price ? t('store.orCredits', { count: product.creditPrice }) : t('store.credits', { count: product.creditPrice })}
+        </Typography>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** What buying the product gives, in words. */
+export function useGrantText() {
+  const { t } = useTranslation();
+  return (product: Pick<Product, 'type' | 'grants'>): string => {
+    const parts: string[] = [];
+    if (product.grants.credits) parts.push(t('store.grantsCredits', { count: product.grants.credits }));
+    if (product.type === ProductType.NonConsumable) parts.push(t('store.grantsUnlock'));
+    if (product.type === ProductType.Subscription) parts.push(t('store.grantsSubscription', { period: product.grants.period ?? '' }));
+    return parts.join(' · ');
+  };
+}

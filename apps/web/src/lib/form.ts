@@ -1,0 +1,56 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import type { z } from 'zod';
+import { ApiError } from './api-error';
+
+/**
+ * Turns a zod issue into a translation key, with the bound after `#` when there is one
+ * (`validation.too_short#8`). The same machine words as the server's 907 reasons.
+ */
+export function issueToMessage(issue: {
+  code: string;
+  input?: unknown;
+  minimum?: unknown;
+  maximum?: unknown;
+  origin?: string;
+}): string {
+  if (issue.code === 'invalid_type' && (issue.input === undefined || issue.input === null)) return 'validation.required';
+  if (issue.code === 'too_small') {
+    if (issue.origin === 'string' && (issue.minimum === 1 || issue.input === '')) return 'validation.required';
+    return `validation.too_short#${String(issue.minimum)}`;
+  }
+  if (issue.code === 'too_big') return `validation.too_long#${String(issue.maximum)}`;
+  return 'validation.invalid';
+}
+
+/** A react-hook-form resolver from a protocol schema whose messages are translation keys. */
+export function schemaResolver<S extends z.ZodType<FieldValues, FieldValues>>(schema: S) {
+  return zodResolver(schema, { error: (issue: Parameters<typeof issueToMessage>[0]) => issueToMessage(issue) } as never);
+}
+
+/** Splits a field message into its key and the count it carries. */
+export function parseMessage(message: string): { key: string; count?: number } {
+  const [key = message, n] = message.split('#');
+  return n === undefined ? { key } : { key, count: Number(n) };
+}
+
+/**
+ * Shows a server 907 on the field it names and answers true; anything else answers false so the
+ * caller shows it as a form-level error.
+ */
+export function showFieldError<T extends FieldValues>(
+  error: unknown,
+  setError: UseFormSetError<T>,
+  fields: readonly string[],
+): boolean {
+  if (!(error instanceof ApiError) || error.code !== 907) return false;
+  const parameter = error.body.parameter ?? '';
+  if (!fields.includes(parameter)) return false;
+  setError(parameter as Path<T>, { type: 'server', message: `validation.${error.body.reason ?? 'invalid'}` }, { shouldFocus: true });
+  return true;
+}
+
+/** Whether a failure belongs on one of the form's fields (a 907 naming it) rather than above the form. */
+export function isFieldError(error: unknown, fields: readonly string[]): boolean {
+  return error instanceof ApiError && error.code === 907 && fields.includes(error.body.parameter ?? '');
+}

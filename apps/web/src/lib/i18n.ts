@@ -1,0 +1,48 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import de from '@/i18n/de.json';
+import en from '@/i18n/en.json';
+
+export const LANGUAGES = [
+  { code: 'en', label: 'English' },
+  { code: 'de', label: 'Deutsch' },
+] as const;
+export type LanguageCode = (typeof LANGUAGES)[number]['code'];
+
+const STORAGE_KEY = 'till:lang';
+
+/** The language to start in: the one chosen before, else the browser's if we have it, else English. */
+export function initialLanguage(): LanguageCode {
+  const saved = typeof localStorage === 'undefined' ? null : localStorage.getItem(STORAGE_KEY);
+  const wanted = [saved, ...(typeof navigator === 'undefined' ? [] : navigator.languages)];
+  for (const tag of wanted) {
+    const base = tag?.slice(0, 2).toLowerCase();
+    const hit = LANGUAGES.find((l) => l.code === base);
+    if (hit) return hit.code;
+  }
+  return 'en';
+}
+
+/** Builds an i18next instance for the app (tests build their own). */
+export function createI18n(lng: string = initialLanguage()) {
+  const instance = i18next.createInstance();
+  void instance.use(initReactI18next).init({
+    resources: { en: { translation: en }, de: { translation: de } },
+    lng,
+    fallbackLng: 'en',
+    supportedLngs: LANGUAGES.map((l) => l.code),
+    interpolation: { escapeValue: false },
+    initAsync: false,
+    returnNull: false,
+  });
+  instance.on('languageChanged', (lang) => {
+    if (typeof document !== 'undefined') document.documentElement.lang = lang;
+    try {
+      localStorage.setItem(STORAGE_KEY, lang);
+    } catch {
+      // Private mode without storage: the choice lasts for this visit only.
+    }
+  });
+  if (typeof document !== 'undefined') document.documentElement.lang = lng;
+  return instance;
+}

@@ -1,0 +1,21 @@
+import { QueryClient } from '@tanstack/react-query';
+import { Code } from '@till/protocol';
+import { codeOf } from './api-error';
+
+/** Server state cache over the SDK; a failed call is retried once unless retrying cannot help. */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 30_000,
+        refetchOnWindowFocus: false,
+        retry: (count, error) => {
+          const code = codeOf(error);
+          // Only a transport failure may go away by itself; a protocol answer will not change.
+          return code === Code.NetworkError && count < 1;
+        },
+      },
+      mutations: { retry: false },
+    },
+  });
+}

@@ -1,0 +1,56 @@
+import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
+import type { Till } from '@till/client';
+import type { User } from '@till/protocol';
+
+/** The SDK instance the whole app talks to the server through. */
+export type { Till };
+
+const TillContext = createContext<Till | null>(null);
+
+export function TillProvider({ till, children }: { till: Till; children: ReactNode }) {
+  return <TillContext.Provider value={till}>{children}</TillContext.Provider>;
+}
+
+export function useTill(): Till {
+  const till = useContext(TillContext);
+  if (!till) throw new Error('useTill needs a TillProvider');
+  return till;
+}
+
+/** What the interface needs to know of the session. */
+export interface SessionView {
+  loggedIn: boolean;
+  user: User | null;
+  level: number;
+}
+
+const anonymous: SessionView = { loggedIn: false, user: null, level: 0 };
+
+function viewOf(till: Till): SessionView {
+  const token = till.session.token;
+  if (!token) return anonymous;
+  return { loggedIn: true, user: till.session.user, level: till.session.level };
+}
+
+// One cached view per SDK instance, so that useSyncExternalStore sees a stable snapshot between changes.
+const views = new WeakMap<Till, SessionView>();
+
+/** The signed-in user, kept in step with the SDK's session (login, 901, expiry, another tab's logout). */
+export function useSession(): SessionView {
+  const till = useTill();
+  return useSyncExternalStore(
+    (onChange) =>
+      till.session.subscribe(() => {
+        views.set(till, viewOf(till));
+        onChange();
+      }),
+    () => {
+      let view = views.get(till);
+      if (!view) {
+        view = viewOf(till);
+        views.set(till, view);
+      }
+      return view;
+    },
+  );
+}

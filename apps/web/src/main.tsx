@@ -1,0 +1,34 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createTill } from '@till/client';
+import { AppProvider } from '@/app/provider';
+import { AppRouter } from '@/app/router';
+import { CartStore } from '@/features/cart/hooks/cart-store';
+import { createI18n } from '@/lib/i18n';
+import { createQueryClient } from '@/lib/query-client';
+import { registerServiceWorker } from '@/lib/service-worker';
+
+// Hosts default to the page's own origin; a build for the native shells sets them.
+const till = createTill({
+  apiHost: import.meta.env.VITE_API_HOST ?? '',
+  storeHost: import.meta.env.VITE_STORE_HOST ?? '',
+  storage: window.localStorage,
+});
+const queryClient = createQueryClient();
+const i18n = createI18n();
+const cart = new CartStore(window.localStorage);
+
+// Signing out (or a 901) must not leave the last user's data in the cache for the next one.
+till.session.subscribe((event) => {
+  if (event.type === 'end') queryClient.clear();
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <AppProvider till={till} queryClient={queryClient} i18n={i18n} cart={cart}>
+      <AppRouter />
+    </AppProvider>
+  </StrictMode>,
+);
+
+if (import.meta.env.PROD) void registerServiceWorker();

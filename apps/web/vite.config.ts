@@ -1,0 +1,53 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+import { appRoutePattern } from './src/app/paths';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@': here('./src'),
+      // The workspace packages are compiled from source, like the tests do.
+      '@till/protocol': here('../../packages/protocol/src/index.ts'),
+      '@till/client': here('../../packages/client/src/index.ts'),
+    },
+  },
+  plugins: [
+    react(),
+    VitePWA({
+      // main.tsx registers the worker itself, after checking that the script is really served.
+      injectRegister: false,
+      registerType: 'autoUpdate',
+      includeAssets: ['favicon.svg', 'icon-192.png'],
+      manifest: {
+        name: 'Till',
+        short_name: 'Till',
+        description: 'Your account, your files and a store with credits and coupons.',
+        lang: 'en',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#f6f8f7',
+        theme_color: '#1e5b4f',
+        icons: [
+          { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        navigateFallback: '/index.html',
+        // Only the app's own pages fall back to the shell: the server renders others (the sandbox
+        // checkout page, the API docs, the dev outbox) and those must reach the network.
+        navigateFallbackAllowlist: [appRoutePattern],
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
+  build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 400 },
+  server: { proxy: { '/api': 'http://127.0.0.1:3000', '/dev': 'http://127.0.0.1:3000' } },
+});
