@@ -11,7 +11,8 @@ import {
   type UpdateInfoRequest,
   type UserResponse,
 } from '@till/protocol';
-import type { Answer } from './answers.js';
+import { clientFailure, type Answer } from './answers.js';
+import { BodyError } from './errors/body-error.js';
 import type { CallQueue } from './call-queue.js';
 import type { OkBody } from './protocol-types.js';
 import { createServiceCall, type ServiceCall } from './service-call.js';
@@ -91,8 +92,7 @@ export class ApiClient {
    */
   async login(credentials: LoginRequest): Promise<Answer<AuthSuccess>> {
     const res = await this.transport.call<AuthSuccess>({ path: Paths.login, fields: credentials, token: 'none' });
-    if (res.code === 900) this.session.start(res);
-    return res;
+    return this.started(res, Paths.login);
   }
 
   /**
@@ -104,7 +104,16 @@ export class ApiClient {
    */
   async register(fields: RegisterRequest): Promise<Answer<AuthSuccess>> {
     const res = await this.transport.call<AuthSuccess>({ path: Paths.register, fields, token: 'none' });
-    if (res.code === 900) this.session.start(res);
+    return this.started(res, Paths.register);
+  }
+
+  /** Starts the session from a login or registration answer; a 900 without a session is no protocol body. */
+  private started(res: Answer<AuthSuccess>, path: string): Answer<AuthSuccess> {
+    if (res.code !== 900) return res;
+    if (typeof res.token !== 'string' || !res.token || typeof res.expire !== 'number') {
+      return clientFailure(new BodyError(res, { method: 'POST', url: path }));
+    }
+    this.session.start(res);
     return res;
   }
 
@@ -149,7 +158,7 @@ export class ApiClient {
    */
   async getUserInfo(): Promise<Answer<UserResponse>> {
     const res = await this.transport.call<UserResponse>({ path: Paths.getUserInfo, token: 'required' });
-    if (res.code === 900) this.session.setUser(res.user);
+    if (res.code === 900 && res.user) this.session.setUser(res.user);
     return res;
   }
 
@@ -161,7 +170,7 @@ export class ApiClient {
    */
   async updateInfo(changes: UpdateInfoChanges): Promise<Answer<UserResponse>> {
     const res = await this.transport.call<UserResponse>({ path: Paths.updateInfo, fields: changes, token: 'required' });
-    if (res.code === 900) this.session.setUser(res.user);
+    if (res.code === 900 && res.user) this.session.setUser(res.user);
     return res;
   }
 

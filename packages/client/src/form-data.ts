@@ -82,13 +82,17 @@ export function buildFormData(
   // Two data URIs in the same call share the timestamp; a counter keeps their names apart.
   const nameFor = (mime: string) => `${stamp}${named++ === 0 ? '' : `-${named - 1}`}.${extensionFor(mime)}`;
 
+  // Plain fields go before every file, in their order: a server that reads the body as a stream
+  // (the files service does) sees the token and options before the first byte of a file.
+  const fileFields: [string, Blob, string][] = [];
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined || value === null) continue;
     if (isBlob(value)) {
-      form.append(name, value, fileName(value) ?? nameFor(value.type));
+      fileFields.push([name, value, fileName(value) ?? nameFor(value.type)]);
     } else if (typeof value === 'string') {
       const parsed = parseDataUri(value);
-      if (parsed) form.append(name, new Blob([parsed.bytes as BlobPart], { type: parsed.mime }), nameFor(parsed.mime));
+      if (parsed)
+        fileFields.push([name, new Blob([parsed.bytes as BlobPart], { type: parsed.mime }), nameFor(parsed.mime)]);
       else form.append(name, value);
     } else if (typeof value === 'object') {
       form.append(name, JSON.stringify(value));
@@ -96,6 +100,7 @@ export function buildFormData(
       form.append(name, String(value));
     }
   }
+  for (const [name, blob, filename] of fileFields) form.append(name, blob, filename);
 
   const entries: [string, UploadFile][] = [];
   if (Array.isArray(files)) for (const f of files) entries.push(['files', f]);

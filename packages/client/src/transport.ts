@@ -77,8 +77,11 @@ export class Transport {
 
   /** Sends a call (or parks it until the next login); never rejects. */
   call<T>(spec: CallSpec): Promise<Answer<T>> {
-    const fields = { ...spec.fields };
-    if (spec.token !== 'none' && fields.token === undefined) fields.token = TOKEN_PLACEHOLDER;
+    // The token goes first: a server reading a multipart body as a stream needs it before any file.
+    const fields: Record<string, unknown> =
+      spec.token !== 'none' && spec.fields?.token === undefined
+        ? { token: TOKEN_PLACEHOLDER, ...spec.fields }
+        : { ...spec.fields };
     const prepared = { ...spec, fields };
     const token = this.session.token;
     if (token) return this.send<T>(prepared, token);
