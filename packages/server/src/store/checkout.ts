@@ -155,7 +155,7 @@ export class Checkout {
       let discount = 0;
       let couponCode: string | null = null;
       if (code) {
-        const coupon = await checkCoupon(trx, code, userId, now);
+        const coupon = await checkCoupon(trx, code, userId, now, 'discount');
         if (coupon instanceof Failure) throw new AbortTransaction(coupon);
         const off = discountFor(coupon, lines, sum.currency, sum.subtotal);
         if (off instanceof Failure) throw new AbortTransaction(off);

@@ -37,7 +37,7 @@ export async function findCoupon(x: Executor, code: string): Promise<CouponRow |
 /**
  * Whether a buyer may use the coupon now: 908 `unknown` (also for a switched-off coupon, which
  * should not be told apart from a wrong code), `not_started`, `expired`, `used_up`,
- * `already_redeemed`. The counts read here only give the buyer an early answer; the guarded
+ * `already_redeemed`, and `not_applicable` when it is not of the `kind` the call uses. The counts read here only give the buyer an early answer; the guarded
  * {@link consumeCouponUse} decides when uses race.
  */
 export async function checkCoupon(
@@ -45,9 +45,11 @@ export async function checkCoupon(
   code: string,
   userId: string,
   now: number,
+  kind?: CouponRow['kind'],
 ): Promise<Outcome<CouponRow>> {
   const row = await findCoupon(x, code);
   if (!row || !row.active) return fail.couponRefused('unknown');
+  if (kind && row.kind !== kind) return fail.couponRefused('not_applicable');
   if (row.starts_at != null && now < row.starts_at) return fail.couponRefused('not_started');
   if (row.ends_at != null && now >= row.ends_at) return fail.couponRefused('expired');
   if (row.usage_limit != null && row.used >= row.usage_limit) return fail.couponRefused('used_up');
@@ -82,9 +84,8 @@ export class Coupons {
   ): Promise<Outcome<{ granted: { credits: number; products: string[] }; balance: number }>> {
     const now = this.deps.now();
     return runInTransaction(this.deps.db, async (trx) => {
-      const row = await checkCoupon(trx, code, userId, now);
+      const row = await checkCoupon(trx, code, userId, now, 'grant');
       if (row instanceof Failure) throw new AbortTransaction(row);
-      if (row.kind !== 'grant') throw new AbortTransaction(fail.couponRefused('not_applicable'));
       await consumeCouponUse(trx, row, userId, now);
       let credits = 0;
       if (row.grant_credits) {
