@@ -5,7 +5,10 @@ import { creditEntrySchema, pageRequest } from './store-extra.js';
 
 const token = z.string().min(1).max(512);
 /** Ids and aliases: lower case, digits, `.`, `_`, `-`; they travel joined by `;` and `,`. */
-const slug = z.string().trim().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/);
+const slug = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/);
 const isoTime = z.iso.datetime({ offset: true });
 const priceMoney = moneySchema.extend({ amount: z.number().int().min(0).max(1_000_000_000) });
 /** An ISO 8601 period in days, weeks, months or years, e.g. `P1M`, `P30D`. */
@@ -36,8 +39,10 @@ export const productInput = z
     active: z.boolean().default(true),
   })
   .superRefine((p, ctx) => {
-    if (p.type === 2 && !p.grants.period) ctx.addIssue({ code: 'custom', path: ['grants', 'period'], message: 'required' });
-    if (p.type !== 2 && p.grants.period) ctx.addIssue({ code: 'custom', path: ['grants', 'period'], message: 'invalid' });
+    if (p.type === 2 && !p.grants.period)
+      ctx.addIssue({ code: 'custom', path: ['grants', 'period'], message: 'required' });
+    if (p.type !== 2 && p.grants.period)
+      ctx.addIssue({ code: 'custom', path: ['grants', 'period'], message: 'invalid' });
   });
 export type ProductInput = z.input<typeof productInput>;
 
@@ -92,7 +97,10 @@ function checkCoupon(c: CouponShape, ctx: z.RefinementCtx): void {
 }
 
 /** Coupon codes: letters, digits, `_` and `-`; compared without regard to case. */
-export const couponCodeSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{3,64}$/);
+export const couponCodeSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{3,64}$/);
 
 /**
  * A coupon as an administrator saves it (created, or replaced when the code exists).
@@ -135,7 +143,11 @@ export type AdminCouponSaveData = z.infer<typeof adminCouponSaveData>;
 export const adminCouponsBulkRequest = z.object({
   token,
   count: z.number().int().min(1).max(1_000),
-  prefix: z.string().trim().regex(/^[A-Za-z0-9]{0,16}$/).default(''),
+  prefix: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{0,16}$/)
+    .default(''),
   coupon: z.object(couponFields).omit({ usageLimit: true, perUserLimit: true }).superRefine(checkCoupon),
 });
 export const adminCouponsBulkData = z.object({ batch: z.string(), codes: z.array(z.string()) });

@@ -80,7 +80,11 @@ export async function registerCheckoutPage(
       const order = found.order;
       const back = `<p><a href="${escapeHtml(`${config.publicUrl}/orders/${encodeURIComponent(iden)}`)}">Back to your order</a></p>`;
       if (order.status !== 'pending') {
-        return send(reply, 200, page(`Order ${iden}`, `${orderTable(order)}<p>${STATUS_TEXT[order.status] ?? ''}</p>${back}`));
+        return send(
+          reply,
+          200,
+          page(`Order ${iden}`, `${orderTable(order)}<p>${STATUS_TEXT[order.status] ?? ''}</p>${back}`),
+        );
       }
       const action = escapeHtml(`/api/pay/default/${encodeURIComponent(iden)}`);
       const form = `<form method="post" action="${action}"><input type="hidden" name="sig" value="${escapeHtml(sig ?? '')}">
@@ -107,7 +111,8 @@ export async function registerCheckoutPage(
         currency: found.order.total.currency,
       });
       const applied = await payments.applyNotification('default', note.payload, note.signature);
-      if (applied instanceof Failure) request.log.info({ iden, outcome: applied.body.kind }, 'checkout page choice refused');
+      if (applied instanceof Failure)
+        request.log.info({ iden, outcome: applied.body.kind }, 'checkout page choice refused');
       // Post/redirect/get: a reload shows the result instead of posting again.
       return reply.redirect(`/api/pay/default/${encodeURIComponent(iden)}?sig=${encodeURIComponent(sig)}`, 303);
     });

@@ -19,7 +19,8 @@ describe.each(dialects)('default provider on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const newOrder = (products = 'credits-100') => ok<Checkout>(t, '/api/store/doCheckout', { token: buyer.token, products });
+  const newOrder = (products = 'credits-100') =>
+    ok<Checkout>(t, '/api/store/doCheckout', { token: buyer.token, products });
   const form = (url: string, fields: Record<string, string>) =>
     fetch(url, {
       method: 'POST',
@@ -95,12 +96,27 @@ describe.each(dialects)('default provider on %s', (dialect) => {
       code: 910,
       reason: 'signature',
     });
-    const cheap = provider.signNotification({ eventId: 'cheap', orderId: order.iden, outcome: 'paid', amount: 1, currency: 'USD' });
+    const cheap = provider.signNotification({
+      eventId: 'cheap',
+      orderId: order.iden,
+      outcome: 'paid',
+      amount: 1,
+      currency: 'USD',
+    });
     expect(await post(t, '/api/payments/notify/default', cheap)).toEqual({ code: 910, reason: 'amount_mismatch' });
     expect(await post(t, '/api/payments/notify/card', good)).toEqual({ code: 904, parameter: 'provider' });
     expect(await post(t, '/api/payments/notify/nowhere', good)).toMatchObject({ code: 907, parameter: 'provider' });
-    const stray = provider.signNotification({ eventId: 'stray', orderId: 'no-order', outcome: 'paid', amount: 1, currency: 'USD' });
+    const stray = provider.signNotification({
+      eventId: 'stray',
+      orderId: 'no-order',
+      outcome: 'paid',
+      amount: 1,
+      currency: 'USD',
+    });
     expect(await post(t, '/api/payments/notify/default', stray)).toEqual({ code: 904, parameter: 'iden' });
-    expect(await post(t, '/api/payments/notify/default', good)).toMatchObject({ code: 900, data: { status: 'paid', applied: true } });
+    expect(await post(t, '/api/payments/notify/default', good)).toMatchObject({
+      code: 900,
+      data: { status: 'paid', applied: true },
+    });
   });
 });

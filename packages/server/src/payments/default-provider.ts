@@ -62,7 +62,8 @@ export class DefaultProvider implements PaymentProvider {
   }
 
   readNotification(payload: string, signature: string): Outcome<ProviderEvent> {
-    if (!verifySignature(this.config.signingSecret, NOTIFY + payload, signature)) return fail.paymentRejected('signature');
+    if (!verifySignature(this.config.signingSecret, NOTIFY + payload, signature))
+      return fail.paymentRejected('signature');
     let json: unknown;
     try {
       json = JSON.parse(payload);

@@ -30,10 +30,16 @@ describe.each(dialects)('TEST platform validator on %s', (dialect) => {
   it('accepts a test transaction, names our products, and records a paid order with its grants', async () => {
     const res = await validate(testTransaction('tx-1', ['till.credits100', 'till.monthly']));
     expect(res).toEqual({ code: 900, data: { result: 1, products: 'credits-100;monthly' } });
-    const orders = await ok<{ orders: { provider: string; status: string; total: { amount: number } }[] }>(t, '/api/store/orders', {
-      token: buyer.token,
-    });
-    expect(orders.orders).toEqual([expect.objectContaining({ provider: 'test', status: 'paid', total: { amount: 498, currency: 'USD' } })]);
+    const orders = await ok<{ orders: { provider: string; status: string; total: { amount: number } }[] }>(
+      t,
+      '/api/store/orders',
+      {
+        token: buyer.token,
+      },
+    );
+    expect(orders.orders).toEqual([
+      expect.objectContaining({ provider: 'test', status: 'paid', total: { amount: 498, currency: 'USD' } }),
+    ]);
     const credits = await ok<{ balance: number }>(t, '/api/store/credits', { token: buyer.token });
     expect(credits.balance).toBe(100);
   });
@@ -42,7 +48,9 @@ describe.each(dialects)('TEST platform validator on %s', (dialect) => {
     const b = await registerUser(t);
     const data = testTransaction('tx-race', ['till.credits100']);
     const answers = await Promise.all(
-      Array.from({ length: 10 }, () => post(t, '/api/store/validatePurchase', { token: b.token, transactionData: data })),
+      Array.from({ length: 10 }, () =>
+        post(t, '/api/store/validatePurchase', { token: b.token, transactionData: data }),
+      ),
     );
     for (const a of answers) expect(a).toEqual({ code: 900, data: { result: 1, products: 'credits-100' } });
     const orders = await ok<{ total: number }>(t, '/api/store/orders', { token: b.token });
@@ -78,7 +86,9 @@ describe.each(dialects)('TEST platform validator on %s', (dialect) => {
       reason: 'invalid',
     });
     expect(await validate(testTransaction('tx-4', ['till.credits100']), 'wrong-token')).toEqual({ code: 901 });
-    expect(await t.call('/api/store/validatePurchase', { transactionData: testTransaction('tx-4', ['till.credits100']) })).toEqual({
+    expect(
+      await t.call('/api/store/validatePurchase', { transactionData: testTransaction('tx-4', ['till.credits100']) }),
+    ).toEqual({
       code: 901,
     });
   });

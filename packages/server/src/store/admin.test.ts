@@ -29,10 +29,14 @@ describe.each(dialects)('store administration on %s', (dialect) => {
 
   /** Pays an order through the default provider's notification, as the checkout page does. */
   async function payByProvider(token: string, products: string): Promise<string> {
-    const data = await ok<{ order: { iden: string; total: { amount: number; currency: string } } }>(t, '/api/store/doCheckout', {
-      token,
-      products,
-    });
+    const data = await ok<{ order: { iden: string; total: { amount: number; currency: string } } }>(
+      t,
+      '/api/store/doCheckout',
+      {
+        token,
+        products,
+      },
+    );
     const note = new DefaultProvider(t.ctx.config).signNotification({
       eventId: `evt-${data.order.iden}`,
       orderId: data.order.iden,
@@ -53,18 +57,34 @@ describe.each(dialects)('store administration on %s', (dialect) => {
   it('saves products: creates, updates, switches off; aliases and store ids stay unique', async () => {
     const made = await ok<{ product: { id: string; active: boolean } }>(t, '/api/admin/products/save', {
       token: admin.token,
-      product: { alias: 'yearly', title: 'Yearly', type: 2, price: { amount: 2999, currency: 'USD' }, grants: { period: 'P1Y' } },
+      product: {
+        alias: 'yearly',
+        title: 'Yearly',
+        type: 2,
+        price: { amount: 2999, currency: 'USD' },
+        grants: { period: 'P1Y' },
+      },
     });
     expect(made.product).toMatchObject({ id: 'yearly', active: true });
     const off = await ok<{ product: { active: boolean; title: string } }>(t, '/api/admin/products/save', {
       token: admin.token,
-      product: { id: 'yearly', alias: 'yearly', title: 'Yearly plan', type: 2, grants: { period: 'P1Y' }, active: false },
+      product: {
+        id: 'yearly',
+        alias: 'yearly',
+        title: 'Yearly plan',
+        type: 2,
+        grants: { period: 'P1Y' },
+        active: false,
+      },
     });
     expect(off.product).toMatchObject({ active: false, title: 'Yearly plan' });
     const all = await ok<{ products: { id: string }[] }>(t, '/api/admin/products/list', { token: admin.token });
     expect(all.products.map((p) => p.id)).toContain('yearly');
     expect(
-      await t.call('/api/admin/products/save', { token: admin.token, product: { alias: 'monthly', title: 'Dup', type: 0 } }),
+      await t.call('/api/admin/products/save', {
+        token: admin.token,
+        product: { alias: 'monthly', title: 'Dup', type: 0 },
+      }),
     ).toEqual({ code: 907, parameter: 'product.alias', reason: 'taken' });
     expect(
       await t.call('/api/admin/products/save', {
@@ -73,20 +93,31 @@ describe.each(dialects)('store administration on %s', (dialect) => {
       }),
     ).toEqual({ code: 907, parameter: 'product.storeIds', reason: 'taken' });
     expect(
-      await t.call('/api/admin/products/save', { token: admin.token, product: { alias: 'sub', title: 'Sub', type: 2 } }),
+      await t.call('/api/admin/products/save', {
+        token: admin.token,
+        product: { alias: 'sub', title: 'Sub', type: 2 },
+      }),
     ).toEqual({ code: 907, parameter: 'product.grants.period', reason: 'invalid' });
   });
 
   it('refuses coupons that make no sense (907)', async () => {
     const bad = (coupon: Record<string, unknown>) => t.call('/api/admin/coupons/save', { token: admin.token, coupon });
-    expect((await bad({ code: 'BOTH', kind: 'discount', percentOff: 5, amountOff: { amount: 5, currency: 'USD' } })).code).toBe(907);
+    expect(
+      (await bad({ code: 'BOTH', kind: 'discount', percentOff: 5, amountOff: { amount: 5, currency: 'USD' } })).code,
+    ).toBe(907);
     expect(await bad({ code: 'EMPTY', kind: 'grant' })).toMatchObject({ code: 907, parameter: 'coupon.grantCredits' });
     expect(await bad({ code: 'GHOST', kind: 'grant', grantProducts: ['ghost'] })).toMatchObject({
       code: 907,
       parameter: 'coupon.grantProducts',
     });
     expect(
-      await bad({ code: 'BACKWARDS', kind: 'grant', grantCredits: 1, startsAt: '2030-01-02T00:00:00Z', endsAt: '2030-01-01T00:00:00Z' }),
+      await bad({
+        code: 'BACKWARDS',
+        kind: 'grant',
+        grantCredits: 1,
+        startsAt: '2030-01-02T00:00:00Z',
+        endsAt: '2030-01-01T00:00:00Z',
+      }),
     ).toMatchObject({ code: 907, parameter: 'coupon.endsAt' });
   });
 
@@ -101,9 +132,19 @@ describe.each(dialects)('store administration on %s', (dialect) => {
     expect(adjusted.entry).toMatchObject({ amount: 40, reason: 'adjustment' });
     expect(adjusted.entry.reference).toContain('Goodwill');
     expect(
-      await t.call('/api/admin/credits/adjust', { token: admin.token, userId: b.userId, amount: -41, reason: 'Too much' }),
+      await t.call('/api/admin/credits/adjust', {
+        token: admin.token,
+        userId: b.userId,
+        amount: -41,
+        reason: 'Too much',
+      }),
     ).toEqual({ code: 909, balance: 40, required: 41 });
-    await ok(t, '/api/admin/credits/adjust', { token: admin.token, userId: b.userId, amount: -15, reason: 'Correction' });
+    await ok(t, '/api/admin/credits/adjust', {
+      token: admin.token,
+      userId: b.userId,
+      amount: -15,
+      reason: 'Correction',
+    });
     const history = await ok<{ balance: number; entries: { amount: number }[] }>(t, '/api/admin/credits/history', {
       token: admin.token,
       userId: b.userId,
@@ -161,19 +202,33 @@ describe.each(dialects)('store administration on %s', (dialect) => {
     expect(refunded.order.status).toBe('refunded');
     const user = await t.call('/api/auth/getUserInfo', { token: b.token });
     expect((user.user as { credits: number }).credits).toBe(0);
-    expect(await t.call('/api/admin/orders/refund', { token: admin.token, iden })).toEqual({ code: 912, status: 'refunded' });
-    const pending = await ok<{ order: { iden: string } }>(t, '/api/store/doCheckout', { token: b.token, products: 'monthly' });
+    expect(await t.call('/api/admin/orders/refund', { token: admin.token, iden })).toEqual({
+      code: 912,
+      status: 'refunded',
+    });
+    const pending = await ok<{ order: { iden: string } }>(t, '/api/store/doCheckout', {
+      token: b.token,
+      products: 'monthly',
+    });
     expect(await t.call('/api/admin/orders/refund', { token: admin.token, iden: pending.order.iden })).toEqual({
       code: 912,
       status: 'pending',
     });
-    expect(await t.call('/api/admin/orders/refund', { token: admin.token, iden: 'nope' })).toEqual({ code: 904, parameter: 'iden' });
+    expect(await t.call('/api/admin/orders/refund', { token: admin.token, iden: 'nope' })).toEqual({
+      code: 904,
+      parameter: 'iden',
+    });
   });
 
   it('refuses a refund whose credits are already spent (912 credits_spent) and changes nothing', async () => {
     const b = await registerUser(t);
     const iden = await payByProvider(b.token, 'credits-100');
-    await ok(t, '/api/admin/credits/adjust', { token: admin.token, userId: b.userId, amount: -60, reason: 'spent elsewhere' });
+    await ok(t, '/api/admin/credits/adjust', {
+      token: admin.token,
+      userId: b.userId,
+      amount: -60,
+      reason: 'spent elsewhere',
+    });
     expect(await t.call('/api/admin/orders/refund', { token: admin.token, iden })).toEqual({
       code: 912,
       status: 'paid',

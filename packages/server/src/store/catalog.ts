@@ -36,7 +36,9 @@ export function toProduct(row: ProductRow): Product {
     description: row.description,
     type: row.type as Product['type'],
     price:
-      row.price_amount != null && row.price_currency ? { amount: row.price_amount, currency: row.price_currency } : null,
+      row.price_amount != null && row.price_currency
+        ? { amount: row.price_amount, currency: row.price_currency }
+        : null,
     creditPrice: row.credit_price,
     grants,
     imageUrl: row.image_url,
@@ -95,7 +97,11 @@ export class Catalog {
    * Turns references into products that can be bought: 904 for one that does not exist, 907
    * `inactive` for one that is switched off. Two references to one product add up.
    */
-  async resolve(refs: { ref: string; quantity: number }[], parameter: string, trx?: Executor): Promise<Outcome<Line[]>> {
+  async resolve(
+    refs: { ref: string; quantity: number }[],
+    parameter: string,
+    trx?: Executor,
+  ): Promise<Outcome<Line[]>> {
     const lines = new Map<string, Line>();
     for (const { ref, quantity } of refs) {
       const product = await this.find(ref, trx);
@@ -137,7 +143,8 @@ export class Catalog {
     const others = (await db.selectFrom('products').select(['store_ids']).where('id', '!=', id).execute()).flatMap(
       (row) => Object.values(readJson<StoreIds>(row.store_ids, {})),
     );
-    if (Object.values(input.storeIds).some((s) => others.includes(s))) return fail.invalidInput('product.storeIds', 'taken');
+    if (Object.values(input.storeIds).some((s) => others.includes(s)))
+      return fail.invalidInput('product.storeIds', 'taken');
     const values = {
       alias: input.alias,
       title: input.title,
@@ -154,7 +161,11 @@ export class Catalog {
       updated_at: now,
     };
     if (existing) await db.updateTable('products').set(values).where('id', '=', id).execute();
-    else await db.insertInto('products').values({ id, ...values, created_at: now }).execute();
+    else
+      await db
+        .insertInto('products')
+        .values({ id, ...values, created_at: now })
+        .execute();
     const row = await db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     return toProduct(row);
   }

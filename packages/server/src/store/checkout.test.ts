@@ -59,7 +59,8 @@ describe.each(dialects)('checkout on %s', (dialect) => {
   });
 
   it('makes a pending order with a coupon and answers how to pay it with the default provider', async () => {
-    const data = (await checkout({ products: 'credits-100;credits-100;monthly', couponCode: 'WELCOME10' })).data as OrderData;
+    const data = (await checkout({ products: 'credits-100;credits-100;monthly', couponCode: 'WELCOME10' }))
+      .data as OrderData;
     expect(data.order).toMatchObject({ status: 'pending', provider: 'default', paidAt: null });
     expect(data.order.subtotal.amount).toBe(697);
     expect(data.order.total).toEqual({ amount: 627, currency: 'USD' }); // 69.7 off rounds to 70
@@ -68,7 +69,10 @@ describe.each(dialects)('checkout on %s', (dialect) => {
     );
     expect(data.payment?.provider).toBe('default');
     expect(data.payment?.url).toContain(`/api/pay/default/${data.order.iden}?sig=`);
-    const status = await ok<{ status: string }>(t, '/api/store/orderStatus', { token: buyer.token, iden: data.order.iden });
+    const status = await ok<{ status: string }>(t, '/api/store/orderStatus', {
+      token: buyer.token,
+      iden: data.order.iden,
+    });
     expect(status.status).toBe('pending');
   });
 
@@ -103,22 +107,49 @@ describe.each(dialects)('checkout on %s', (dialect) => {
     expect(await checkout({ products: 'monthly;ghost' })).toEqual({ code: 904, parameter: 'products' });
     expect(await checkout({ products: inactiveId })).toEqual({ code: 907, parameter: 'products', reason: 'inactive' });
     expect(await payCredits(JSON.stringify(['ghost']))).toEqual({ code: 904, parameter: 'products' });
-    expect(await payCredits(JSON.stringify([inactiveId]))).toEqual({ code: 907, parameter: 'products', reason: 'inactive' });
-    expect(await t.call('/api/store/getCheckoutForm', { products: 'ghost' })).toEqual({ code: 904, parameter: 'products' });
+    expect(await payCredits(JSON.stringify([inactiveId]))).toEqual({
+      code: 907,
+      parameter: 'products',
+      reason: 'inactive',
+    });
+    expect(await t.call('/api/store/getCheckoutForm', { products: 'ghost' })).toEqual({
+      code: 904,
+      parameter: 'products',
+    });
   });
 
   it('refuses malformed products and dataObj text with 907', async () => {
     expect(await checkout({})).toEqual({ code: 907, parameter: 'products', reason: 'required' });
-    expect(await checkout({ products: 'monthly;;pro-unlock' })).toEqual({ code: 907, parameter: 'products', reason: 'required' });
-    expect(await checkout({ products: 'monthly;<script>' })).toEqual({ code: 907, parameter: 'products', reason: 'invalid' });
-    expect(await checkout({ products: 'monthly', pastOrder: 'x' })).toEqual({ code: 907, parameter: 'pastOrder', reason: 'invalid' });
-    expect(await checkout({ products: 'pro-unlock;pro-unlock' })).toEqual({ code: 907, parameter: 'products', reason: 'invalid' });
+    expect(await checkout({ products: 'monthly;;pro-unlock' })).toEqual({
+      code: 907,
+      parameter: 'products',
+      reason: 'required',
+    });
+    expect(await checkout({ products: 'monthly;<script>' })).toEqual({
+      code: 907,
+      parameter: 'products',
+      reason: 'invalid',
+    });
+    expect(await checkout({ products: 'monthly', pastOrder: 'x' })).toEqual({
+      code: 907,
+      parameter: 'pastOrder',
+      reason: 'invalid',
+    });
+    expect(await checkout({ products: 'pro-unlock;pro-unlock' })).toEqual({
+      code: 907,
+      parameter: 'products',
+      reason: 'invalid',
+    });
     expect(await payCredits('not json')).toEqual({ code: 907, parameter: 'products', reason: 'invalid' });
     expect(await payCredits('{"id":"monthly"}')).toEqual({ code: 907, parameter: 'products', reason: 'invalid' });
     expect(await payCredits('[]')).toEqual({ code: 907, parameter: 'products', reason: 'invalid' });
     expect(await payCredits('["monthly"]', '{broken')).toEqual({ code: 907, parameter: 'dataObj', reason: 'invalid' });
     expect(await payCredits('["monthly"]', '[1,2]')).toEqual({ code: 907, parameter: 'dataObj', reason: 'invalid' });
-    expect(await payCredits('["credits-100"]')).toEqual({ code: 907, parameter: 'products', reason: 'no_credit_price' });
+    expect(await payCredits('["credits-100"]')).toEqual({
+      code: 907,
+      parameter: 'products',
+      reason: 'no_credit_price',
+    });
     expect(await t.call('/api/store/getCheckoutForm', { products: 'a,,b' })).toEqual({
       code: 907,
       parameter: 'products',
@@ -143,7 +174,11 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       .data as OrderData;
     expect(first.order).toMatchObject({ status: 'paid', provider: 'credits', creditsSpent: 600 });
     expect(first.balance).toBe(400);
-    const stored = await t.ctx.db.kysely.selectFrom('orders').select('data').where('id', '=', first.order.iden).executeTakeFirstOrThrow();
+    const stored = await t.ctx.db.kysely
+      .selectFrom('orders')
+      .select('data')
+      .where('id', '=', first.order.iden)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(stored.data ?? '{}')).toEqual({ note: 'gift' });
     const second = (await payCredits('["monthly"]', '{}', b.token)).data as OrderData;
     expect(second.balance).toBe(100);
@@ -164,7 +199,11 @@ describe.each(dialects)('checkout on %s', (dialect) => {
     const b = await registerUser(t);
     await giveCredits(t, b.userId, 1_000);
     expect((await payCredits('["pro-unlock"]', '{}', b.token)).code).toBe(900);
-    expect(await payCredits('["pro-unlock"]', '{}', b.token)).toEqual({ code: 907, parameter: 'products', reason: 'owned' });
+    expect(await payCredits('["pro-unlock"]', '{}', b.token)).toEqual({
+      code: 907,
+      parameter: 'products',
+      reason: 'owned',
+    });
     expect(await t.call('/api/store/doCheckout', { token: b.token, products: 'pro-unlock' })).toEqual({
       code: 907,
       parameter: 'products',
@@ -175,29 +214,37 @@ describe.each(dialects)('checkout on %s', (dialect) => {
   it('pays an order whose total is zero at once and grants it', async () => {
     await saveCoupon(t, { code: 'ALL-FREE', kind: 'discount', percentOff: 100 });
     const b = await registerUser(t);
-    const data = (await t.call('/api/store/doCheckout', { token: b.token, products: 'credits-100', couponCode: 'ALL-FREE' }))
-      .data as OrderData;
+    const data = (
+      await t.call('/api/store/doCheckout', { token: b.token, products: 'credits-100', couponCode: 'ALL-FREE' })
+    ).data as OrderData;
     expect(data.order).toMatchObject({ status: 'paid', total: { amount: 0, currency: 'USD' } });
     expect(data.order.paidAt).not.toBeNull();
-    const history = await ok<{ balance: number; entries: { reason: string; reference: string }[] }>(t, '/api/store/credits', {
-      token: b.token,
-    });
+    const history = await ok<{ balance: number; entries: { reason: string; reference: string }[] }>(
+      t,
+      '/api/store/credits',
+      {
+        token: b.token,
+      },
+    );
     expect(history.balance).toBe(100);
     expect(history.entries).toEqual([expect.objectContaining({ reason: 'purchase', reference: data.order.iden })]);
   });
 
   it('getCheckoutForm lists the products, the total and the configured providers', async () => {
-    const data = await ok<{ products: { id: string }[]; total: unknown; providers: { provider: string; form?: unknown }[] }>(
-      t,
-      '/api/store/getCheckoutForm',
-      { products: 'pro-unlock,monthly,monthly' },
-    );
+    const data = await ok<{
+      products: { id: string }[];
+      total: unknown;
+      providers: { provider: string; form?: unknown }[];
+    }>(t, '/api/store/getCheckoutForm', { products: 'pro-unlock,monthly,monthly' });
     expect(data.products.map((p) => p.id)).toEqual(['pro-unlock', 'monthly']);
     expect(data.total).toEqual({ amount: 1097, currency: 'USD' });
     expect(data.providers).toEqual([
       expect.objectContaining({
         provider: 'default',
-        form: expect.objectContaining({ method: 'POST', fields: { products: 'pro-unlock;monthly;monthly', provider: 'default' } }),
+        form: expect.objectContaining({
+          method: 'POST',
+          fields: { products: 'pro-unlock;monthly;monthly', provider: 'default' },
+        }),
       }),
     ]);
     const empty = await ok<{ products: unknown[]; total: unknown }>(t, '/api/store/getCheckoutForm', { products: '' });
@@ -211,7 +258,11 @@ describe.each(dialects)('checkout on %s', (dialect) => {
     const list = await ok<{ orders: { iden: string }[]; total: number }>(t, '/api/store/orders', { token: b.token });
     expect(list.total).toBe(2);
     expect(list.orders.map((o) => o.iden)).toEqual([two.order.iden, one.order.iden]);
-    const paged = await ok<{ orders: unknown[]; total: number }>(t, '/api/store/orders', { token: b.token, pageSize: 1, page: 2 });
+    const paged = await ok<{ orders: unknown[]; total: number }>(t, '/api/store/orders', {
+      token: b.token,
+      pageSize: 1,
+      page: 2,
+    });
     expect(paged).toMatchObject({ total: 2, orders: [expect.objectContaining({ iden: one.order.iden })] });
     const none = await ok<{ total: number }>(t, '/api/store/orders', { token: b.token, status: 'paid' });
     expect(none.total).toBe(0);
@@ -219,7 +270,9 @@ describe.each(dialects)('checkout on %s', (dialect) => {
 
   it('asks for a token on buyer calls (901)', async () => {
     expect(await t.call('/api/store/redeemCoupon', { couponCode: 'FREE100' })).toEqual({ code: 901 });
-    expect(await t.call('/api/auth/payWithCredits', { token: 'wrong', products: '["monthly"]' })).toEqual({ code: 901 });
+    expect(await t.call('/api/auth/payWithCredits', { token: 'wrong', products: '["monthly"]' })).toEqual({
+      code: 901,
+    });
     expect(await t.call('/api/store/credits', { token: 'wrong' })).toEqual({ code: 901 });
   });
 });

@@ -68,12 +68,17 @@ export class Checkout {
    * guarded update (see {@link moveCredits}), so a buyer racing many purchases gets exactly as many
    * as the balance pays for, and 909 for the rest.
    */
-  async payWithCredits(userId: string, input: PayWithCreditsRequest): Promise<Outcome<{ order: Order; balance: number }>> {
+  async payWithCredits(
+    userId: string,
+    input: PayWithCreditsRequest,
+  ): Promise<Outcome<{ order: Order; balance: number }>> {
     const list = parseJsonText(input.products, creditProductsList, 'products');
     if (list instanceof Failure) return list;
     const data = input.dataObj ? parseJsonText(input.dataObj, creditDataObj, 'dataObj') : null;
     if (data instanceof Failure) return data;
-    const refs = list.map((item) => (typeof item === 'string' ? { ref: item, quantity: 1 } : { ref: item.id, quantity: item.quantity ?? 1 }));
+    const refs = list.map((item) =>
+      typeof item === 'string' ? { ref: item, quantity: 1 } : { ref: item.id, quantity: item.quantity ?? 1 },
+    );
     if (!refs.every((r) => isProductRef(r.ref))) return fail.invalidInput('products', 'invalid');
     const lines = await this.catalog.resolve(refs, 'products');
     if (lines instanceof Failure) return lines;
@@ -121,7 +126,10 @@ export class Checkout {
    * pending order (`pastOrder`). The coupon's use is taken in the order's transaction; an order
    * whose total is zero is paid at once.
    */
-  async doCheckout(userId: string, input: DoCheckoutRequest): Promise<Outcome<{ order: Order; payment: PaymentInstruction }>> {
+  async doCheckout(
+    userId: string,
+    input: DoCheckoutRequest,
+  ): Promise<Outcome<{ order: Order; payment: PaymentInstruction }>> {
     const provider = this.pickProvider(input.provider);
     if (provider instanceof Failure) return provider;
     const products = input.products?.trim() ?? '';

@@ -120,7 +120,13 @@ export class CouponAdmin {
       q = q.where((eb) => eb.or([eb('code', 'like', prefix), eb('batch', '=', batch)]));
     }
     const { offset, limit } = pageOf(input);
-    const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('code').offset(offset).limit(limit).execute();
+    const rows = await q
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('code')
+      .offset(offset)
+      .limit(limit)
+      .execute();
     const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { coupons: rows.map(toAdminCoupon), total: Number(count.n) };
   }

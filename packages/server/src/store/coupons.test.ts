@@ -23,7 +23,13 @@ describe.each(dialects)('coupons on %s', (dialect) => {
       token: buyer.token,
       couponCode: 'welcome10',
     });
-    expect(data.coupon).toMatchObject({ code: 'WELCOME10', kind: 'discount', percentOff: 10, appliesTo: 'all', minTotal: null });
+    expect(data.coupon).toMatchObject({
+      code: 'WELCOME10',
+      kind: 'discount',
+      percentOff: 10,
+      appliesTo: 'all',
+      minTotal: null,
+    });
   });
 
   it('refuses an unknown or switched-off coupon with 908 unknown', async () => {
@@ -40,7 +46,12 @@ describe.each(dialects)('coupons on %s', (dialect) => {
 
   it('refuses a coupon before it starts and after it ends', async () => {
     const now = Date.now();
-    await saveCoupon(t, { code: 'LATER', kind: 'grant', grantCredits: 5, startsAt: new Date(now + HOUR).toISOString() });
+    await saveCoupon(t, {
+      code: 'LATER',
+      kind: 'grant',
+      grantCredits: 5,
+      startsAt: new Date(now + HOUR).toISOString(),
+    });
     await saveCoupon(t, {
       code: 'GONE',
       kind: 'discount',
@@ -90,7 +101,12 @@ describe.each(dialects)('coupons on %s', (dialect) => {
   });
 
   it('refuses a cart below the minimum total with 908 min_total', async () => {
-    await saveCoupon(t, { code: 'BIG-CART', kind: 'discount', percentOff: 10, minTotal: { amount: 500, currency: 'USD' } });
+    await saveCoupon(t, {
+      code: 'BIG-CART',
+      kind: 'discount',
+      percentOff: 10,
+      minTotal: { amount: 500, currency: 'USD' },
+    });
     expect(await checkout(buyer.token, 'monthly', 'BIG-CART')).toEqual({ code: 908, reason: 'min_total' });
     const fine = await ok<{ order: { discount: { amount: number } } }>(t, '/api/store/doCheckout', {
       token: buyer.token,
@@ -102,7 +118,10 @@ describe.each(dialects)('coupons on %s', (dialect) => {
 
   it('applies a restricted discount only to the products it names, rounding halves up', async () => {
     // pro-unlock is not in this cart.
-    expect(await checkout(buyer.token, 'credits-100;monthly', 'pro-only')).toEqual({ code: 908, reason: 'not_applicable' });
+    expect(await checkout(buyer.token, 'credits-100;monthly', 'pro-only')).toEqual({
+      code: 908,
+      reason: 'not_applicable',
+    });
     const pro = await ok<{ order: Record<string, { amount: number }> }>(t, '/api/store/doCheckout', {
       token: buyer.token,
       products: 'credits-100;pro-unlock',
@@ -114,7 +133,12 @@ describe.each(dialects)('coupons on %s', (dialect) => {
   });
 
   it('grant coupons give products as well as credits', async () => {
-    const id = await saveProduct(t, { alias: 'badge', title: 'Badge', type: 1, price: { amount: 99, currency: 'USD' } });
+    const id = await saveProduct(t, {
+      alias: 'badge',
+      title: 'Badge',
+      type: 1,
+      price: { amount: 99, currency: 'USD' },
+    });
     await saveCoupon(t, { code: 'BADGE-GIFT', kind: 'grant', grantProducts: [id, 'monthly'], perUserLimit: 1 });
     const b = await registerUser(t);
     const data = await ok<{ granted: { credits: number; products: string[] } }>(t, '/api/store/redeemCoupon', {
@@ -154,10 +178,14 @@ describe.each(dialects)('coupons on %s', (dialect) => {
       code: 908,
       reason: 'used_up',
     });
-    const listed = await ok<{ coupons: { code: string; used: number }[]; total: number }>(t, '/api/admin/coupons/list', {
-      token,
-      query: bulk.batch,
-    });
+    const listed = await ok<{ coupons: { code: string; used: number }[]; total: number }>(
+      t,
+      '/api/admin/coupons/list',
+      {
+        token,
+        query: bulk.batch,
+      },
+    );
     expect(listed.total).toBe(5);
     expect(listed.coupons.find((c) => c.code === code)?.used).toBe(1);
   });

@@ -67,7 +67,11 @@ export async function applyGrants(
     } else if (line.type === 2 && line.grantPeriod) {
       // Serialises subscription grants per buyer on PostgreSQL (a no-op write takes the row lock),
       // so two purchases committing together both extend the time instead of overlapping.
-      await trx.updateTable('users').set({ credits: sql<number>`credits` }).where('id', '=', from.userId).execute();
+      await trx
+        .updateTable('users')
+        .set({ credits: sql<number>`credits` })
+        .where('id', '=', from.userId)
+        .execute();
       const last = await trx
         .selectFrom('entitlements')
         .select((eb) => eb.fn.max('expires_at').as('until'))
@@ -77,7 +81,14 @@ export async function applyGrants(
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
       const start = Math.max(from.now, Number(last?.until ?? 0));
-      await insertEntitlement(trx, from, line.productId, 'subscription', start, addPeriod(start, line.grantPeriod, line.quantity));
+      await insertEntitlement(
+        trx,
+        from,
+        line.productId,
+        'subscription',
+        start,
+        addPeriod(start, line.grantPeriod, line.quantity),
+      );
     }
   }
   return { credits, products };
@@ -147,7 +158,13 @@ export async function listEntitlements(deps: StoreDeps, userId: string): Promise
   const rows = await deps.db
     .selectFrom('entitlements')
     .innerJoin('products', 'products.id', 'entitlements.product_id')
-    .select(['entitlements.product_id', 'entitlements.kind', 'entitlements.expires_at', 'products.alias', 'products.title'])
+    .select([
+      'entitlements.product_id',
+      'entitlements.kind',
+      'entitlements.expires_at',
+      'products.alias',
+      'products.title',
+    ])
     .where('entitlements.user_id', '=', userId)
     .where('entitlements.revoked_at', 'is', null)
     .execute();

@@ -31,7 +31,13 @@ export async function listOrders(
   page: { page: number; pageSize: number },
 ): Promise<{ orders: Order[]; total: number }> {
   const { offset, limit } = pageOf(page);
-  const rows = await filtered(x, f).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+  const rows = await filtered(x, f)
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(offset)
+    .limit(limit)
+    .execute();
   const count = await filtered(x, f)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
@@ -59,7 +65,11 @@ export async function listAdminOrders(
     : [];
   const byOrder = new Map(owners.map((o) => [o.id, o]));
   return {
-    orders: orders.map((o) => ({ ...o, userId: byOrder.get(o.iden)?.user_id ?? '', email: byOrder.get(o.iden)?.email ?? '' })),
+    orders: orders.map((o) => ({
+      ...o,
+      userId: byOrder.get(o.iden)?.user_id ?? '',
+      email: byOrder.get(o.iden)?.email ?? '',
+    })),
     total,
   };
 }

@@ -25,10 +25,18 @@ describe.each(dialects)('store races on %s', (dialect) => {
 
   it('a coupon usable once, redeemed by 50 buyers at once, succeeds exactly once', async () => {
     const buyers = await Promise.all(Array.from({ length: 50 }, () => registerUser(t)));
-    const answers = await Promise.all(buyers.map((b) => post(t, '/api/store/redeemCoupon', { token: b.token, couponCode: 'ONCE' })));
+    const answers = await Promise.all(
+      buyers.map((b) => post(t, '/api/store/redeemCoupon', { token: b.token, couponCode: 'ONCE' })),
+    );
     expect(codes(answers)).toEqual({ 900: 1, 908: 49 });
-    expect(answers.filter((a) => a.code === 908).every((a) => (a as { reason?: string }).reason === 'used_up')).toBe(true);
-    const coupon = await t.ctx.db.kysely.selectFrom('coupons').select('used').where('code', '=', 'ONCE').executeTakeFirstOrThrow();
+    expect(answers.filter((a) => a.code === 908).every((a) => (a as { reason?: string }).reason === 'used_up')).toBe(
+      true,
+    );
+    const coupon = await t.ctx.db.kysely
+      .selectFrom('coupons')
+      .select('used')
+      .where('code', '=', 'ONCE')
+      .executeTakeFirstOrThrow();
     expect(coupon.used).toBe(1);
     const granted = await t.ctx.db.kysely
       .selectFrom('credit_ledger')
@@ -74,7 +82,9 @@ describe.each(dialects)('store races on %s', (dialect) => {
     await saveCoupon(t, { code: 'RACE-HALF', kind: 'discount', percentOff: 50, usageLimit: 1 });
     const buyers = await Promise.all(Array.from({ length: 20 }, () => registerUser(t)));
     const answers = await Promise.all(
-      buyers.map((b) => post(t, '/api/store/doCheckout', { token: b.token, products: 'monthly', couponCode: 'RACE-HALF' })),
+      buyers.map((b) =>
+        post(t, '/api/store/doCheckout', { token: b.token, products: 'monthly', couponCode: 'RACE-HALF' }),
+      ),
     );
     expect(codes(answers)).toEqual({ 900: 1, 908: 19 });
     const winner = answers.find((a) => a.code === 900)?.data as { order: { discount: { amount: number } } };
@@ -99,7 +109,10 @@ describe.each(dialects)('store races on %s', (dialect) => {
     expect(codes(answers)).toEqual({ 900: 10 });
     expect(answers.filter((a) => (a.data as { applied: boolean }).applied)).toHaveLength(1);
     expect(answers.every((a) => (a.data as { status: string }).status === 'paid')).toBe(true);
-    const status = await ok<{ status: string }>(t, '/api/store/orderStatus', { token: b.token, iden: checkout.order.iden });
+    const status = await ok<{ status: string }>(t, '/api/store/orderStatus', {
+      token: b.token,
+      iden: checkout.order.iden,
+    });
     expect(status.status).toBe('paid');
     const history = await ok<{ balance: number; entries: unknown[] }>(t, '/api/store/credits', { token: b.token });
     expect(history.balance).toBe(100);

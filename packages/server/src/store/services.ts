@@ -32,7 +32,13 @@ export interface StoreServices {
  * registers every store, admin and payment route, and the built-in checkout page.
  */
 export async function registerStoreRoutes(app: FastifyInstance, ctx: AppContext): Promise<StoreServices> {
-  const deps: StoreDeps = { db: ctx.db.kysely, dialect: ctx.db.dialect, config: ctx.config, log: app.log, now: ctx.now };
+  const deps: StoreDeps = {
+    db: ctx.db.kysely,
+    dialect: ctx.db.dialect,
+    config: ctx.config,
+    log: app.log,
+    now: ctx.now,
+  };
   // The sandbox provider and the TEST platform take no money: production never offers them.
   const sandbox = !ctx.config.production;
   const defaultProvider = new DefaultProvider(ctx.config);

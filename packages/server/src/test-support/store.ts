@@ -15,7 +15,11 @@ export async function post(t: TestApp, path: string, body: Record<string, unknow
 }
 
 /** The data of a call that must succeed. */
-export async function ok<T = Record<string, unknown>>(t: TestApp, path: string, body: Record<string, unknown>): Promise<T> {
+export async function ok<T = Record<string, unknown>>(
+  t: TestApp,
+  path: string,
+  body: Record<string, unknown>,
+): Promise<T> {
   const res = await t.call(path, body);
   if (res.code !== 900) throw new Error(`${path} answered ${JSON.stringify(res)}`);
   return res.data as T;

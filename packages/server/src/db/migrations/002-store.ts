@@ -132,7 +132,11 @@ export const storeMigration: Migration = {
       .addColumn('revoked_at', 'bigint')
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('entitlements_user_idx').on('entitlements').columns(['user_id', 'product_id']).execute();
+    await db.schema
+      .createIndex('entitlements_user_idx')
+      .on('entitlements')
+      .columns(['user_id', 'product_id'])
+      .execute();
     await db.schema.createIndex('entitlements_order_idx').on('entitlements').column('order_id').execute();
 
     // A provider's event or transaction id is applied once: the key makes a replay a no-op.
