@@ -31,3 +31,22 @@ export function report(name: string, value: number, baseline: number, baselineNa
   );
   return ok;
 }
+
+/**
+ * Runs the measurements in alternating rounds and keeps each one's best. On a shared machine a
+ * passing load lowers whichever figure is being taken at that moment; alternating and keeping the
+ * best compares the two at their least disturbed.
+ */
+export async function alternate<K extends string>(
+  rounds: number,
+  measurements: Record<K, () => Promise<number>>,
+): Promise<Record<K, number>> {
+  const best = {} as Record<K, number>;
+  for (let r = 0; r < rounds; r++) {
+    for (const key of Object.keys(measurements) as K[]) {
+      const value = await measurements[key]();
+      best[key] = Math.max(best[key] ?? 0, value);
+    }
+  }
+  return best;
+}

@@ -82,6 +82,7 @@ export async function buildApp(
   const limits = config.rateLimits;
   const accounts = new AccountsService({
     db: db.kysely,
+    read: (query, parameters) => db.read(query, parameters),
     config,
     mailer,
     log: app.log,

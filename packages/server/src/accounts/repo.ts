@@ -1,10 +1,14 @@
 import { CompiledQuery, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Db } from '../db/connect.js';
 import type { Database, LinkTokensTable, SessionsTable, UsersTable } from '../db/schema.js';
 
 export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type LinkTokenRow = Selectable<LinkTokensTable>;
 type Executor = Kysely<Database> | Transaction<Database>;
+
+/** A user as read with their session: everything but the password hash, which no caller needs. */
+export type SessionUser = Omit<UserRow, 'password_hash'>;
 
 /** The session columns that come with a user from {@link AccountsRepo.findSession}. */
 export interface SessionFields {
@@ -16,7 +20,11 @@ export interface SessionFields {
 
 /** SQL for users, sessions and link tokens. Every method takes an optional transaction. */
 export class AccountsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly read: Db['read'] = (query, parameters) =>
+      db.executeQuery<never>(CompiledQuery.raw(query.sql, [...parameters])).then((r) => [...r.rows]),
+  ) {}
 
   private x(trx?: Executor): Executor {
     return trx ?? this.db;
@@ -57,18 +65,32 @@ export class AccountsRepo {
    * authenticated call, so its SQL is compiled once and reused with new parameters (token hash,
    * then time): building the query anew each time cost more than running it.
    */
-  async findSession(tokenHash: string, now: number): Promise<(UserRow & SessionFields) | undefined> {
+  async findSession(tokenHash: string, now: number): Promise<(SessionUser & SessionFields) | undefined> {
     this.sessionLookup ??= this.db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .selectAll('users')
-      .select(['sessions.id as session_id', 'sessions.expires_at', 'sessions.last_seen_at', 'users.id as user_id'])
+      .select([
+        'users.id',
+        'users.email',
+        'users.name',
+        'users.lang',
+        'users.level',
+        'users.email_confirmed',
+        'users.pending_email',
+        'users.avatar_file_id',
+        'users.avatar_key',
+        'users.credits',
+        'users.created_at',
+        'users.updated_at',
+        'sessions.id as session_id',
+        'sessions.expires_at',
+        'sessions.last_seen_at',
+        'users.id as user_id',
+      ])
       .where('sessions.token_hash', '=', '')
       .where('sessions.expires_at', '>', 0)
       .compile();
-    const { rows } = await this.db.executeQuery<UserRow & SessionFields>(
-      CompiledQuery.raw(this.sessionLookup.sql, [tokenHash, now]),
-    );
+    const rows = await this.read<SessionUser & SessionFields>(this.sessionLookup, [tokenHash, now]);
     return rows[0];
   }
 

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Level, type User } from '@till/protocol';
 import type { Config } from '../config.js';
+import type { Db } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { fail, Failure, type Outcome } from '../errors.js';
 import type { Caller } from '../http/calls.js';
@@ -11,7 +12,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { hashPassword, isCommonPassword, verifyPassword } from '../security/passwords.js';
 import type { Limiter } from '../security/rate-limit.js';
 import { hashToken, newToken } from '../security/tokens.js';
-import { AccountsRepo, type UserRow } from './repo.js';
+import { AccountsRepo, type SessionUser, type UserRow } from './repo.js';
 
 const HOUR = 3_600_000;
 export const RESET_LINK_TTL_MS = 1 * HOUR;
@@ -28,6 +29,8 @@ export interface AccountLimiters {
 
 export interface AccountsDeps {
   db: Kysely<Database>;
+  /** Hot-path reads outside transactions (see `Db.read`). */
+  read?: Db['read'];
   config: Config;
   mailer: Mailer;
   limiters: AccountLimiters;
@@ -60,10 +63,10 @@ export class AccountsService {
   private avatarSetter: AvatarSetter | undefined;
   private avatarUrl: AvatarUrl | undefined;
   // The user row read with the session, kept for the rest of that request only (weakly, by caller).
-  private readonly loaded = new WeakMap<Caller, UserRow>();
+  private readonly loaded = new WeakMap<Caller, SessionUser>();
 
   constructor(private readonly deps: AccountsDeps) {
-    this.repo = new AccountsRepo(deps.db);
+    this.repo = new AccountsRepo(deps.db, deps.read);
     this.now = deps.now ?? Date.now;
   }
 
@@ -81,7 +84,7 @@ export class AccountsService {
   }
 
   /** The user as the protocol shows it. */
-  toUser(row: UserRow): User {
+  toUser(row: SessionUser): User {
     return {
       id: row.id,
       email: row.email,

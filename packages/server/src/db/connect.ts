@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -12,6 +12,13 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * Runs a read-only compiled query (SQL text plus new parameters) outside any transaction. On SQLite
+   * it goes to a separate read connection: WAL lets it read committed data while a write transaction
+   * holds the main connection, so the hot reads (the session check of every authenticated call) never
+   * queue behind store transactions, and they skip Kysely's per-query overhead.
+   */
+  read<T>(query: CompiledQuery, parameters: readonly unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -42,6 +49,18 @@ function cachingStatements(db: SqliteDatabase.Database) {
   };
 }
 
+function openSqlite(file: string, readonly: boolean): SqliteDatabase.Database {
+  const sqlite = new SqliteDatabase(file, { readonly });
+  if (!readonly) {
+    // WAL lets readers go on while one writer commits; NORMAL sync is safe with WAL.
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+  }
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return sqlite;
+}
+
 /**
  * Opens the database a URL names: `sqlite:PATH` (`sqlite::memory:` for a throwaway one) or
  * `postgres://...`.
@@ -49,17 +68,32 @@ function cachingStatements(db: SqliteDatabase.Database) {
 export function connect(url: string, options: { poolSize?: number } = {}): Db {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    const sqlite = new SqliteDatabase(file);
-    // WAL lets readers go on while one writer commits; NORMAL sync is safe with WAL.
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('synchronous = NORMAL');
-    sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
-    return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+    const memory = file === ':memory:';
+    if (!memory) mkdirSync(dirname(file), { recursive: true });
+    const writer = cachingStatements(openSqlite(file, false));
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: writer }) });
+    // A private in-memory database cannot be opened twice; there the reads share the one connection.
+    const reader = memory ? undefined : cachingStatements(openSqlite(file, true));
+    return {
+      kysely,
+      dialect: 'sqlite',
+      read: <T>(query: CompiledQuery, parameters: readonly unknown[]) =>
+        reader
+          ? Promise.resolve(reader.prepare(query.sql).all(...parameters) as T[])
+          : kysely.executeQuery<T>(CompiledQuery.raw(query.sql, [...parameters])).then((r) => [...r.rows]),
+      close: async () => {
+        await kysely.destroy();
+        reader?.close();
+      },
+    };
   }
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect: 'postgres',
+    read: <T>(query: CompiledQuery, parameters: readonly unknown[]) =>
+      kysely.executeQuery<T>(CompiledQuery.raw(query.sql, [...parameters])).then((r) => [...r.rows]),
+    close: () => kysely.destroy(),
+  };
 }

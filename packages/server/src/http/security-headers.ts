@@ -4,17 +4,15 @@ import helmet, { type HelmetOptions } from 'helmet';
 
 /** The headers Helmet sets with these options, worked out once. */
 function helmetHeaders(options: HelmetOptions): Record<string, string> {
-  const headers: Record<string, string> = {};
+  const headers = new Map<string, string>();
   const res = {
     setHeader: (name: string, value: string | number | readonly string[]) => {
-      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+      headers.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value));
     },
-    removeHeader: (name: string) => {
-      delete headers[name.toLowerCase()];
-    },
+    removeHeader: (name: string) => headers.delete(name.toLowerCase()),
   } as unknown as ServerResponse;
   helmet(options)({} as IncomingMessage, res, () => undefined);
-  return headers;
+  return Object.fromEntries(headers);
 }
 
 /**
