@@ -52,13 +52,20 @@ describe('StoreClient', () => {
     expect(requests[0]?.body.dataObj).toBe('{}');
   });
 
-  it('lets the checkout form and the validator go without a token while logged out', async () => {
+  it('lets the checkout form go without a token while logged out', async () => {
     const { client, requests } = store(false);
     await client.getCheckoutForm(['a']);
-    await client.validatePurchase('{"platform":"test"}', '/custom/validator');
+    expect(requests.map((r) => [r.url, r.body])).toEqual([['api/store/getCheckoutForm', { products: 'a' }]]);
+  });
+
+  it('has the validator wait for a login, as it records the purchase for the user', async () => {
+    const { client, requests } = store(false);
+    const pending = client.validatePurchase('{"platform":"test"}', '/custom/validator');
+    expect(requests).toHaveLength(0);
+    client.session.start({ token: 'tok', expire: 3600 });
+    await pending;
     expect(requests.map((r) => [r.url, r.body])).toEqual([
-      ['api/store/getCheckoutForm', { products: 'a' }],
-      ['custom/validator', { transactionData: '{"platform":"test"}' }],
+      ['custom/validator', { token: 'tok', transactionData: '{"platform":"test"}' }],
     ]);
   });
 

@@ -143,8 +143,8 @@ export class StoreClient {
   }
 
   /**
-   * Asks the validator about an in-app store transaction (sent as JSON text in `transactionData`).
-   * Valid only when the answer is 900 with `data.result` 1.
+   * Asks the validator about an in-app store transaction (sent as JSON text in `transactionData`),
+   * which records it for the logged-in user. Valid only when the answer is 900 with `data.result` 1.
    *
    * @example
    * const res = await store.validatePurchase({ platform: 'test', transactionId, products: [{ id }] });
@@ -155,10 +155,12 @@ export class StoreClient {
     validatorPath: string = Paths.validatePurchase,
   ): Promise<DataAnswer<ValidatePurchaseData>> {
     const transactionData = typeof transaction === 'string' ? transaction : JSON.stringify(transaction);
+    // The validator records the purchase for the logged-in user: a purchase approved while logged out
+    // waits for the login like any call that needs a token.
     return this.transport.call({
       path: validatorPath.replace(/^\/+/, ''),
       fields: { transactionData },
-      token: 'optional',
+      token: 'required',
     });
   }
 

@@ -1,40 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import vm from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
 import { PURCHASE_NOT_VERIFIED, PurchaseFlow, type StoreMessage } from '../purchase-flow.js';
+import { loadCdvPurchase as loadPlugin, type LoadedPlugin as Plugin } from '../test-support/cdv-plugin.js';
 import { CDV_PRODUCT_TYPES, CdvPurchaseAdapter, type CdvStoreLike } from './cdv-purchase.js';
-
-// The real cordova-plugin-purchase (v13, the library capacitor-plugin-cdv-purchase ships), loaded
-// into its own global scope: it is a browser script that sets `window.CdvPurchase`, and its TEST
-// platform asks the user through `prompt`, which each test answers.
-const require = createRequire(import.meta.url);
-const pluginDir = dirname(require.resolve('cordova-plugin-purchase/package.json'));
-const source = readFileSync(join(pluginDir, 'www', 'store.js'), 'utf8');
-
-interface Plugin {
-  store: CdvStoreLike & { verbosity: number; products: { id: string; type: string }[] };
-  ProductType: Record<string, string>;
-}
-
-function loadPlugin(answer: () => string | null) {
-  const quiet = { log: () => {}, info: () => {}, warn: () => {}, error: () => {}, debug: () => {} };
-  const sandbox: Record<string, unknown> = {
-    console: quiet,
-    setTimeout,
-    clearTimeout,
-    setInterval,
-    clearInterval,
-    prompt: answer,
-  };
-  sandbox.window = sandbox;
-  vm.createContext(sandbox);
-  vm.runInContext(source, sandbox);
-  const plugin = (sandbox.window as { CdvPurchase: Plugin }).CdvPurchase;
-  plugin.store.verbosity = 0;
-  return plugin;
-}
 
 function flowOn(
   plugin: Plugin,
