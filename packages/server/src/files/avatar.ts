@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import sharp from 'sharp';
 import { fail, type Outcome } from '../errors.js';
 import type { FilesService } from './service.js';
 import { IMAGE_TYPES } from './sniff.js';
@@ -22,6 +21,8 @@ export async function makeAvatar(files: FilesService, userId: string, fileId: st
   if (!IMAGE_TYPES.has(row.mime)) return fail.invalidInput('avatarFileId', 'invalid');
   const source = await files.deps.storage.get(row.storage_key);
   if (!source) return fail.notFound('avatarFileId');
+  // Loaded on first use: libvips adds some 30 MB to the resident memory of every server otherwise.
+  const { default: sharp } = await import('sharp');
   const resizer = sharp({ limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
     .rotate()
     .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover' })

@@ -29,7 +29,7 @@ const ok = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(900), da
  * links, and avatars for `updateInfo`. Storage is opened from `STORAGE_URL` and closed with the app.
  */
 export async function registerFiles(app: FastifyInstance, ctx: AppContext, services: ServiceRegistry): Promise<void> {
-  const storage = openStorage(ctx.config.storageUrl);
+  const storage = await openStorage(ctx.config.storageUrl);
   const files = new FilesService({ db: ctx.db.kysely, storage, config: ctx.config, log: app.log, now: ctx.now });
   app.addHook('onClose', () => storage.close());
 

@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import { fileTypeFromBuffer } from 'file-type';
 
 /** How many leading bytes are read to tell the type; enough for zip-based office documents. */
 export const SNIFF_BYTES = 64 * 1024;
@@ -47,6 +46,8 @@ export const IMAGE_TYPES: ReadonlySet<string> = new Set([
  * UTF-8 without NULs, else undefined. The client's declared type is never consulted.
  */
 export async function sniffType(head: Buffer): Promise<string | undefined> {
+  // Loaded on the first upload rather than at start, like the other heavy optional modules.
+  const { fileTypeFromBuffer } = await import('file-type');
   const found = await fileTypeFromBuffer(head);
   if (found) return found.mime;
   return looksLikeText(head) ? 'text/plain' : undefined;

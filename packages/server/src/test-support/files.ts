@@ -38,7 +38,7 @@ export async function startFilesApp(
     listen: true,
     config: { storageUrl, upload: { ...testLimits }, ...options.config },
   });
-  const storage = openStorage(storageUrl);
+  const storage = await openStorage(storageUrl);
   return {
     ...t,
     storage,

@@ -13,12 +13,12 @@ import type { ObjectStorage } from './storage.js';
 const drivers: Record<'local' | 's3', () => Promise<{ storage: ObjectStorage; close(): Promise<void> }>> = {
   local: async () => {
     const dir = mkdtempSync(join(tmpdir(), 'till-store-'));
-    const storage = openStorage(`file:${dir}`);
+    const storage = await openStorage(`file:${dir}`);
     return { storage, close: async () => rmSync(dir, { recursive: true, force: true }) };
   },
   s3: async () => {
     const s3 = await startS3();
-    const storage = openStorage(s3.storageUrl);
+    const storage = await openStorage(s3.storageUrl);
     return {
       storage,
       close: async () => {
