@@ -75,7 +75,7 @@ export class TestValidator {
         .returning('event_id')
         .executeTakeFirst();
       if (!fresh) return 'duplicate' as const;
-      await insertOrder(
+      const made = await insertOrder(
         trx,
         {
           id: iden,
@@ -91,7 +91,7 @@ export class TestValidator {
         },
         now,
       );
-      const order = await payOrder(trx, iden, now);
+      const order = await payOrder(trx, iden, now, made.items);
       return order.items.map((i) => i.productId);
     });
   }

@@ -18,7 +18,7 @@ import { checkCoupon } from './coupons.js';
 import { moveCredits } from './credits.js';
 import type { StoreDeps } from './deps.js';
 import { newId } from './ids.js';
-import { insertOrder, loadOrder, payOrder } from './orders.js';
+import { insertOrder, loadOrder, payOrder, toOrder } from './orders.js';
 import { discountFor, moneySubtotal } from './pricing.js';
 
 /** Reads a JSON text field against its schema; 907 naming the field when it is not JSON or not that shape. */
@@ -90,8 +90,9 @@ export class Checkout {
     const now = this.deps.now();
     return runInTransaction(this.deps.db, async (trx) => {
       const iden = newId(now);
-      if (cost > 0) await moveCredits(trx, { userId, amount: -cost, reason: 'spend', reference: iden, now });
-      await insertOrder(
+      const spent =
+        cost > 0 ? await moveCredits(trx, { userId, amount: -cost, reason: 'spend', reference: iden, now }) : undefined;
+      const made = await insertOrder(
         trx,
         {
           id: iden,
@@ -108,7 +109,9 @@ export class Checkout {
         },
         now,
       );
-      const order = await payOrder(trx, iden, now);
+      const order = await payOrder(trx, iden, now, made.items);
+      // The spend's entry already holds the balance unless the purchase itself granted credits.
+      if (spent && !lines.some((l) => l.product.grant_credits)) return { order, balance: spent.balanceAfter };
       const user = await trx.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow();
       return { order, balance: user.credits };
     });
@@ -172,15 +175,13 @@ export class Checkout {
         couponCode = coupon.code;
       }
       const total = Math.max(0, sum.subtotal - discount);
-      const iden = await insertOrder(
+      const made = await insertOrder(
         trx,
         { userId, ...sum, discount, total, creditsSpent: 0, couponCode, provider: provider.name, data: null, lines },
         now,
       );
-      if (total === 0) return payOrder(trx, iden, now);
-      const made = await loadOrder(trx, iden);
-      if (!made) throw new Error('order vanished inside its own transaction');
-      return made.order;
+      if (total === 0) return payOrder(trx, made.row.id, now, made.items);
+      return toOrder(made.row, made.items);
     });
     if (order instanceof Failure) return order;
     return { order, payment: provider.start(order) };

@@ -43,50 +43,49 @@ export interface NewOrder {
   lines: Line[];
 }
 
+/** A pending order just written, with its rows, so that the caller need not read them back. */
+export interface InsertedOrder {
+  row: OrderRow;
+  items: OrderItemRow[];
+}
+
 /** Writes a pending order and its items (with a copy of what each product grants). */
-export async function insertOrder(trx: Transaction<Database>, order: NewOrder, now: number): Promise<string> {
-  const id = order.id ?? newId(now);
-  await trx
-    .insertInto('orders')
-    .values({
-      id,
-      user_id: order.userId,
-      status: 'pending',
-      currency: order.currency,
-      subtotal: order.subtotal,
-      discount: order.discount,
-      total: order.total,
-      credits_spent: order.creditsSpent,
-      coupon_code: order.couponCode,
-      provider: order.provider,
-      data: order.data,
-      note: null,
-      created_at: now,
-      updated_at: now,
-      paid_at: null,
-      closed_at: null,
-    })
-    .execute();
-  await trx
-    .insertInto('order_items')
-    .values(
-      order.lines.map(({ product: p, quantity }, line) => ({
-        order_id: id,
-        line,
-        product_id: p.id,
-        alias: p.alias,
-        title: p.title,
-        type: p.type,
-        price_amount: p.price_amount,
-        price_currency: p.price_currency,
-        credit_price: p.credit_price,
-        quantity,
-        grant_credits: p.grant_credits,
-        grant_period: p.grant_period,
-      })),
-    )
-    .execute();
-  return id;
+export async function insertOrder(trx: Transaction<Database>, order: NewOrder, now: number): Promise<InsertedOrder> {
+  const row: OrderRow = {
+    id: order.id ?? newId(now),
+    user_id: order.userId,
+    status: 'pending',
+    currency: order.currency,
+    subtotal: order.subtotal,
+    discount: order.discount,
+    total: order.total,
+    credits_spent: order.creditsSpent,
+    coupon_code: order.couponCode,
+    provider: order.provider,
+    data: order.data,
+    note: null,
+    created_at: now,
+    updated_at: now,
+    paid_at: null,
+    closed_at: null,
+  };
+  const items: OrderItemRow[] = order.lines.map(({ product: p, quantity }, line) => ({
+    order_id: row.id,
+    line,
+    product_id: p.id,
+    alias: p.alias,
+    title: p.title,
+    type: p.type,
+    price_amount: p.price_amount,
+    price_currency: p.price_currency,
+    credit_price: p.credit_price,
+    quantity,
+    grant_credits: p.grant_credits,
+    grant_period: p.grant_period,
+  }));
+  await trx.insertInto('orders').values(row).execute();
+  await trx.insertInto('order_items').values(items).execute();
+  return { row, items };
 }
 
 /**
@@ -128,10 +127,18 @@ export async function itemsOf(x: Executor, iden: string): Promise<OrderItemRow[]
   return x.selectFrom('order_items').selectAll().where('order_id', '=', iden).orderBy('line').execute();
 }
 
-/** pending -> paid, and the grants, once: only the transaction whose update moved the order grants. */
-export async function payOrder(trx: Transaction<Database>, iden: string, now: number): Promise<Order> {
+/**
+ * pending -> paid, and the grants, once: only the transaction whose update moved the order grants.
+ * `known` saves reading back the items of an order made in the same transaction.
+ */
+export async function payOrder(
+  trx: Transaction<Database>,
+  iden: string,
+  now: number,
+  known?: OrderItemRow[],
+): Promise<Order> {
   const row = await transitionOrder(trx, iden, 'paid', now);
-  const items = await itemsOf(trx, iden);
+  const items = known ?? (await itemsOf(trx, iden));
   await applyGrants(trx, grantLinesOf(items), {
     userId: row.user_id,
     orderId: iden,
