@@ -45,7 +45,10 @@ const envSchema = z.object({
     .refine((v) => v === undefined || /^rediss?:\/\//.test(v), 'must be a redis:// URL'),
   CORS_ORIGINS: csv,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  STORAGE_URL: z.string().default('file:./data/uploads'),
+  STORAGE_URL: z
+    .string()
+    .default('file:./data/uploads')
+    .refine((v) => /^(file:.|s3:\/\/.)/.test(v), 'must be file:PATH or s3://BUCKET'),
   UPLOAD_MAX_FILE_BYTES: positiveInt(20 * 1024 * 1024),
   UPLOAD_MAX_FILES: positiveInt(10),
   UPLOAD_QUOTA_BYTES: positiveInt(200 * 1024 * 1024),

@@ -27,6 +27,14 @@ describe.each(filesMatrix)('downloads, lists and deletes on %s with %s storage',
     expect(res.headers.get('content-security-policy')).toContain('sandbox');
     expect(res.headers.get('cache-control')).toMatch(/^private/);
     expect(await res.text()).toBe(content);
+    const head = await fetch(f.url, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([
+      200,
+      String(content.length),
+      '',
+    ]);
+    const again = await fetch(f.url, { headers: { 'if-none-match': `"${f.id}"` } });
+    expect(again.status).toBe(304);
   });
 
   it('answers byte ranges, suffix ranges and unsatisfiable ranges', async () => {

@@ -59,11 +59,11 @@ export async function sendObject(
   if (range === 'unsatisfiable') {
     return reply.status(416).header('content-range', `bytes */${size}`).send();
   }
-  const type = served.mime === 'text/plain' ? 'text/plain; charset=utf-8' : served.mime;
   if (request.headers['if-none-match'] === served.etag) return reply.status(304).send();
-  const body: Readable | undefined = await storage.get(served.key, range);
-  if (!body) return notFound(request, reply);
-  void reply.type(type);
+  // HEAD answers the headers without opening the object (Fastify's automatic HEAD would read it all).
+  const body: Readable | undefined = request.method === 'HEAD' ? undefined : await storage.get(served.key, range);
+  if (!body && request.method !== 'HEAD') return notFound(request, reply);
+  void reply.type(served.mime === 'text/plain' ? 'text/plain; charset=utf-8' : served.mime);
   if (range) {
     void reply
       .status(206)

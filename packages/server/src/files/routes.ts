@@ -60,42 +60,50 @@ export async function registerFiles(app: FastifyInstance, ctx: AppContext, servi
     handler: (input, call) => files.remove(call.caller, input.id),
   });
 
-  app.get(DOWNLOAD_ROUTE, async (request, reply) => {
-    const { id } = request.params as { id: string };
-    const query = request.query as { expires?: unknown; sig?: unknown };
-    const row = ID.test(id) ? await files.repo.findById(id) : undefined;
-    if (!row) return notFound(request, reply);
-    if (!row.public) {
-      const check = files.links.check(id, query.expires, query.sig);
-      if (check !== 'ok') return refused(request, reply, check === 'expired' ? 'link_expired' : 'forbidden');
-    }
-    return sendObject(request, reply, storage, {
-      key: row.storage_key,
-      size: row.size,
-      mime: row.mime,
-      name: row.name,
-      etag: `"${row.id}"`,
-      disposition: IMAGE_TYPES.has(row.mime) ? 'inline' : 'attachment',
-      // A signed link is someone's own file: shared caches must not keep it.
-      cacheControl: row.public ? 'public, max-age=86400' : 'private, max-age=3600',
-    });
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: DOWNLOAD_ROUTE,
+    handler: async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const query = request.query as { expires?: unknown; sig?: unknown };
+      const row = ID.test(id) ? await files.repo.findById(id) : undefined;
+      if (!row) return notFound(request, reply);
+      if (!row.public) {
+        const check = files.links.check(id, query.expires, query.sig);
+        if (check !== 'ok') return refused(request, reply, check === 'expired' ? 'link_expired' : 'forbidden');
+      }
+      return sendObject(request, reply, storage, {
+        key: row.storage_key,
+        size: row.size,
+        mime: row.mime,
+        name: row.name,
+        etag: `"${row.id}"`,
+        disposition: IMAGE_TYPES.has(row.mime) ? 'inline' : 'attachment',
+        // A signed link is someone's own file: shared caches must not keep it.
+        cacheControl: row.public ? 'public, max-age=86400' : 'private, max-age=3600',
+      });
+    },
   });
   ctx.calls.describe({ method: 'GET', path: DOWNLOAD_ROUTE, summary: 'A file, by its `url` (ranges supported).', tag });
 
-  app.get(AVATAR_ROUTE, async (request, reply) => {
-    const { id } = request.params as { id: string };
-    const key = `avatars/${id}`;
-    if (!AVATAR_ID.test(id) || !(await files.repo.isCurrentAvatar(key))) return notFound(request, reply);
-    return sendObject(request, reply, storage, {
-      key,
-      size: undefined,
-      mime: 'image/webp',
-      name: 'avatar.webp',
-      etag: `"${id}"`,
-      disposition: 'inline',
-      // Each avatar has a key of its own, so its bytes never change.
-      cacheControl: 'public, max-age=31536000, immutable',
-    });
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: AVATAR_ROUTE,
+    handler: async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const key = `avatars/${id}`;
+      if (!AVATAR_ID.test(id) || !(await files.repo.isCurrentAvatar(key))) return notFound(request, reply);
+      return sendObject(request, reply, storage, {
+        key,
+        size: undefined,
+        mime: 'image/webp',
+        name: 'avatar.webp',
+        etag: `"${id}"`,
+        disposition: 'inline',
+        // Each avatar has a key of its own, so its bytes never change.
+        cacheControl: 'public, max-age=31536000, immutable',
+      });
+    },
   });
   ctx.calls.describe({ method: 'GET', path: AVATAR_ROUTE, summary: "A user's avatar (its `avatarUrl`).", tag });
 

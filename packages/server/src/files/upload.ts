@@ -88,6 +88,9 @@ export async function handleUpload(
   if (!failure && !caller) failure = fail.invalidInput('token', 'required');
   if (!failure && !staged.length) failure = fail.invalidInput('file', 'required');
   if (failure || !caller) {
+    if (failure?.body.kind === 'invalid_input' && failure.body.reason === 'incomplete') {
+      request.log.info({ reqId: request.id, files: staged.length }, 'upload abandoned by the client; removed');
+    }
     current?.file.destroy();
     discardRest(request);
     await files.discard(staged);

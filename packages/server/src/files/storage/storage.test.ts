@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../config.js';
 import { startS3 } from '../../test-support/s3.js';
 import { openStorage } from './open-storage.js';
 import type { ObjectStorage } from './storage.js';
@@ -82,5 +83,15 @@ describe.each(Object.keys(drivers) as (keyof typeof drivers)[])('%s storage', (d
         /invalid storage key/,
       );
     }
+  });
+});
+
+describe('STORAGE_URL', () => {
+  it('stops the start with a message naming the variable when it names no driver', async () => {
+    expect(() => loadConfig({ STORAGE_URL: 'ftp://files.example' })).toThrow(/^STORAGE_URL: must be file:PATH or s3/);
+    await expect(openStorage('s3://')).rejects.toThrow(ConfigError);
+    await expect(openStorage('s3://bucket?endpoint=ftp://x')).rejects.toThrow(/STORAGE_URL: endpoint must be/);
+    expect((await openStorage('file:./data/uploads')).kind).toBe('local');
+    expect((await openStorage('s3://bucket/tenant?region=eu-west-1')).kind).toBe('s3');
   });
 });
