@@ -99,11 +99,14 @@ export async function buildApp(
   const ctx: AppContext = { config, db, mailer, redis, calls, accounts, now };
 
   registerSecurityHeaders(app, config.corsOrigins);
-  await app.register(cors, {
-    origin: config.corsOrigins.length ? config.corsOrigins : false,
-    credentials: true,
-    allowedHeaders: ['Content-Type', 'X-XSRF-TOKEN', 'Accept'],
-  });
+  // Without other origins to allow, every call is same-origin and CORS has nothing to do.
+  if (config.corsOrigins.length) {
+    await app.register(cors, {
+      origin: config.corsOrigins,
+      credentials: true,
+      allowedHeaders: ['Content-Type', 'X-XSRF-TOKEN', 'Accept'],
+    });
+  }
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;

@@ -48,13 +48,20 @@ export function registerSecurityHeaders(app: FastifyInstance, connectSrc: string
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
   };
+  // JSON is the hot path: its set goes on in one call before the handler runs; a route may still
+  // replace any of them. Pages swap in the full set unless the route chose its own policy.
+  app.addHook('onRequest', (_request, reply, done) => {
+    void reply.headers(api);
+    done();
+  });
   app.addHook('onSend', (_request, reply, payload, done) => {
     const type = reply.getHeader('content-type');
-    const isJson = typeof type === 'string' && type.startsWith('application/json');
-    const set = isJson ? api : page;
-    for (const name in set) {
-      // A route may set its own policy (the API docs page does); that one wins.
-      if (!reply.hasHeader(name)) void reply.header(name, set[name]);
+    if (typeof type === 'string' && type.startsWith('text/html')) {
+      const ownPolicy = reply.getHeader('content-security-policy') !== api['content-security-policy'];
+      for (const name in page) {
+        if (name === 'content-security-policy' && ownPolicy) continue;
+        void reply.header(name, page[name]);
+      }
     }
     done(null, payload);
   });

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * A fresh opaque token of 256 random bits (base64url). Comes from the operating system's CSPRNG:
@@ -13,7 +13,7 @@ export function newToken(): string {
  * hash is enough because the tokens themselves carry 256 bits of entropy.
  */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** Compares two strings in time that does not depend on where they differ. */
