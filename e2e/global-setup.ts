@@ -1,0 +1,42 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const web = join(root, 'apps/web');
+const built = join(web, 'dist/index.html');
+
+/** The newest modification time under the given paths (files or folders). */
+function newest(paths: string[]): number {
+  let latest = 0;
+  const visit = (p: string) => {
+    if (!existsSync(p)) return;
+    const st = statSync(p);
+    if (st.isDirectory()) for (const name of readdirSync(p)) visit(join(p, name));
+    else latest = Math.max(latest, st.mtimeMs);
+  };
+  paths.forEach(visit);
+  return latest;
+}
+
+/**
+ * Once per run: Chromium is there (installed from Debian when missing), and the web app is built
+ * when its sources (or those of the SDK and protocol it bundles) are newer than the build.
+ */
+export default function setup(): void {
+  execFileSync('sh', [join(root, 'scripts/ensure-chromium.sh')], { stdio: 'inherit' });
+  const sources = newest([
+    join(web, 'src'),
+    join(web, 'index.html'),
+    join(web, 'vite.config.ts'),
+    join(web, 'public'),
+    join(root, 'packages/client/src'),
+    join(root, 'packages/protocol/src'),
+  ]);
+  const build = existsSync(built) ? statSync(built).mtimeMs : 0;
+  if (sources > build) {
+    console.log('e2e: building the web app');
+    execFileSync('npm', ['run', 'build', '-w', '@till/web'], { cwd: root, stdio: 'inherit' });
+  }
+}

@@ -1,0 +1,51 @@
+import type { ConsoleMessage } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newContext, startEnv, viewports, type Env } from './support/env';
+
+describe('the installable app', () => {
+  let env: Env;
+  beforeAll(async () => {
+    env = await startEnv('nobody@example.test');
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it('has a manifest with icons and a worker that caches the app shell', async () => {
+    const ctx = await newContext(env, viewports[1], 'allow');
+    const page = await ctx.newPage();
+    await page.goto('/');
+    const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+    expect(href).toBeTruthy();
+    const manifest = (await (await page.request.get(href!)).json()) as { name: string; display: string; icons: { sizes: string }[] };
+    expect(manifest.name).toBe('Till');
+    expect(manifest.display).toBe('standalone');
+    expect(manifest.icons.map((i) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
+    const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+    expect(scope).toBe(`${env.url}/`);
+    const cached = await page.evaluate(async () => {
+      const names = await caches.keys();
+      const all = await Promise.all(names.map(async (n) => (await (await caches.open(n)).keys()).map((r) => r.url)));
+      return all.flat();
+    });
+    expect(cached.some((u) => u.endsWith('/index.html'))).toBe(true);
+    await ctx.close();
+  });
+
+  it('reports a worker script served with the wrong type and unregisters the worker', async () => {
+    const ctx = await newContext(env, viewports[0], 'allow');
+    const page = await ctx.newPage();
+    await page.goto('/');
+    await page.evaluate(async () => navigator.serviceWorker.ready);
+    const errors: string[] = [];
+    page.on('console', (m: ConsoleMessage) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    // The worker script now comes back as an HTML page, as a misconfigured host would serve it.
+    await ctx.route('**/sw.js', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html>' }));
+    await page.reload();
+    await expect.poll(() => errors.join('\n'), { timeout: 10_000 }).toMatch(/offline support is off: .*not JavaScript/);
+    await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), { timeout: 10_000 }).toBe(0);
+    await ctx.close();
+  });
+});

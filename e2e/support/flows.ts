@@ -1,0 +1,52 @@
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/** Waits until the locator's text matches, polling (playwright-core has no web-first assertions). */
+export async function waitForText(page: Page, text: string | RegExp, timeout = 15_000): Promise<void> {
+  await page.getByText(text).first().waitFor({ state: 'visible', timeout });
+}
+
+/** The text box with that label (forms carry labels too, so the match is narrowed to fields). */
+export function field(scope: Page | Locator, label: string | RegExp): Locator {
+  return scope.locator('input:not([type=hidden]), textarea').and(scope.getByLabel(label)).first();
+}
+
+export async function fill(scope: Page | Locator, label: string | RegExp, value: string): Promise<void> {
+  await field(scope, label).fill(value);
+}
+
+/** Signs in on the sign-in page (or dialog) that is showing. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await fill(page, 'E-mail', email);
+  await fill(page, 'Password', password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).last().click();
+}
+
+/** Signs out through the account menu. */
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /^Account of/ }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await page.getByRole('link', { name: 'Sign in' }).waitFor();
+}
+
+/** Picks the payment route, presses Buy, and answers once the browser is on the sandbox checkout page. */
+export async function buyWithDefault(page: Page): Promise<void> {
+  await page.getByRole('radio', { name: /sandbox checkout/ }).check();
+  await page.getByRole('button', { name: 'Buy', exact: true }).click();
+  await page.waitForURL(/\/api\/pay\/default\//, { timeout: 20_000 });
+}
+
+/** Pays on the sandbox checkout page and waits for the order page to say Paid. */
+export async function payOnSandbox(page: Page): Promise<string> {
+  await page.getByRole('button', { name: /^Pay / }).click();
+  await page.waitForURL(/\/orders\/[^/]+$/, { timeout: 20_000 });
+  await waitForText(page, 'Paid. You now have:', 20_000);
+  const iden = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
+  expect(iden).not.toBe('');
+  return iden;
+}
+
+export async function addToCartFromCatalog(page: Page, title: string): Promise<void> {
+  await page.goto('/');
+  await page.getByRole('button', { name: `Add ${title} to the cart` }).click();
+}
