@@ -32,7 +32,12 @@ export interface ApiClientOptions extends Omit<TransportOptions, 'host' | 'timeo
   timeout?: number;
 }
 
-/** The fields updateInfo takes; the client adds the token. */
+/**
+ * The fields updateInfo takes; the client adds the token.
+ *
+ * @example
+ * const changes: UpdateInfoChanges = { email: 'new@example.com', currentPassword };
+ */
 export type UpdateInfoChanges = Omit<UpdateInfoRequest, 'token'>;
 
 /**

@@ -5,7 +5,12 @@ import { NetworkError } from './errors/network-error.js';
 import type { RequestInfo } from './errors/till-error.js';
 import type { Session } from './session.js';
 
-/** Options of {@link CallQueue}. */
+/**
+ * Options of {@link CallQueue}.
+ *
+ * @example
+ * const till = createTill({ queue: { maxSize: 20, maxAgeMs: 60_000 } });
+ */
 export interface CallQueueOptions {
   /** Replays after every login of this session; without one, call {@link CallQueue.flush} yourself. */
   session?: Session;

@@ -16,7 +16,12 @@ export interface PollEntry {
   callback: (answer: DataAnswer<OrderStatusData>) => void;
 }
 
-/** Options of {@link OrderPoller}. */
+/**
+ * Options of {@link OrderPoller}.
+ *
+ * @example
+ * const poller = new OrderPoller({ store: till.store, intervalMs: 2_000 });
+ */
 export interface OrderPollerOptions {
   /** The store client that sends `iden` and the token. */
   store: StoreClient;

@@ -2,7 +2,12 @@ import { Code, Paths, type ValidatePurchaseData } from '@till/protocol';
 import type { DataAnswer } from './answers.js';
 import type { AdapterTransaction, StoreAdapter, StoreAdapterEvent, StoreProductDefinition } from './store-adapter.js';
 
-/** The text of every failed verification, as the specification words it. */
+/**
+ * The text of every failed verification, as the specification words it.
+ *
+ * @example
+ * if (m.type === 'error' && m.data.message === PURCHASE_NOT_VERIFIED) offerRetry();
+ */
 export const PURCHASE_NOT_VERIFIED = "We couldn't verify the purchase";
 
 /**
@@ -45,13 +50,23 @@ export type StoreMessage =
   | { type: 'cancelled'; code?: undefined; data: { productId?: string } }
   | { type: 'error'; code?: undefined; data: { message: string; productId?: string; code?: number } };
 
-/** The validator the flow calls: {@link StoreClient.validatePurchase} fits. */
+/**
+ * The validator the flow calls: {@link StoreClient.validatePurchase} fits.
+ *
+ * @example
+ * const validatePurchase: PurchaseValidator = (tx, path) => till.store.validatePurchase(tx, path);
+ */
 export type PurchaseValidator = (
   transaction: unknown,
   validatorPath: string,
 ) => Promise<DataAnswer<ValidatePurchaseData>>;
 
-/** Options of {@link PurchaseFlow}. */
+/**
+ * Options of {@link PurchaseFlow}.
+ *
+ * @example
+ * const options: PurchaseFlowOptions = { adapter, store: till.store, onMessage: (m) => console.log(m), forceVerify: true };
+ */
 export interface PurchaseFlowOptions {
   adapter: StoreAdapter;
   /** Where approved transactions are verified; pass the `StoreClient` (or its `validatePurchase`). */
@@ -74,12 +89,20 @@ export interface PurchaseFlowOptions {
   onResume?: (listener: () => void) => () => void;
 }
 
-/** Where one transaction stands. */
+/**
+ * Where one transaction stands.
+ *
+ * @example
+ * if (flow.transactionState(txId) === 'rejected') say("We couldn't verify the purchase");
+ */
 export type TransactionState = 'approved' | 'verifying' | 'verified' | 'rejected' | 'finishing' | 'finished' | 'failed';
 
 /**
  * The moves a transaction may make. A move not in this table is a bug (or a duplicate store event,
  * which stores send freely) and is refused rather than acted on twice.
+ *
+ * @example
+ * TRANSACTION_TRANSITIONS.verifying; // ['verified', 'rejected']
  */
 export const TRANSACTION_TRANSITIONS: Readonly<Record<TransactionState, readonly TransactionState[]>> = {
   approved: ['verifying', 'finishing'],

@@ -11,7 +11,13 @@ export interface SessionStorage {
   removeItem(key: string): void | Promise<void>;
 }
 
-/** The shape of Capacitor's `Preferences` plugin that {@link preferencesStorage} needs. */
+/**
+ * The shape of Capacitor's `Preferences` plugin that {@link preferencesStorage} needs.
+ *
+ * @example
+ * import { Preferences } from '@capacitor/preferences';
+ * const prefs: PreferencesLike = Preferences;
+ */
 export interface PreferencesLike {
   get(options: { key: string }): Promise<{ value: string | null }>;
   set(options: { key: string; value: string }): Promise<void>;

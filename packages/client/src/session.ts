@@ -1,7 +1,13 @@
 import { Level, type User } from '@till/protocol';
 import type { SessionStorage } from './session-storage.js';
 
-/** What a session holds. Times are in seconds, as the protocol gives `expire`. */
+/**
+ * What a session holds. Times are in seconds, as the protocol gives `expire`.
+ *
+ * @example
+ * const state: SessionState | null = session.snapshot();
+ * if (state) console.log(new Date((state.issuedAt + state.expire) * 1000));
+ */
 export interface SessionState {
   token: string;
   /** When the client received the token (seconds since the epoch). */
@@ -12,21 +18,39 @@ export interface SessionState {
   user: User | null;
 }
 
-/** Why a session ended. */
+/**
+ * Why a session ended: the user logged out, the server answered 901, or the token's time ran out.
+ *
+ * @example
+ * session.subscribe((e) => { if (e.type === 'end' && e.reason === 'expired') say('Please log in again'); });
+ */
 export type SessionEndReason = 'logout' | 'invalid' | 'expired';
 
 /**
  * A change of the session: started by a login or registration, restored from storage, its user
  * updated, or ended.
+ *
+ * @example
+ * session.subscribe((e: SessionEvent) => setLevel(e.state?.level ?? 0));
  */
 export type SessionEvent =
   | { type: 'start' | 'restore' | 'update'; state: SessionState }
   | { type: 'end'; reason: SessionEndReason; state: null };
 
-/** Listener of {@link Session.subscribe}. */
+/**
+ * Listener of {@link Session.subscribe}.
+ *
+ * @example
+ * const log: SessionListener = (e) => console.log(e.type);
+ */
 export type SessionListener = (event: SessionEvent) => void;
 
-/** Options of {@link Session}. */
+/**
+ * Options of {@link Session}.
+ *
+ * @example
+ * const session = new Session({ storage: window.localStorage, storageKey: 'my-app.session' });
+ */
 export interface SessionOptions {
   /** Keeps the session across reloads (web storage, device preferences). */
   storage?: SessionStorage;

@@ -10,7 +10,12 @@ import type { RequestInfo } from './errors/till-error.js';
 import { buildFormData, needsMultipart, type UploadFiles } from './form-data.js';
 import { Session } from './session.js';
 
-/** Options shared by {@link ApiClient} and {@link StoreClient}. */
+/**
+ * Options shared by {@link ApiClient} and {@link StoreClient}.
+ *
+ * @example
+ * const options: TransportOptions = { host: 'https://api.example.com', timeout: 10_000, adapter: 'fetch' };
+ */
 export interface TransportOptions {
   /** Host to call, e.g. `https://api.example.com`; default the app's own origin. */
   host?: string;
@@ -26,7 +31,12 @@ export interface TransportOptions {
   headers?: Record<string, string>;
 }
 
-/** Whether a call carries the session token. */
+/**
+ * Whether a call carries the session token.
+ *
+ * @example
+ * await till.serviceCall('api/store/products', {}, { token: 'optional' });
+ */
 export type TokenUse =
   /** Needs a token: waits in the queue while logged out. */
   | 'required'
@@ -35,7 +45,12 @@ export type TokenUse =
   /** Never sends a token. */
   | 'none';
 
-/** One call as the clients describe it. */
+/**
+ * One call as the clients describe it.
+ *
+ * @example
+ * await till.api.request<{ code: 900 }>({ path: 'api/auth/logout', token: 'required' });
+ */
 export interface CallSpec {
   method?: 'GET' | 'POST';
   /** Path without a leading slash (`api/login`), or a full URL. */

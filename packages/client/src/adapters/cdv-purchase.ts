@@ -11,13 +11,23 @@ import type {
 // capacitor-plugin-cdv-purchase) that the adapter uses. Structural, so that the SDK never loads the
 // plugin itself: the app passes `window.CdvPurchase.store`.
 
-/** An offer of a product (what `order` buys). */
+/**
+ * An offer of a product (what `order` buys).
+ *
+ * @example
+ * const offer: CdvOfferLike | undefined = store.get('com.example.pro')?.getOffer();
+ */
 export interface CdvOfferLike {
   id: string;
   productId: string;
 }
 
-/** A product as the plugin holds it. */
+/**
+ * A product as the plugin holds it.
+ *
+ * @example
+ * const product: CdvProductLike | undefined = window.CdvPurchase.store.get('com.example.pro', 'test');
+ */
 export interface CdvProductLike {
   id: string;
   title?: string;
@@ -27,7 +37,12 @@ export interface CdvProductLike {
   getOffer(id?: string): CdvOfferLike | undefined;
 }
 
-/** A transaction as the plugin holds it. */
+/**
+ * A transaction as the plugin holds it.
+ *
+ * @example
+ * store.when().approved((t: CdvTransactionLike) => console.log(t.transactionId));
+ */
 export interface CdvTransactionLike {
   platform: string;
   transactionId: string;
@@ -41,14 +56,24 @@ export interface CdvTransactionLike {
   parentReceipt?: { nativeData?: { appStoreReceipt?: string } };
 }
 
-/** An error the plugin reports. */
+/**
+ * An error the plugin reports.
+ *
+ * @example
+ * store.error((e: CdvErrorLike) => console.warn(e.code, e.message));
+ */
 export interface CdvErrorLike {
   code: number;
   message: string;
   productId?: string | null;
 }
 
-/** The plugin's `store.when()` chain. */
+/**
+ * The plugin's `store.when()` chain.
+ *
+ * @example
+ * const when: CdvWhenLike = store.when().productUpdated(render);
+ */
 export interface CdvWhenLike {
   productUpdated(cb: (product: CdvProductLike) => void): CdvWhenLike;
   approved(cb: (transaction: CdvTransactionLike) => void): CdvWhenLike;
@@ -84,7 +109,12 @@ export const CDV_PRODUCT_TYPES: Readonly<Record<ProductTypeValue, string>> = {
   [ProductType.Subscription]: 'paid subscription',
 };
 
-/** The plugin's platform names the app may choose from (`CdvPurchase.Platform`). */
+/**
+ * The plugin's platform names the app may choose from (`CdvPurchase.Platform`).
+ *
+ * @example
+ * new CdvPurchaseAdapter(store, { platform: isAndroid ? CdvPlatform.GooglePlay : CdvPlatform.AppStore });
+ */
 export const CdvPlatform = {
   Test: 'test',
   GooglePlay: 'android-playstore',
@@ -94,7 +124,12 @@ export const CdvPlatform = {
 // CdvPurchase.ErrorCode.PAYMENT_CANCELLED (ERROR_CODES_BASE 6777000 + 6).
 const PAYMENT_CANCELLED = 6777006;
 
-/** Options of {@link CdvPurchaseAdapter}. */
+/**
+ * Options of {@link CdvPurchaseAdapter}.
+ *
+ * @example
+ * const options: CdvPurchaseAdapterOptions = { platform: CdvPlatform.Test };
+ */
 export interface CdvPurchaseAdapterOptions {
   /** The plugin platform; default `test` (the TEST platform, which runs in a plain browser). */
   platform?: string;

@@ -10,10 +10,18 @@ import type {
 /**
  * What the fake store does when asked to buy: approve (with a transaction, or without one), let the
  * user cancel, fail the order, or open the purchase and wait for the test to act.
+ *
+ * @example
+ * adapter.outcome = 'cancel';
  */
 export type FakeOrderOutcome = 'approve' | 'approveWithoutTransaction' | 'cancel' | 'fail' | 'wait';
 
-/** Options of {@link FakeStoreAdapter}. */
+/**
+ * Options of {@link FakeStoreAdapter}.
+ *
+ * @example
+ * const adapter = new FakeStoreAdapter({ outcome: 'fail', unknownProducts: ['com.example.gone'] });
+ */
 export interface FakeStoreOptions {
   /** Outcome of every order until changed; default `approve`. */
   outcome?: FakeOrderOutcome;

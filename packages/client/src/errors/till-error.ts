@@ -1,8 +1,18 @@
-/** Why a call ended without a server answer; every one of these is reported as code 905. */
+/**
+ * Why a call ended without a server answer; every one of these is reported as code 905.
+ *
+ * @example
+ * if (res.code === 905 && res.reason === 'queue_expired') say('Please log in and try again');
+ */
 export type FailureReason =
   'network' | 'timeout' | 'status' | 'body' | 'request' | 'queue_full' | 'queue_expired' | 'queue_cleared';
 
-/** The request a failure belongs to, as far as the client knows it (never its payload: it may hold a token). */
+/**
+ * The request a failure belongs to, as far as the client knows it (never its payload: it may hold a token).
+ *
+ * @example
+ * if (res.code === 905) console.warn(res.error.request?.url);
+ */
 export interface RequestInfo {
   method: string;
   url: string;

@@ -1,0 +1,57 @@
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import * as sdk from './index.js';
+
+// The SDK's promise to third parties: every public name carries a doc comment with an example.
+const entry = fileURLToPath(new URL('./index.ts', import.meta.url));
+
+function publicDeclarations() {
+  const program = ts.createProgram([entry], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    noEmit: true,
+    skipLibCheck: true,
+  });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(entry);
+  if (!source) throw new Error('index.ts not found');
+  const module = checker.getSymbolAtLocation(source);
+  if (!module) throw new Error('index.ts has no exports');
+  return checker.getExportsOfModule(module).map((symbol) => {
+    const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+    const declaration = target.declarations?.[0];
+    const tags = declaration ? ts.getJSDocTags(declaration).map((t) => t.tagName.text) : [];
+    // A `const` keeps its doc comment on the statement, not on the variable.
+    const statement = declaration && ts.isVariableDeclaration(declaration) ? declaration.parent.parent : undefined;
+    const statementTags = statement ? ts.getJSDocTags(statement).map((t) => t.tagName.text) : [];
+    const docs = target.getDocumentationComment(checker).length > 0;
+    return { name: symbol.getName(), docs, example: [...tags, ...statementTags].includes('example') };
+  });
+}
+
+describe('public API', () => {
+  const declarations = publicDeclarations();
+
+  it('exports the entry point and the main classes', () => {
+    const names = declarations.map((d) => d.name);
+    for (const name of [
+      'createTill',
+      'ApiClient',
+      'StoreClient',
+      'Session',
+      'CallQueue',
+      'OrderPoller',
+      'PurchaseFlow',
+    ]) {
+      expect(names).toContain(name);
+    }
+    expect(typeof sdk.createTill).toBe('function');
+  });
+
+  it('documents every export with a doc comment and an example', () => {
+    const missing = declarations.filter((d) => !d.docs || !d.example).map((d) => d.name);
+    expect(missing).toEqual([]);
+  });
+});
