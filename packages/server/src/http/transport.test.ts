@@ -95,4 +95,27 @@ describe('transport, headers, documents and logs', () => {
     expect(log).not.toContain(u.token);
     expect(log).not.toContain(secretToken);
   });
+
+  it('allows the configured origins, with the XSRF header, and no others', async () => {
+    const t2 = await startTestApp({ env: { CORS_ORIGINS: 'https://app.till.example' } });
+    try {
+      const preflight = (origin: string) =>
+        t2.app.inject({
+          method: 'OPTIONS',
+          url: '/api/login',
+          headers: {
+            origin,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'content-type,x-xsrf-token',
+          },
+        });
+      const ok = await preflight('https://app.till.example');
+      expect(ok.headers['access-control-allow-origin']).toBe('https://app.till.example');
+      expect(String(ok.headers['access-control-allow-headers']).toLowerCase()).toContain('x-xsrf-token');
+      const other = await preflight('https://evil.example');
+      expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    } finally {
+      await t2.close();
+    }
+  });
 });
