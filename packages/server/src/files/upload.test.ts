@@ -181,7 +181,11 @@ describe.each(filesMatrix)('uploads on %s with %s storage', (dialect, driver) =>
       );
       expect(partial.some((k) => k.endsWith('.partial'))).toBe(true);
     } else {
-      await new Promise((r) => setTimeout(r, 500));
+      const begun = await eventually(
+        async () => t.s3!.unfinishedMultipartUploads(),
+        (n) => n > 0,
+      );
+      expect(begun).toBeGreaterThan(0);
     }
     req.destroy();
     const after = await eventually(

@@ -89,7 +89,7 @@ export async function handleUpload(
   if (!failure && !staged.length) failure = fail.invalidInput('file', 'required');
   if (failure || !caller) {
     if (failure?.body.kind === 'invalid_input' && failure.body.reason === 'incomplete') {
-      request.log.info({ reqId: request.id, files: staged.length }, 'upload abandoned by the client; removed');
+      request.log.info({ files: staged.length }, 'upload abandoned by the client; removed');
     }
     current?.file.destroy();
     discardRest(request);

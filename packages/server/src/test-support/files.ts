@@ -6,7 +6,7 @@ import { openStorage } from '../files/storage/open-storage.js';
 import type { ObjectStorage } from '../files/storage/storage.js';
 import { startTestApp, type TestApp, type TestAppOptions } from './app.js';
 import { dialects } from './db.js';
-import { startS3 } from './s3.js';
+import { startS3, type TestS3 } from './s3.js';
 
 export type Driver = 'local' | 's3';
 
@@ -22,6 +22,8 @@ export const testLimits = { maxFileBytes: 8 * MiB, maxFiles: 3, quotaBytes: 12 *
 /** The real app listening on loopback, with its storage open beside it for inspection. */
 export interface FilesTestApp extends TestApp {
   storage: ObjectStorage;
+  /** The S3 server, for the s3 driver. */
+  s3: TestS3 | undefined;
 }
 
 export async function startFilesApp(
@@ -42,6 +44,7 @@ export async function startFilesApp(
   return {
     ...t,
     storage,
+    s3,
     async close() {
       await t.close();
       await storage.close();

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,11 @@ export interface TestS3 {
   /** A `STORAGE_URL` for the bucket. */
   storageUrl: string;
   bucket: string;
+  /**
+   * Multipart uploads s3rver has begun in the bucket and not completed. s3rver does not implement
+   * AbortMultipartUpload, so an aborted upload stays counted here (real S3 drops its parts).
+   */
+  unfinishedMultipartUploads(): number;
   close(): Promise<void>;
 }
 
@@ -34,6 +39,10 @@ export async function startS3(): Promise<TestS3> {
   return {
     storageUrl: `s3://${bucket}?endpoint=${encodeURIComponent(endpoint)}&region=us-east-1`,
     bucket,
+    unfinishedMultipartUploads() {
+      const uploads = join(directory, bucket, '._S3rver_uploads');
+      return existsSync(uploads) ? readdirSync(uploads).length : 0;
+    },
     async close() {
       await server.close();
       rmSync(directory, { recursive: true, force: true });
