@@ -37,8 +37,9 @@ export async function findCoupon(x: Executor, code: string): Promise<CouponRow |
 /**
  * Whether a buyer may use the coupon now: 908 `unknown` (also for a switched-off coupon, which
  * should not be told apart from a wrong code), `not_started`, `expired`, `used_up`,
- * `already_redeemed`, and `not_applicable` when it is not of the `kind` the call uses. The counts read here only give the buyer an early answer; the guarded
- * {@link consumeCouponUse} decides when uses race.
+ * `already_redeemed`, and `not_applicable` when it is not of the `kind` the call uses. The counts
+ * read here only give the buyer an early answer; the guarded {@link consumeCouponUse} decides when
+ * uses race.
  */
 export async function checkCoupon(
   x: Executor,
