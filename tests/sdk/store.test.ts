@@ -115,7 +115,7 @@ describe('SDK store calls against the server', () => {
     });
     await flow.start();
     await flow.order(['till.pro_unlock']);
-    await vi.waitFor(() => expect(messages.map((m) => m.code ?? m.type)).toEqual([799, 801, 800]));
+    await vi.waitFor(() => expect(messages.map((m) => m.code ?? m.type)).toEqual([799, 801, 800]), { timeout: 5_000 });
     expect(unlocked).toHaveBeenCalledTimes(1);
 
     const orders = await till.serviceCall<{ orders: { provider: string; status: string }[] }>('api/store/orders', {});
@@ -152,7 +152,9 @@ describe('SDK store calls against the server', () => {
     });
     await flow.start();
     await flow.order(['ghost']);
-    await vi.waitFor(() => expect(messages.map((m) => m.code ?? m.type)).toEqual([799, 801, 'error']));
+    await vi.waitFor(() => expect(messages.map((m) => m.code ?? m.type)).toEqual([799, 801, 'error']), {
+      timeout: 5_000,
+    });
     expect(messages[2]?.data).toMatchObject({ message: "We couldn't verify the purchase" });
     expect(adapter.finished).toHaveLength(0);
   });
