@@ -152,6 +152,14 @@ describe.each(filesMatrix)('uploads on %s with %s storage', (dialect, driver) =>
         ['file', 'x', 'x.txt'],
       ]),
     ).toEqual({ code: 901 });
+    const v = await registerUser(t);
+    const twoOwners = await postMultipart(t, [
+      ['token', u.token],
+      ['file', 'x', 'x.txt'],
+      ['token', v.token],
+      ['file', 'y', 'y.txt'],
+    ]);
+    expect(twoOwners).toEqual({ code: 907, parameter: 'token', reason: 'invalid' });
     expect(await postMultipart(t, [['token', u.token]])).toEqual({ code: 907, parameter: 'file', reason: 'required' });
     expect(await t.call('/api/files/upload', { token: u.token })).toEqual({
       code: 907,

@@ -57,6 +57,8 @@ export async function handleUpload(
     for await (const part of parts) {
       if (part.type === 'field') {
         if (part.fieldname === 'token') {
+          // One upload, one owner: a second token could move the files already stored to someone else.
+          if (caller) throw new UploadRefused(fail.invalidInput('token', 'invalid'));
           const who =
             typeof part.value === 'string' && part.value ? await authenticate(part.value) : fail.invalidToken();
           if (who instanceof Failure) throw new UploadRefused(who);
@@ -81,6 +83,8 @@ export async function handleUpload(
   } catch (error) {
     failure = toFailure(error, request);
     if (!failure) {
+      current?.file.destroy();
+      discardRest(request);
       await files.discard(staged);
       throw error;
     }
