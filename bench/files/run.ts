@@ -108,7 +108,7 @@ try {
     );
   const memory = (name: string, run: Run, goal = true) =>
     console.log(
-      `${name.padEnd(38)} idle ${run.idle.toFixed(0).padStart(4)} MB   peak ${run.peak.toFixed(0).padStart(4)} MB   (+${(run.peak - run.idle).toFixed(0)} MB)` +
+      `${name.padEnd(38)} idle ${run.idle.toFixed(0).padStart(4)} MB   peak ${run.peak.toFixed(1).padStart(6)} MB   (+${(run.peak - run.idle).toFixed(0)} MB)` +
         (goal ? `   goal < ${RSS_GOAL_MB} MB ${run.peak < RSS_GOAL_MB ? 'met' : 'MISSED'}` : ''),
     );
   console.log(`${PARALLEL} uploads at a time over loopback, local storage, SQLite; 1 GB per server`);
