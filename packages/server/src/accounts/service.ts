@@ -55,6 +55,8 @@ export interface IssuedSession {
 export type AvatarSetter = (userId: string, fileId: string) => Promise<Outcome<string>>;
 /** Answers the URL of a stored avatar key. */
 export type AvatarUrl = (userId: string, key: string) => string;
+/** Removes a stored avatar copy that is no longer used. */
+export type AvatarRemover = (key: string) => Promise<void>;
 
 // The user row read with the session rides on the caller for the rest of that request, so that
 // getUserInfo needs no second query. A symbol keeps it out of sight of other modules and of JSON;
@@ -68,6 +70,7 @@ export class AccountsService {
   private readonly now: () => number;
   private avatarSetter: AvatarSetter | undefined;
   private avatarUrl: AvatarUrl | undefined;
+  private avatarRemover: AvatarRemover | undefined;
 
   constructor(private readonly deps: AccountsDeps) {
     this.repo = new AccountsRepo(deps.db, deps.read);
@@ -75,9 +78,10 @@ export class AccountsService {
   }
 
   /** Plugs in avatar handling (the files module does this). */
-  useAvatars(setter: AvatarSetter, url: AvatarUrl): void {
+  useAvatars(setter: AvatarSetter, url: AvatarUrl, remover?: AvatarRemover): void {
     this.avatarSetter = setter;
     this.avatarUrl = url;
+    this.avatarRemover = remover;
   }
 
   /** The level a user has now: admins by configuration once confirmed, 2 once confirmed, else 1. */
@@ -273,6 +277,8 @@ export class AccountsService {
       }
     }
     if (Object.keys(changes).length) await this.repo.updateUser(row.id, changes);
+    // A removed avatar's copy goes once the row no longer points at it.
+    if (input.avatarFileId === null && row.avatar_key && this.avatarRemover) await this.avatarRemover(row.avatar_key);
     if (input.password !== undefined) await this.repo.deleteOtherSessions(row.id, caller.sessionId);
     const updated = { ...row, ...changes };
     if (emailChange) {

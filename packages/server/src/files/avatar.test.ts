@@ -53,6 +53,13 @@ describe.each(filesMatrix)('avatars on %s with %s storage', (dialect, driver) =>
 
     expect(((await setAvatar(u.token, null)).user as UserJson).avatarUrl).toBeNull();
     expect((await fetch(next.avatarUrl!)).status).toBe(404);
+    // Removing the avatar removes its stored copy too.
+    const keysBefore = await t.storage.list('avatars/');
+    const h = await uploadOne(t, u.token, await photo(64, 64), 'last.jpg');
+    await setAvatar(u.token, h.id);
+    expect(await t.storage.list('avatars/')).toHaveLength(keysBefore.length + 1);
+    await setAvatar(u.token, null);
+    expect(await t.storage.list('avatars/')).toHaveLength(keysBefore.length);
   });
 
   it("refuses another user's file, an unknown id and a file that is not an image", async () => {

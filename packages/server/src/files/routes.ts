@@ -110,5 +110,6 @@ export async function registerFiles(app: FastifyInstance, ctx: AppContext, servi
   ctx.accounts.useAvatars(
     (userId, fileId) => makeAvatar(files, userId, fileId),
     (_userId, key) => files.links.avatarUrl(key),
+    (key) => files.deleteObject(key),
   );
 }
