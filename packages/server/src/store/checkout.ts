@@ -109,7 +109,7 @@ export class Checkout {
         },
         now,
       );
-      const order = await payOrder(trx, iden, now, made.items);
+      const order = await payOrder(trx, iden, now, made.items, true);
       // The spend's entry already holds the balance unless the purchase itself granted credits.
       if (spent && !lines.some((l) => l.product.grant_credits)) return { order, balance: spent.balanceAfter };
       const user = await trx.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow();
@@ -180,7 +180,7 @@ export class Checkout {
         { userId, ...sum, discount, total, creditsSpent: 0, couponCode, provider: provider.name, data: null, lines },
         now,
       );
-      if (total === 0) return payOrder(trx, made.row.id, now, made.items);
+      if (total === 0) return payOrder(trx, made.row.id, now, made.items, true);
       return toOrder(made.row, made.items);
     });
     if (order instanceof Failure) return order;

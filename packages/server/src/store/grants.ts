@@ -24,6 +24,12 @@ export interface GrantSource {
   creditReason: CreditReason;
   reference: string;
   now: number;
+  /**
+   * When the buyer already owns a non-consumable: refuse (907 `owned`, rolling everything back) rather
+   * than skip. Set where nothing was taken from outside yet (credits, a free order); a provider that
+   * has already taken the money gets the order paid and the refund path instead.
+   */
+  refuseOwned?: boolean;
 }
 
 /** Adds an ISO 8601 period (`P1M`, `P30D`, `P1W`, `P1Y`) `times` times; months keep the day of month where they can. */
@@ -63,7 +69,8 @@ export async function applyGrants(
   for (const line of lines) {
     products.push(line.productId);
     if (line.type === 1) {
-      await insertEntitlement(trx, from, line.productId, 'ownership', from.now, null);
+      const granted = await insertEntitlement(trx, from, line.productId, 'ownership', from.now, null);
+      if (!granted && from.refuseOwned) throw new AbortTransaction(fail.invalidInput('products', 'owned'));
     } else if (line.type === 2 && line.grantPeriod) {
       // Serialises subscription grants per buyer on PostgreSQL (a no-op write takes the row lock),
       // so two purchases committing together both extend the time instead of overlapping.
@@ -101,8 +108,9 @@ async function insertEntitlement(
   kind: 'ownership' | 'subscription',
   startsAt: number,
   expiresAt: number | null,
-): Promise<void> {
-  await trx
+): Promise<boolean> {
+  // The only key that can clash is the partial unique index on live ownership.
+  const row = await trx
     .insertInto('entitlements')
     .values({
       id: newId(from.now),
@@ -116,7 +124,10 @@ async function insertEntitlement(
       revoked_at: null,
       created_at: from.now,
     })
-    .execute();
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /**

@@ -139,6 +139,7 @@ export async function payOrder(
   iden: string,
   now: number,
   known?: OrderItemRow[],
+  refuseOwned = false,
 ): Promise<Order> {
   const row = await transitionOrder(trx, iden, 'paid', now);
   const items = known ?? (await itemsOf(trx, iden));
@@ -149,6 +150,7 @@ export async function payOrder(
     creditReason: 'purchase',
     reference: iden,
     now,
+    refuseOwned,
   });
   return toOrder(row, items);
 }

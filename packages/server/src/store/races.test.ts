@@ -119,6 +119,21 @@ describe.each(dialects)('store races on %s', (dialect) => {
     expect(history.entries).toHaveLength(1);
   });
 
+  it('a buyer sending 10 purchases of one non-consumable at once owns it once and pays once', async () => {
+    const b = await registerUser(t);
+    await giveCredits(t, b.userId, 5_000);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        post(t, '/api/auth/payWithCredits', { token: b.token, products: '["pro-unlock"]' }),
+      ),
+    );
+    expect(codes(answers)).toEqual({ 900: 1, 907: 9 });
+    for (const a of answers.filter((x) => x.code === 907))
+      expect(a).toMatchObject({ parameter: 'products', reason: 'owned' });
+    const history = await ok<{ balance: number }>(t, '/api/store/credits', { token: b.token });
+    expect(history.balance).toBe(4_500);
+  });
+
   it('after all of it, the ledger sums to every balance', async () => {
     await expectLedgerMatchesBalances(t);
   });

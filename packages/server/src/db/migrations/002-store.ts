@@ -138,6 +138,15 @@ export const storeMigration: Migration = {
       .columns(['user_id', 'product_id'])
       .execute();
     await db.schema.createIndex('entitlements_order_idx').on('entitlements').column('order_id').execute();
+    // Owning is once: two purchases of one non-consumable racing cannot both grant it.
+    await db.schema
+      .createIndex('entitlements_owned_once')
+      .on('entitlements')
+      .columns(['user_id', 'product_id'])
+      .unique()
+      .where(sql.ref('kind'), '=', 'ownership')
+      .where(sql.ref('revoked_at'), 'is', null)
+      .execute();
 
     // A provider's event or transaction id is applied once: the key makes a replay a no-op.
     await db.schema
