@@ -25,15 +25,17 @@ export { MIME_EXTENSIONS, extensionFor } from './mime.js';
 export { OrderPoller } from './order-poller.js';
 export type { PollEntry, OrderPollerOptions } from './order-poller.js';
 
-export { PurchaseFlow, PURCHASE_NOT_VERIFIED, TRANSACTION_TRANSITIONS } from './purchase-flow.js';
+export { PurchaseFlow } from './purchase-flow.js';
+export { PURCHASE_NOT_VERIFIED, verifiedProducts } from './purchase-verification.js';
+export { TRANSACTION_TRANSITIONS, TransactionStates } from './purchase-transactions.js';
+export type { TransactionState } from './purchase-transactions.js';
 export type {
   PurchaseFlowOptions,
   PurchaseProduct,
   PurchaseProductInput,
   PurchaseValidator,
   StoreMessage,
-  TransactionState,
-} from './purchase-flow.js';
+} from './purchase-types.js';
 export type {
   StoreAdapter,
   StoreAdapterEvent,
@@ -43,15 +45,15 @@ export type {
   AdapterOrderResult,
 } from './store-adapter.js';
 export { CdvPurchaseAdapter, CDV_PRODUCT_TYPES, CdvPlatform } from './adapters/cdv-purchase.js';
+export type { CdvPurchaseAdapterOptions } from './adapters/cdv-purchase.js';
 export type {
-  CdvPurchaseAdapterOptions,
   CdvStoreLike,
   CdvProductLike,
   CdvOfferLike,
   CdvTransactionLike,
   CdvErrorLike,
   CdvWhenLike,
-} from './adapters/cdv-purchase.js';
+} from './adapters/cdv-store.js';
 export { FakeStoreAdapter } from './adapters/fake-store.js';
 export type { FakeStoreOptions, FakeOrderOutcome } from './adapters/fake-store.js';
 

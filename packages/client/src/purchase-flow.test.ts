@@ -2,7 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ValidatePurchaseData } from '@till/protocol';
 import type { DataAnswer } from './answers.js';
 import { FakeStoreAdapter, type FakeStoreOptions } from './adapters/fake-store.js';
-import { PURCHASE_NOT_VERIFIED, PurchaseFlow, type PurchaseFlowOptions, type StoreMessage } from './purchase-flow.js';
+import { PurchaseFlow } from './purchase-flow.js';
+import type { PurchaseFlowOptions, StoreMessage } from './purchase-types.js';
+import { PURCHASE_NOT_VERIFIED } from './purchase-verification.js';
 
 type Validation = DataAnswer<ValidatePurchaseData>;
 const valid = (products: string): Validation => ({ code: 900, data: { result: 1, products } });

@@ -1,119 +1,9 @@
 import { Code, Paths, type ValidatePurchaseData } from '@till/protocol';
 import type { DataAnswer } from './answers.js';
-import type { AdapterTransaction, StoreAdapter, StoreAdapterEvent, StoreProductDefinition } from './store-adapter.js';
-
-/**
- * The text of every failed verification, as the specification words it.
- *
- * @example
- * if (m.type === 'error' && m.data.message === PURCHASE_NOT_VERIFIED) offerRetry();
- */
-export const PURCHASE_NOT_VERIFIED = "We couldn't verify the purchase";
-
-/**
- * A product the flow sells, kept current from the store's updates.
- *
- * @example
- * flow.products.filter((p) => p.canPurchase).map((p) => p.alias);
- */
-export interface PurchaseProduct extends StoreProductDefinition {
-  loaded: boolean;
-  valid: boolean;
-  canPurchase: boolean;
-  owned: boolean;
-  title?: string;
-  price?: string;
-}
-
-/**
- * A product to sell, with what to do once the server has verified a purchase of it.
- *
- * @example
- * const p: PurchaseProductInput = { id: 'com.example.pro', alias: 'pro-unlock', type: 1, callback: () => unlockPro() };
- */
-export interface PurchaseProductInput extends StoreProductDefinition {
-  callback?: (product: PurchaseProduct, transaction: AdapterTransaction) => void;
-}
-
-/**
- * What the flow tells its parent: the store messages 799 (ordered), 801 (approved), 800 (finished),
- * 804 (order error, with `{}`), and the user cancelling or the store failing.
- *
- * @example
- * onMessage: (m) => { if (m.code === 800) say('Thank you!'); else if (m.type === 'error') say(m.data.message); }
- */
-export type StoreMessage =
-  | { type: 'ordered'; code: 799; data: { productId: string } }
-  | { type: 'approved'; code: 801; data: { productId: string; transactionId: string } }
-  | { type: 'finished'; code: 800; data: { productId: string; transactionId: string } }
-  | { type: 'orderError'; code: 804; data: Record<string, never> }
-  | { type: 'cancelled'; code?: undefined; data: { productId?: string } }
-  | { type: 'error'; code?: undefined; data: { message: string; productId?: string; code?: number } };
-
-/**
- * The validator the flow calls: {@link StoreClient.validatePurchase} fits.
- *
- * @example
- * const validatePurchase: PurchaseValidator = (tx, path) => till.store.validatePurchase(tx, path);
- */
-export type PurchaseValidator = (
-  transaction: unknown,
-  validatorPath: string,
-) => Promise<DataAnswer<ValidatePurchaseData>>;
-
-/**
- * Options of {@link PurchaseFlow}.
- *
- * @example
- * const options: PurchaseFlowOptions = { adapter, store: till.store, onMessage: (m) => console.log(m), forceVerify: true };
- */
-export interface PurchaseFlowOptions {
-  adapter: StoreAdapter;
-  /** Where approved transactions are verified; pass the `StoreClient` (or its `validatePurchase`). */
-  store: { validatePurchase: PurchaseValidator };
-  /** The parent: receives every {@link StoreMessage}. */
-  onMessage: (message: StoreMessage) => void;
-  products?: readonly PurchaseProductInput[];
-  /** Called whenever a product's state changes. */
-  onProductsChange?: (products: readonly PurchaseProduct[]) => void;
-  /** Verify approved transactions on the server before finishing them; default true. */
-  forceVerify?: boolean;
-  /** Validator path; default `api/store/validatePurchase`. */
-  validatorPath?: string;
-  /**
-   * The callback variant of validation: receives the validator's `data`, and the transaction is
-   * finished only when `data.result` is 1 (product callbacks are then the app's business).
-   */
-  onValidation?: (data: ValidatePurchaseData, transaction: AdapterTransaction) => void;
-  /** Subscribes to the app's resume event (Capacitor `App`, `visibilitychange`); the flow refreshes the store on it. */
-  onResume?: (listener: () => void) => () => void;
-}
-
-/**
- * Where one transaction stands.
- *
- * @example
- * if (flow.transactionState(txId) === 'rejected') say("We couldn't verify the purchase");
- */
-export type TransactionState = 'approved' | 'verifying' | 'verified' | 'rejected' | 'finishing' | 'finished' | 'failed';
-
-/**
- * The moves a transaction may make. A move not in this table is a bug (or a duplicate store event,
- * which stores send freely) and is refused rather than acted on twice.
- *
- * @example
- * TRANSACTION_TRANSITIONS.verifying; // ['verified', 'rejected']
- */
-export const TRANSACTION_TRANSITIONS: Readonly<Record<TransactionState, readonly TransactionState[]>> = {
-  approved: ['verifying', 'finishing'],
-  verifying: ['verified', 'rejected'],
-  verified: ['finishing'],
-  // A rejected or unfinished transaction comes back from the store (on refresh) as approved again.
-  rejected: ['approved'],
-  finishing: ['finished', 'failed'],
-  failed: ['approved'],
-  finished: [],
-};
+import type { AdapterTransaction, StoreAdapterEvent } from './store-adapter.js';
+import { TransactionStates, type TransactionState } from './purchase-transactions.js';
+import type { PurchaseFlowOptions, PurchaseProduct, PurchaseProductInput, StoreMessage } from './purchase-types.js';
+import { PURCHASE_NOT_VERIFIED, verifiedProducts } from './purchase-verification.js';
 
 /**
  * The in-app purchase flow over a {@link StoreAdapter}: keeps the products' `loaded`, `valid` and
@@ -137,7 +27,7 @@ export class PurchaseFlow {
   private readonly options: PurchaseFlowOptions;
   private readonly items = new Map<string, PurchaseProduct>();
   private readonly callbacks = new Map<string, PurchaseProductInput['callback']>();
-  private readonly transactions = new Map<string, TransactionState>();
+  private readonly transactions = new TransactionStates();
   private readonly stops: (() => void)[] = [];
   private started = false;
 
@@ -290,9 +180,9 @@ export class PurchaseFlow {
       this.post({ type: 'error', data: { message: PURCHASE_NOT_VERIFIED } });
       return;
     }
-    const previous = this.transactions.get(transaction.id);
-    if (previous !== undefined && !this.move(transaction.id, 'approved')) return;
-    this.transactions.set(transaction.id, 'approved');
+    // Stores report the same approval more than once: only a new one, or one coming back after a
+    // rejection or a failed finish, is acted on.
+    if (!this.transactions.approve(transaction.id)) return;
     const productId = transaction.productIds[0] ?? '';
     const ids = { productId, transactionId: transaction.id };
 
@@ -322,14 +212,18 @@ export class PurchaseFlow {
     } catch {
       return false;
     }
-    if (answer.code !== Code.Ok) return false;
-    const data = answer.data;
-    if (this.options.onValidation) {
-      this.safely(() => this.options.onValidation?.(data, transaction));
+    const { onValidation } = this.options;
+    if (onValidation) {
+      // The callback variant: the app gets `data` and decides what the products do; the
+      // transaction is finished only when `data.result` is 1.
+      if (answer.code !== Code.Ok) return false;
+      const data = answer.data;
+      this.safely(() => onValidation(data, transaction));
       return data.result === 1;
     }
-    if (data.result !== 1) return false;
-    for (const id of data.products.split(';').filter(Boolean)) {
+    const ids = verifiedProducts(answer);
+    if (!ids) return false;
+    for (const id of ids) {
       const product = this.find(id);
       const callback = product && this.callbacks.get(product.id);
       if (product && callback) this.safely(() => callback(product, transaction));
@@ -354,10 +248,7 @@ export class PurchaseFlow {
   }
 
   private move(transactionId: string, to: TransactionState): boolean {
-    const from = this.transactions.get(transactionId);
-    if (from === undefined || !TRANSACTION_TRANSITIONS[from].includes(to)) return false;
-    this.transactions.set(transactionId, to);
-    return true;
+    return this.transactions.move(transactionId, to);
   }
 
   private productsChanged(): void {

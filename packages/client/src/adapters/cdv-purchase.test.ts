@@ -1,7 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { PURCHASE_NOT_VERIFIED, PurchaseFlow, type StoreMessage } from '../purchase-flow.js';
+import { PurchaseFlow } from '../purchase-flow.js';
+import type { StoreMessage } from '../purchase-types.js';
+import { PURCHASE_NOT_VERIFIED } from '../purchase-verification.js';
 import { loadCdvPurchase as loadPlugin, type LoadedPlugin as Plugin } from '../test-support/cdv-plugin.js';
-import { CDV_PRODUCT_TYPES, CdvPurchaseAdapter, type CdvStoreLike } from './cdv-purchase.js';
+import { CDV_PRODUCT_TYPES, CdvPurchaseAdapter } from './cdv-purchase.js';
+import type { CdvStoreLike } from './cdv-store.js';
 
 function flowOn(
   plugin: Plugin,

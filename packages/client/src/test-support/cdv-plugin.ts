@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import vm from 'node:vm';
-import type { CdvStoreLike } from '../adapters/cdv-purchase.js';
+import type { CdvStoreLike } from '../adapters/cdv-store.js';
 
 // The real cordova-plugin-purchase (v13, the library capacitor-plugin-cdv-purchase ships) is a
 // browser script that sets `window.CdvPurchase`. Each load gets its own global scope, so tests do

@@ -1,0 +1,88 @@
+// The slice of cordova-plugin-purchase v13 (`CdvPurchase.store`, also shipped for Capacitor as
+// capacitor-plugin-cdv-purchase) that the adapter uses. Structural, so that the SDK never loads the
+// plugin itself: the app passes `window.CdvPurchase.store`.
+
+/**
+ * An offer of a product (what `order` buys).
+ *
+ * @example
+ * const offer: CdvOfferLike | undefined = store.get('com.example.pro')?.getOffer();
+ */
+export interface CdvOfferLike {
+  id: string;
+  productId: string;
+}
+
+/**
+ * A product as the plugin holds it.
+ *
+ * @example
+ * const product: CdvProductLike | undefined = window.CdvPurchase.store.get('com.example.pro', 'test');
+ */
+export interface CdvProductLike {
+  id: string;
+  title?: string;
+  canPurchase: boolean;
+  owned: boolean;
+  pricing?: { price?: string } | undefined;
+  getOffer(id?: string): CdvOfferLike | undefined;
+}
+
+/**
+ * A transaction as the plugin holds it.
+ *
+ * @example
+ * store.when().approved((t: CdvTransactionLike) => console.log(t.transactionId));
+ */
+export interface CdvTransactionLike {
+  platform: string;
+  transactionId: string;
+  state?: string;
+  purchaseDate?: Date;
+  products: { id: string; offerId?: string }[];
+  finish(): Promise<void>;
+  /** Google Play: the purchase as Play returned it (purchase token, signature). */
+  nativePurchase?: unknown;
+  /** App Store: the receipt this transaction belongs to. */
+  parentReceipt?: { nativeData?: { appStoreReceipt?: string } };
+}
+
+/**
+ * An error the plugin reports.
+ *
+ * @example
+ * store.error((e: CdvErrorLike) => console.warn(e.code, e.message));
+ */
+export interface CdvErrorLike {
+  code: number;
+  message: string;
+  productId?: string | null;
+}
+
+/**
+ * The plugin's `store.when()` chain.
+ *
+ * @example
+ * const when: CdvWhenLike = store.when().productUpdated(render);
+ */
+export interface CdvWhenLike {
+  productUpdated(cb: (product: CdvProductLike) => void): CdvWhenLike;
+  approved(cb: (transaction: CdvTransactionLike) => void): CdvWhenLike;
+}
+
+/**
+ * The shape of `CdvPurchase.store` the adapter needs.
+ *
+ * @example
+ * const store: CdvStoreLike = window.CdvPurchase.store;
+ */
+export interface CdvStoreLike {
+  register(products: { id: string; type: string; platform: string }[]): unknown;
+  initialize(platforms?: (string | { platform: string; options?: unknown })[]): Promise<unknown>;
+  update(): Promise<unknown>;
+  get(productId: string, platform?: string): CdvProductLike | undefined;
+  order(offer: CdvOfferLike, additionalData?: unknown): Promise<CdvErrorLike | undefined>;
+  when(): CdvWhenLike;
+  error(cb: (error: CdvErrorLike) => void): unknown;
+  off(cb: (...args: never[]) => void): void;
+}
