@@ -18,7 +18,7 @@ import { checkCoupon } from './coupons.js';
 import { moveCredits } from './credits.js';
 import type { StoreDeps } from './deps.js';
 import { newId } from './ids.js';
-import { insertOrder, loadOrder, payOrder, toOrder } from './orders.js';
+import { expireStaleCouponHolds, insertOrder, loadOrder, payOrder, toOrder } from './orders.js';
 import { discountFor, moneySubtotal } from './pricing.js';
 
 /** Reads a JSON text field against its schema; 907 naming the field when it is not JSON or not that shape. */
@@ -162,6 +162,7 @@ export class Checkout {
     if (sum instanceof Failure) return sum;
     const code = input.couponCode?.trim();
     const now = this.deps.now();
+    if (code) await expireStaleCouponHolds(this.deps.db, code, now);
     const order = await runInTransaction(this.deps.db, async (trx) => {
       let discount = 0;
       let couponCode: string | null = null;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test-support/app.js';
+import { PENDING_COUPON_HOLD_MS } from './orders.js';
 import { dialects } from '../test-support/db.js';
 import { anAdmin, ok, saveCoupon, saveProduct } from '../test-support/store.js';
 import { registerUser } from '../test-support/users.js';
@@ -205,5 +206,31 @@ describe.each(dialects)('coupons on %s', (dialect) => {
     });
     expect(cancelled.order.status).toBe('cancelled');
     expect((await checkout(b.token, 'monthly', 'ONE-TRY')).code).toBe(900);
+  });
+});
+
+describe.each(dialects)('coupon holds of abandoned checkouts on %s', (dialect) => {
+  let t: TestApp;
+  let clock = Date.now();
+  beforeAll(async () => {
+    t = await startTestApp({ dialect, now: () => clock });
+  });
+  afterAll(() => t.close());
+
+  it('gives back the use of a pending order older than the hold to the next buyer', async () => {
+    await saveCoupon(t, { code: 'LAST-ONE', kind: 'discount', percentOff: 10, usageLimit: 1 });
+    const [a, b] = [await registerUser(t), await registerUser(t)];
+    const held = await ok<{ order: { iden: string } }>(t, '/api/store/doCheckout', {
+      token: a.token,
+      products: 'monthly',
+      couponCode: 'LAST-ONE',
+    });
+    const tryB = () => t.call('/api/store/doCheckout', { token: b.token, products: 'monthly', couponCode: 'LAST-ONE' });
+    clock += PENDING_COUPON_HOLD_MS - 60_000;
+    expect(await tryB()).toEqual({ code: 908, reason: 'used_up' });
+    clock += 120_000;
+    expect((await tryB()).code).toBe(900);
+    const first = await ok<{ status: string }>(t, '/api/store/orderStatus', { token: a.token, iden: held.order.iden });
+    expect(first.status).toBe('cancelled');
   });
 });

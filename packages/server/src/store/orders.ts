@@ -1,6 +1,7 @@
-import type { Selectable, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Order, OrderStatusValue, Provider } from '@till/protocol';
 import type { Database, OrderItemsTable, OrdersTable } from '../db/schema.js';
+import { runInTransaction } from '../db/transaction.js';
 import { AbortTransaction, fail } from '../errors.js';
 import type { Line } from './catalog.js';
 import { releaseCouponUse } from './coupon-uses.js';
@@ -171,4 +172,24 @@ export async function loadOrder(x: Executor, iden: string): Promise<{ row: Order
   const row = await x.selectFrom('orders').selectAll().where('id', '=', iden).executeTakeFirst();
   if (!row) return undefined;
   return { row, order: toOrder(row, await itemsOf(x, iden)) };
+}
+
+/** How long a pending order may hold a coupon use before someone else may take it back. */
+export const PENDING_COUPON_HOLD_MS = 24 * 3_600_000;
+
+/**
+ * Cancels this coupon's pending orders older than {@link PENDING_COUPON_HOLD_MS}, giving their uses
+ * back, so that checkouts abandoned on the payment page do not use a limited coupon up for good.
+ * Each is its own conditional transition: an order paid meanwhile stays paid.
+ */
+export async function expireStaleCouponHolds(db: Kysely<Database>, code: string, now: number): Promise<void> {
+  const stale = await db
+    .selectFrom('orders')
+    .select('id')
+    .where('coupon_code', '=', code.toUpperCase())
+    .where('status', '=', 'pending')
+    .where('created_at', '<', now - PENDING_COUPON_HOLD_MS)
+    .limit(100)
+    .execute();
+  for (const { id } of stale) await runInTransaction(db, (trx) => closeOrder(trx, id, 'cancelled', now));
 }
