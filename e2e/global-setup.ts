@@ -37,6 +37,11 @@ export default function setup(): void {
   const build = existsSync(built) ? statSync(built).mtimeMs : 0;
   if (sources > build) {
     console.log('e2e: building the web app');
-    execFileSync('npm', ['run', 'build', '-w', '@till/web'], { cwd: root, stdio: 'inherit' });
+    // Vitest runs with NODE_ENV=test, which would make Vite bundle React's development build.
+    execFileSync('npm', ['run', 'build', '-w', '@till/web'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
   }
 }

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addToCartFromCatalog, buyWithDefault, fill, payOnSandbox, signIn, signOut, waitForText } from './support/flows';
 import { checkScreen, mailedToken, newContext, PASSWORD, screensDir, startEnv, viewports, type Env } from './support/env';
 
@@ -21,9 +21,23 @@ describe.each(viewports)('the web app at $name size', (viewport) => {
     env = await startEnv(admin);
     ctx = await newContext(env, viewport);
     page = await ctx.newPage();
+    // Errors of the app in the browser show up in the test's output.
+    page.on('pageerror', (error) => console.error(`[browser ${viewport.name}] ${error.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') console.error(`[browser ${viewport.name}] console: ${m.text()}`);
+    });
+    page.on('framenavigated', (f) => console.error(`[browser ${viewport.name}] NAV ${f.url()}`));
   });
   afterAll(async () => {
     await env?.close();
+  });
+  // A failed step leaves a picture of where it stood.
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') {
+      const name = context.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+      console.error(`[browser ${viewport.name}] failed at ${page.url()}`);
+      await page.screenshot({ path: `${screensDir}/${viewport.name}-FAILED-${name}.png`, fullPage: true }).catch(() => undefined);
+    }
   });
 
   it('registers with each refusal on its field, confirms through the mailed link and signs in', async () => {

@@ -26,7 +26,7 @@ export async function signIn(page: Page, email: string, password: string): Promi
 export async function signOut(page: Page): Promise<void> {
   await page.getByRole('button', { name: /^Account of/ }).click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
-  await page.getByRole('link', { name: 'Sign in' }).waitFor();
+  await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).waitFor();
 }
 
 /** Picks the payment route, presses Buy, and answers once the browser is on the sandbox checkout page. */

@@ -55,6 +55,13 @@ export function registerSecurityHeaders(app: FastifyInstance, connectSrc: string
     done();
   });
   app.addHook('onSend', (_request, reply, payload, done) => {
+    // A 304 has no content type, and browsers merge its headers into the cached page: the JSON
+    // policy (`default-src 'none'`) would then block every script of a revalidated page.
+    if (reply.statusCode === 304) {
+      for (const name in api) if (reply.getHeader(name) === api[name]) reply.removeHeader(name);
+      done(null, payload);
+      return;
+    }
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('text/html')) {
       const ownPolicy = reply.getHeader('content-security-policy') !== api['content-security-policy'];
