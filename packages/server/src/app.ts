@@ -3,7 +3,7 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { AccountsService } from './accounts/service.js';
 import type { Config } from './config.js';
@@ -73,10 +73,13 @@ export async function buildApp(
     trustProxy: config.production,
   });
 
-  const db = options.db ?? connect(config.databaseUrl);
+  const db = options.db ?? (await connect(config.databaseUrl));
   await migrateToLatest(db.kysely, db.dialect);
   const mailer = options.mailer ?? createMailer(config.smtpUrl, config.mailFrom);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  // The Redis client is loaded only when counters are shared: it is a sizeable module to keep idle.
+  const redis = config.redisUrl
+    ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2 })
+    : undefined;
   const now = options.now ?? Date.now;
 
   const limits = config.rateLimits;
@@ -114,7 +117,8 @@ export async function buildApp(
     // Transport failures only: no stack, no SQL, no internals. The client turns these into 905.
     void reply.status(status).send({
       code: status,
-      error: status === 500 ? 'internal_error' : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'too_large' : 'bad_request',
+      error:
+        status === 500 ? 'internal_error' : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'too_large' : 'bad_request',
       requestId: request.id,
     });
   });

@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import type { Database } from './schema.js';
 
 /** Which engine a {@link Db} talks to; the few queries that differ branch on it. */
@@ -21,9 +20,6 @@ export interface Db {
   read<T>(query: CompiledQuery, parameters: readonly unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
-
-// int8 (bigint) comes back from pg as a string; every bigint here is epoch millis or a count that fits.
-pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
 const STATEMENT_CACHE = 500;
 
@@ -65,7 +61,7 @@ function openSqlite(file: string, readonly: boolean): SqliteDatabase.Database {
  * Opens the database a URL names: `sqlite:PATH` (`sqlite::memory:` for a throwaway one) or
  * `postgres://...`.
  */
-export function connect(url: string, options: { poolSize?: number } = {}): Db {
+export async function connect(url: string, options: { poolSize?: number } = {}): Promise<Db> {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
     const memory = file === ':memory:';
@@ -87,6 +83,10 @@ export function connect(url: string, options: { poolSize?: number } = {}): Db {
       },
     };
   }
+  // Loaded only for PostgreSQL: a server on SQLite keeps the driver out of its memory.
+  const { default: pg } = await import('pg');
+  // int8 (bigint) comes back from pg as a string; every bigint here is epoch millis or a count that fits.
+  pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /** A message ready to send. */
 export interface MailMessage {
@@ -31,12 +31,17 @@ const OUTBOX_LIMIT = 200;
  */
 export function createMailer(smtpUrl: string | undefined, from: string): Mailer {
   if (smtpUrl) {
-    const transport = nodemailer.createTransport(smtpUrl);
+    // nodemailer is loaded with the first mail: a server that never sends keeps it out of memory.
+    let transport: Promise<Transporter> | undefined;
+    const open = () =>
+      (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl)));
     return {
       async send(message) {
-        await transport.sendMail({ from, ...message });
+        await (await open()).sendMail({ from, ...message });
       },
-      close: () => transport.close(),
+      close: () => {
+        void transport?.then((t) => t.close());
+      },
     };
   }
   const outbox: OutboxEntry[] = [];

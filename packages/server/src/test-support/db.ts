@@ -26,7 +26,7 @@ export async function createTestDb(dialect: Dialect, poolSize = 10): Promise<Tes
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'till-test-'));
     const url = `sqlite:${join(dir, 'till.db')}`;
-    const db = connect(url);
+    const db = await connect(url);
     return {
       ...db,
       url,
@@ -44,7 +44,7 @@ export async function createTestDb(dialect: Dialect, poolSize = 10): Promise<Tes
   await admin.end();
   const sep = pgUrl.includes('?') ? '&' : '?';
   const url = `${pgUrl}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  const db = connect(url, { poolSize });
+  const db = await connect(url, { poolSize });
   return {
     ...db,
     url,
