@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { appRoutePattern } from './src/app/paths';
+import { appRoutePattern } from './src/app/paths.ts';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 

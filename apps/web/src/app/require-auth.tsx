@@ -12,7 +12,9 @@ export function RequireAuth({ level = 1, children }: { level?: number; children:
   const session = useSession();
   const location = useLocation();
   if (!session.loggedIn) {
-    return <Navigate replace to={paths.login.href(location.pathname + location.search, 'required')} />;
+    // A session the server ended (901) or that ran out reads differently from a visit while signed out.
+    const reason = session.endReason === 'invalid' || session.endReason === 'expired' ? 'expired' : 'required';
+    return <Navigate replace to={paths.login.href(location.pathname + location.search, reason)} />;
   }
   if (session.level < level) {
     return (

@@ -1,5 +1,6 @@
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { useState } from 'react';
+import { LoadingState } from '@/components/states';
 import { Layout } from './layout';
 import { paths } from './paths';
 
@@ -12,6 +13,7 @@ export function createAppRouter() {
   return createBrowserRouter([
     {
       element: <Layout />,
+      hydrateFallbackElement: <LoadingState />,
       children: [
         { path: paths.home.path, ...page(() => import('./routes/store'), 'CatalogRoute') },
         { path: paths.product.path, ...page(() => import('./routes/store'), 'ProductRoute') },

@@ -32,7 +32,6 @@ export function unwrap<T extends { code: number }>(res: T): Extract<T, { code: 9
 /** The protocol code of any thrown value: SDK failures keep theirs, anything else is a 905. */
 export function codeOf(error: unknown): number {
   if (error instanceof ApiError) return error.code;
-  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'number') return error.code;
   return Code.NetworkError;
 }
 

@@ -6,6 +6,8 @@ export const theme = createTheme({
   palette: {
     primary: { main: '#1e5b4f' },
     secondary: { main: '#8a3b12' },
+    // Darker than MUI's default so that warning text buttons keep a 4.5:1 contrast.
+    warning: { main: '#9a4a00' },
     background: { default: '#f6f8f7' },
   },
   shape: { borderRadius: 10 },

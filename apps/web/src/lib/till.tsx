@@ -1,5 +1,5 @@
 import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
-import type { Till } from '@till/client';
+import type { SessionEndReason, Till } from '@till/client';
 import type { User } from '@till/protocol';
 
 /** The SDK instance the whole app talks to the server through. */
@@ -22,14 +22,14 @@ export interface SessionView {
   loggedIn: boolean;
   user: User | null;
   level: number;
+  /** Why the last session ended, when one ended while the app was open. */
+  endReason: SessionEndReason | null;
 }
 
-const anonymous: SessionView = { loggedIn: false, user: null, level: 0 };
-
-function viewOf(till: Till): SessionView {
+function viewOf(till: Till, endReason: SessionEndReason | null = null): SessionView {
   const token = till.session.token;
-  if (!token) return anonymous;
-  return { loggedIn: true, user: till.session.user, level: till.session.level };
+  if (!token) return { loggedIn: false, user: null, level: 0, endReason };
+  return { loggedIn: true, user: till.session.user, level: till.session.level, endReason: null };
 }
 
 // One cached view per SDK instance, so that useSyncExternalStore sees a stable snapshot between changes.
@@ -40,8 +40,8 @@ export function useSession(): SessionView {
   const till = useTill();
   return useSyncExternalStore(
     (onChange) =>
-      till.session.subscribe(() => {
-        views.set(till, viewOf(till));
+      till.session.subscribe((event) => {
+        views.set(till, viewOf(till, event.type === 'end' ? event.reason : null));
         onChange();
       }),
     () => {

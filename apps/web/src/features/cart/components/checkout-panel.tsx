@@ -61,7 +61,13 @@ export function CheckoutPanel({
   if (!lines.length) return <EmptyState title={t('cart.empty')} />;
   if (form.isPending) return <LoadingState />;
   if (form.isError) return <ErrorState error={form.error} onRetry={() => void form.refetch()} />;
-  const providers = form.data.providers.map((p) => p.provider);
+  // Credits are always a route of their own (payWithCredits) when every product has a credit price.
+  const creditTotal = lines.reduce((sum, l) => {
+    const price = form.data.products.find((p) => p.id === l.id)?.creditPrice;
+    return price == null || sum === null ? null : sum + price * l.quantity;
+  }, 0 as number | null);
+  const offered = form.data.providers.map((p) => p.provider);
+  const providers: Provider[] = creditTotal !== null && !offered.includes('credits') ? [...offered, 'credits'] : offered;
   const provider = chosen && providers.includes(chosen) ? chosen : (providers[0] ?? null);
 
   let couponLine: { text: string; tone: 'ok' | 'error' | 'info' } | null = null;
@@ -108,7 +114,16 @@ export function CheckoutPanel({
         {providers.length ? (
           <RadioGroup value={provider ?? ''} onChange={(e) => setChosen(e.target.value as Provider)} name="provider">
             {providers.map((p) => (
-              <FormControlLabel key={p} value={p} control={<Radio />} label={t(`providers.${p}`, { defaultValue: p })} />
+              <FormControlLabel
+                key={p}
+                value={p}
+                control={<Radio />}
+                label={
+                  p === 'credits'
+                    ? `${t('providers.credits')} (${t('store.credits', { count: creditTotal ?? 0 })})`
+                    : t(`providers.${p}`, { defaultValue: p })
+                }
+              />
             ))}
           </RadioGroup>
         ) : (

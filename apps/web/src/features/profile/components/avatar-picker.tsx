@@ -4,8 +4,9 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { User } from '@till/protocol';
+import { Code, type User } from '@till/protocol';
 import { useErrorMessage } from '@/components/states';
+import { ApiError, codeOf } from '@/lib/api-error';
 import { meKey } from '@/lib/use-me';
 import { useTill } from '@/lib/till';
 import { getPlatform } from '@/platform/platform';
@@ -20,7 +21,13 @@ export function AvatarPicker({ user }: { user: User }) {
   const mutation = useMutation({
     mutationFn: async (remove: boolean) => {
       if (remove) return updateProfile(till, { avatarFileId: null });
-      const file = await (await getPlatform()).pickImage();
+      let file: File | null;
+      try {
+        file = await (await getPlatform()).pickImage();
+      } catch {
+        // The browser could not decode the picture (a broken or unsupported file).
+        throw new ApiError({ code: Code.InvalidInput, parameter: 'avatar', reason: 'image' });
+      }
       if (!file) return null;
       const uploaded = await uploadAvatar(till, file);
       return updateProfile(till, { avatarFileId: uploaded.id });
@@ -44,7 +51,7 @@ export function AvatarPicker({ user }: { user: User }) {
       ) : null}
       {mutation.isError ? (
         <Alert severity="error" role="alert" sx={{ width: '100%' }}>
-          {errorMessage(mutation.error)}
+          {codeOf(mutation.error) === Code.InvalidInput ? t('profile.badImage') : errorMessage(mutation.error)}
         </Alert>
       ) : null}
     </Box>
