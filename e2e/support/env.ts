@@ -77,6 +77,10 @@ export async function newContext(env: Env, viewport: Viewport, serviceWorkers: '
  */
 export async function checkScreen(page: Page, viewport: Viewport, name: string): Promise<void> {
   await page.waitForLoadState('networkidle').catch(() => undefined);
+  // Dialogs and menus fade in: axe must see the finished screen, not a half-transparent one.
+  await page
+    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 5_000 })
+    .catch(() => undefined);
   mkdirSync(screensDir, { recursive: true });
   await page.screenshot({ path: `${screensDir}/${viewport.name}-${name}.png`, fullPage: true });
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();

@@ -42,7 +42,8 @@ export function DataTable<T>({
   const phoneHidden = { display: { xs: 'none', sm: 'table-cell' } };
   return (
     <Paper variant="outlined">
-      <TableContainer sx={{ maxWidth: '100%', overflowX: 'auto' }}>
+      {/* Focusable so that keyboard users can scroll a table wider than a phone screen. */}
+      <TableContainer sx={{ maxWidth: '100%', overflowX: 'auto' }} tabIndex={0} role="region" aria-label={label}>
         <Table size="small" aria-label={label}>
           <TableHead>
             <TableRow>

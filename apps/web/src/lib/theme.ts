@@ -14,6 +14,8 @@ export const theme = createTheme({
   typography: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif' },
   components: {
     MuiDialog: { defaultProps: { transitionDuration: DIALOG_TRANSITION_MS } },
+    // Long words (e-mail addresses) wrap instead of making the message scroll on a phone.
+    MuiAlert: { styleOverrides: { message: { overflowWrap: 'anywhere', minWidth: 0 } } },
     MuiMenu: { styleOverrides: { paper: { maxHeight: MENU_MAX_HEIGHT_PX } } },
     MuiPopover: { styleOverrides: { paper: { maxHeight: MENU_MAX_HEIGHT_PX } } },
     MuiTablePagination: {
