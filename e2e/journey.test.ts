@@ -1,8 +1,8 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { addToCartFromCatalog, buyWithDefault, fill, payOnSandbox, signIn, signOut, waitForText } from './support/flows';
-import { checkScreen, mailedToken, newContext, PASSWORD, screensDir, startEnv, viewports, type Env } from './support/env';
+import { addToCartFromCatalog, buyWithDefault, fill, payOnSandbox, signIn, signOut, waitForText } from './support/flows.js';
+import { checkScreen, mailedToken, newContext, PASSWORD, screensDir, startEnv, viewports, type Env } from './support/env.js';
 
 
 describe.each(viewports)('the web app at $name size', (viewport) => {

@@ -1,6 +1,6 @@
 import type { ConsoleMessage } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newContext, startEnv, viewports, type Env } from './support/env';
+import { newContext, startEnv, viewports, type Env } from './support/env.js';
 
 describe('the installable app', () => {
   let env: Env;

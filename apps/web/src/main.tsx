@@ -23,7 +23,9 @@ till.session.subscribe((event) => {
   if (event.type === 'end') queryClient.clear();
 });
 
-createRoot(document.getElementById('root')!).render(
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+createRoot(root).render(
   <StrictMode>
     <AppProvider till={till} queryClient={queryClient} i18n={i18n} cart={cart}>
       <AppRouter />

@@ -9,7 +9,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { adminCouponsBulkRequest, couponInput, type CouponInput } from '@till/protocol';
 import { FormTextField } from '@/components/form-text-field';
@@ -88,13 +88,13 @@ export function CouponDialog({ bulk, open, onClose }: { bulk: boolean; open: boo
   const client = useQueryClient();
   const errorMessage = useErrorMessage();
   const id = useId();
-  const { control, handleSubmit, setError, watch } = useForm<Fields>({
+  const { control, handleSubmit, setError } = useForm<Fields>({
     resolver: bulk
       ? payloadResolver<Fields, typeof bulkRequest>(bulkRequest, toBulk, fieldOf)
       : payloadResolver<Fields, typeof couponInput>(couponInput, toCoupon, fieldOf),
     defaultValues: empty,
   });
-  const kind = watch('kind');
+  const kind = useWatch({ control, name: 'kind' });
   const fields = Object.keys(empty);
   const mutation = useMutation({
     mutationFn: async (f: Fields) => {

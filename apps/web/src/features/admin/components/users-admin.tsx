@@ -11,7 +11,7 @@ import { BatchSelect } from '@/components/batch-select';
 import { DataTable } from '@/components/data-table';
 import { FormTextField } from '@/components/form-text-field';
 import { ErrorState, LoadingState, useErrorMessage } from '@/components/states';
-import { ApiError, codeOf } from '@/lib/api-error';
+import { codeOf, type ApiError } from '@/lib/api-error';
 import { formatDate } from '@/lib/format';
 import { useTill } from '@/lib/till';
 import { adjustCredits, adminKeys, loadUsers, useAdminUsers } from '../api/admin-api';

@@ -1,5 +1,5 @@
 import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
-import { CartStore, type CartLine } from './cart-store';
+import type { CartLine, CartStore } from './cart-store';
 
 const CartContext = createContext<CartStore | null>(null);
 
