@@ -46,7 +46,10 @@ export function showFieldError<T extends FieldValues>(
   if (!(error instanceof ApiError) || error.code !== 907) return false;
   const parameter = error.body.parameter ?? '';
   if (!fields.includes(parameter)) return false;
-  setError(parameter as Path<T>, { type: 'server', message: `validation.${error.body.reason ?? 'invalid'}` }, { shouldFocus: true });
+  const reason = error.body.reason ?? 'invalid';
+  // The server names no bound for too_short/too_long, so those read without a number.
+  const key = reason === 'too_short' || reason === 'too_long' ? `validation.${reason}_plain` : `validation.${reason}`;
+  setError(parameter as Path<T>, { type: 'server', message: key }, { shouldFocus: true });
   return true;
 }
 

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { fitInside } from '@/platform/image';
+import { configFileName } from '@/platform/types';
+import { webPlatform } from '@/platform/web/web-platform';
+import { issueToMessage } from './form';
+import { formatMoney } from './format';
+import { formatTitle } from './use-page-title';
+import { theme } from './theme';
+
+describe('the interface constants', () => {
+  it('builds titles as inner text, separator and complement', () => {
+    expect(formatTitle('Cart', 'Till')).toBe('Cart | Till');
+    expect(formatTitle('Cart', 'Till', '·')).toBe('Cart · Till');
+    expect(formatTitle('', 'Till')).toBe('Till');
+  });
+
+  it('closes dialogs in 150 ms and caps menus at 304 px', () => {
+    expect(theme.components?.MuiDialog?.defaultProps?.transitionDuration).toBe(150);
+    expect(theme.components?.MuiMenu?.styleOverrides?.paper).toMatchObject({ maxHeight: 304 });
+  });
+
+  it('scales pictures to fit 1024 x 768 without enlarging them', () => {
+    expect(fitInside(4000, 3000, 1024, 768)).toEqual({ width: 1024, height: 768 });
+    expect(fitInside(2000, 500, 1024, 768)).toEqual({ width: 1024, height: 256 });
+    expect(fitInside(300, 200, 1024, 768)).toEqual({ width: 300, height: 200 });
+  });
+
+  it('keeps config files as JSON under a .json name', async () => {
+    expect(configFileName('settings')).toBe('settings.json');
+    expect(configFileName('../evil')).toBe('___evil.json');
+    await webPlatform.writeConfig('settings', { theme: 'dark' });
+    expect(localStorage.getItem('till:config/settings.json')).toBe('{"theme":"dark"}');
+    expect(await webPlatform.readConfig('settings')).toEqual({ theme: 'dark' });
+    expect(await webPlatform.readConfig('absent')).toBeNull();
+  });
+
+  it('maps schema issues to the translated field messages', () => {
+    expect(issueToMessage({ code: 'too_small', origin: 'string', minimum: 8, input: 'abc' })).toBe('validation.too_short#8');
+    expect(issueToMessage({ code: 'too_small', origin: 'string', minimum: 1, input: '' })).toBe('validation.required');
+    expect(issueToMessage({ code: 'invalid_format' })).toBe('validation.invalid');
+  });
+
+  it('writes money from minor units', () => {
+    expect(formatMoney({ amount: 449, currency: 'USD' }, 'en')).toBe('$4.49');
+    expect(formatMoney({ amount: 500, currency: 'JPY' }, 'en')).toBe('¥500');
+  });
+});

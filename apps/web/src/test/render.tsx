@@ -1,0 +1,52 @@
+import { QueryClient } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { MemoryRouter } from 'react-router-dom';
+import { createTill, memoryStorage, type Till } from '@till/client';
+import { AppProvider } from '@/app/provider';
+import { CartStore } from '@/features/cart/hooks/cart-store';
+import { createI18n } from '@/lib/i18n';
+
+/** A real SDK instance whose calls are answered by the given function instead of the network. */
+export function fakeTill(answer: (path: string, body: Record<string, unknown>) => unknown): Till {
+  return createTill({
+    storage: memoryStorage(),
+    adapter: async (config) => {
+      const raw = config.data;
+      const body = typeof raw === 'string' ? (JSON.parse(raw) as Record<string, unknown>) : {};
+      const data = await answer(String(config.url), body);
+      return { data, status: 200, statusText: 'OK', headers: {}, config };
+    },
+  });
+}
+
+/** Renders a component inside the app's providers (English, fresh cache and cart). */
+export function renderWithApp(ui: ReactElement, options: { till: Till; cart?: CartStore; route?: string }) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const cart = options.cart ?? new CartStore(null);
+  const result = render(
+    <AppProvider till={options.till} queryClient={queryClient} i18n={createI18n('en')} cart={cart}>
+      <MemoryRouter initialEntries={[options.route ?? '/']}>{ui}</MemoryRouter>
+    </AppProvider>,
+  );
+  return { ...result, queryClient, cart };
+}
+
+/** A signed-in session for the fake SDK. */
+export function signInFake(till: Till, level = 2): void {
+  till.session.start({
+    token: 'test-token-0123456789abcdef',
+    expire: 3600,
+    user: {
+      id: 'u1',
+      email: 'ada@example.test',
+      name: 'Ada',
+      lang: 'en',
+      level,
+      emailConfirmed: true,
+      avatarUrl: null,
+      credits: 0,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    },
+  });
+}
