@@ -110,3 +110,29 @@ export const Paths = {
   filesList: 'api/files/list',
   filesDelete: 'api/files/delete',
 } as const;
+
+/**
+ * Paths of the store and admin calls beyond the protocol's own (no leading slash).
+ *
+ * @example
+ * client.post(StorePaths.credits, { token, page: 1 });
+ */
+export const StorePaths = {
+  products: 'api/store/products',
+  product: 'api/store/product',
+  orders: 'api/store/orders',
+  entitlements: 'api/store/entitlements',
+  credits: 'api/store/credits',
+  cancelOrder: 'api/store/cancelOrder',
+  paymentNotify: 'api/payments/notify',
+  adminProductsList: 'api/admin/products/list',
+  adminProductsSave: 'api/admin/products/save',
+  adminCouponsList: 'api/admin/coupons/list',
+  adminCouponsSave: 'api/admin/coupons/save',
+  adminCouponsBulk: 'api/admin/coupons/bulk',
+  adminUsersList: 'api/admin/users/list',
+  adminCreditsAdjust: 'api/admin/credits/adjust',
+  adminCreditsHistory: 'api/admin/credits/history',
+  adminOrdersList: 'api/admin/orders/list',
+  adminOrdersRefund: 'api/admin/orders/refund',
+} as const;

