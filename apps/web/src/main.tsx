@@ -1,15 +1,15 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createTill } from '@till/client';
 import { AppProvider } from '@/app/provider';
 import { AppRouter } from '@/app/router';
 import { CartStore } from '@/features/cart/hooks/cart-store';
 import { createI18n } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query-client';
+import { createAppSdk } from '@/lib/sdk';
 import { registerServiceWorker } from '@/lib/service-worker';
 
 // Hosts default to the page's own origin; a build for the native shells sets them.
-const till = createTill({
+const till = createAppSdk({
   apiHost: import.meta.env.VITE_API_HOST ?? '',
   storeHost: import.meta.env.VITE_STORE_HOST ?? '',
   storage: window.localStorage,

@@ -9,7 +9,7 @@ import Typography from '@mui/material/Typography';
 import Box from '@mui/material/Box';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
-import { LANGUAGES } from '@/lib/i18n';
+import { LANGUAGES, setLanguage } from '@/lib/i18n';
 import { paths } from './paths';
 
 // The menus and the drawer load on first use: Menu, Popover and Modal would otherwise weigh on the
@@ -25,7 +25,7 @@ export function LanguageMenuList({ anchor, onClose }: { anchor: HTMLElement; onC
           lang={l.code}
           selected={i18n.language === l.code}
           onClick={() => {
-            void i18n.changeLanguage(l.code);
+            void setLanguage(i18n, l.code);
             onClose();
           }}
         >

@@ -4,11 +4,10 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import type { Till } from '@till/client';
 import { CartProvider } from '@/features/cart/hooks/use-cart';
 import type { CartStore } from '@/features/cart/hooks/cart-store';
 import { theme } from '@/lib/theme';
-import { TillProvider } from '@/lib/till';
+import { TillProvider, type Till } from '@/lib/till';
 
 /** Everything every screen relies on: theme, translations, SDK, server-state cache and cart. */
 export function AppProvider({

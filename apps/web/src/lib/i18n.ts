@@ -1,6 +1,5 @@
-import i18next from 'i18next';
+import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import de from '@/i18n/de.json';
 import en from '@/i18n/en.json';
 
 export const LANGUAGES = [
@@ -23,12 +22,26 @@ export function initialLanguage(): LanguageCode {
   return 'en';
 }
 
-/** Builds an i18next instance for the app (tests build their own). */
+// English ships with the first screen; other languages load when chosen.
+const loaders: Record<string, () => Promise<{ default: Record<string, unknown> }>> = {
+  de: () => import('@/i18n/de.json'),
+};
+
+/** Switches the interface language, loading its texts first when they are not there yet. */
+export async function setLanguage(instance: I18n, lng: string): Promise<void> {
+  const load = loaders[lng];
+  if (load && !instance.hasResourceBundle(lng, 'translation')) {
+    instance.addResourceBundle(lng, 'translation', (await load()).default);
+  }
+  await instance.changeLanguage(lng);
+}
+
+/** Builds an i18next instance for the app (tests build their own), in English until `setLanguage`. */
 export function createI18n(lng: string = initialLanguage()) {
   const instance = i18next.createInstance();
   void instance.use(initReactI18next).init({
-    resources: { en: { translation: en }, de: { translation: de } },
-    lng,
+    resources: { en: { translation: en } },
+    lng: 'en',
     fallbackLng: 'en',
     supportedLngs: LANGUAGES.map((l) => l.code),
     interpolation: { escapeValue: false },
@@ -43,6 +56,7 @@ export function createI18n(lng: string = initialLanguage()) {
       // Private mode without storage: the choice lasts for this visit only.
     }
   });
-  if (typeof document !== 'undefined') document.documentElement.lang = lng;
+  if (typeof document !== 'undefined') document.documentElement.lang = 'en';
+  if (lng !== 'en') void setLanguage(instance, lng);
   return instance;
 }

@@ -1,9 +1,10 @@
 import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
-import type { SessionEndReason, Till } from '@till/client';
+import type { SessionEndReason } from '@till/client';
+import type { AppSdk } from './sdk';
 import type { User } from '@till/protocol';
 
 /** The SDK instance the whole app talks to the server through. */
-export type { Till };
+export type Till = AppSdk;
 
 const TillContext = createContext<Till | null>(null);
 

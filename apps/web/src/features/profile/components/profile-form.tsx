@@ -10,7 +10,7 @@ import { updateInfoRequest, type User } from '@till/protocol';
 import { FormTextField } from '@/components/form-text-field';
 import { useErrorMessage } from '@/components/states';
 import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
-import { LANGUAGES } from '@/lib/i18n';
+import { LANGUAGES, setLanguage } from '@/lib/i18n';
 import { meKey } from '@/lib/use-me';
 import { useTill } from '@/lib/till';
 import { updateProfile } from '../api/profile-api';
@@ -33,7 +33,7 @@ export function ProfileForm({ user }: { user: User }) {
     mutationFn: (v: Fields) => updateProfile(till, v),
     onSuccess: (updated) => {
       client.setQueryData(meKey, updated);
-      if (updated.lang !== i18n.language) void i18n.changeLanguage(updated.lang);
+      if (updated.lang !== i18n.language) void setLanguage(i18n, updated.lang);
     },
     onError: (error) => showFieldError(error, setError, FIELDS),
   });
