@@ -23,12 +23,16 @@ describe('the installable app', () => {
     expect(manifest.icons.map((i) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
     const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
     expect(scope).toBe(`${env.url}/`);
-    const cached = await page.evaluate(async () => {
-      const names = await caches.keys();
-      const all = await Promise.all(names.map(async (n) => (await (await caches.open(n)).keys()).map((r) => r.url)));
-      return all.flat();
-    });
-    expect(cached.some((u) => u.endsWith('/index.html'))).toBe(true);
+    const cachedPaths = () =>
+      page.evaluate(async () => {
+        const names = await caches.keys();
+        const all = await Promise.all(names.map(async (n) => (await (await caches.open(n)).keys()).map((r) => r.url)));
+        // Workbox keys its precache by URL plus a revision parameter.
+        return all.flat().map((u) => new URL(u).pathname);
+      });
+    await expect.poll(cachedPaths, { timeout: 15_000 }).toContain('/index.html');
+    const paths = await cachedPaths();
+    expect(paths.some((p) => /^\/assets\/index-.*\.js$/.test(p))).toBe(true);
     await ctx.close();
   });
 

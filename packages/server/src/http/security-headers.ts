@@ -63,7 +63,9 @@ export function registerSecurityHeaders(app: FastifyInstance, connectSrc: string
       return;
     }
     const type = reply.getHeader('content-type');
-    if (typeof type === 'string' && type.startsWith('text/html')) {
+    // Scripts get the page set too: a service worker runs under its own script's policy, and the
+    // JSON one (`default-src 'none'`) would stop it from importing Workbox and caching the shell.
+    if (typeof type === 'string' && (type.startsWith('text/html') || type.includes('javascript'))) {
       const ownPolicy = reply.getHeader('content-security-policy') !== api['content-security-policy'];
       for (const name in page) {
         if (name === 'content-security-policy' && ownPolicy) continue;
