@@ -53,6 +53,27 @@ export default tseslint.config(
       ...restrict(['@till/server'], 'the web app talks to the server only through the SDK'),
     },
   },
+  // Web app layers (STYLE.md): features never import each other or the app; shared code imports
+  // neither. Only the route modules in src/app compose features.
+  ...['auth', 'profile', 'files', 'store', 'cart', 'orders', 'credits', 'admin'].map((feature) => ({
+    files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@till/server'], message: 'the web app talks to the server only through the SDK' },
+            { group: ['@/features/*', `!@/features/${feature}`, '../../*'], message: 'features never import each other' },
+            { group: ['@/app/*'], message: 'features never import the app; routes pass them what they need' },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    files: ['apps/web/src/{components,lib,platform,i18n}/**/*.{ts,tsx}'],
+    rules: restrict(['@till/server', '@/features/*', '@/app/*'], 'shared web code imports no feature and not the app'),
+  },
   {
     files: ['bench/**', 'e2e/**', 'scripts/**', '.ci/**', '**/*.test.ts', '**/*.test.tsx', '**/test-support/**'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },

@@ -1,7 +1,7 @@
 import Button from '@mui/material/Button';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
-import { Page } from '@/components/page';
+import { Page, PageFrame } from '@/components/page';
 import { useCartStore } from '@/features/cart/hooks/use-cart';
 import { ProductCatalog } from '@/features/store/components/product-catalog';
 import { ProductDetail } from '@/features/store/components/product-detail';
@@ -29,7 +29,7 @@ export function ProductRoute() {
   const cart = useCartStore();
   const navigate = useNavigate();
   return (
-    <Page title="" narrow={false}>
+    <PageFrame>
       <ProductDetail
         idOrAlias={id}
         onAddToCart={(p) => cart.add(p.id)}
@@ -38,6 +38,6 @@ export function ProductRoute() {
           void navigate(paths.checkout.href());
         }}
       />
-    </Page>
+    </PageFrame>
   );
 }

@@ -139,7 +139,9 @@ export function CheckoutPanel({
                   balance: (buy.error as ApiError).body.balance ?? 0,
                   required: (buy.error as ApiError).body.required ?? 0,
                 })
-              : errorMessage(buy.error)}
+              : buy.error instanceof ApiError && buy.error.body.reason?.startsWith('queue_')
+                ? t('checkout.signInNeeded')
+                : errorMessage(buy.error)}
         </Alert>
       ) : null}
       {buy.isPending && !signedIn ? (
