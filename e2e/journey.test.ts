@@ -334,6 +334,40 @@ describe.each(viewports)('the web app at $name size', (viewport) => {
     await page.waitForURL((u) => u.pathname === '/credits');
   });
 
+  it('works with the keyboard alone: skip link, buttons and the sign-in form', async () => {
+    const keyUser = `keys.${tag}@example.test`;
+    expect((await env.app.call('/api/register', { email: keyUser, password: PASSWORD, name: 'Kay', lang: 'en' })).code).toBe(900);
+    const kctx = await newContext(env, viewport);
+    const kp = await kctx.newPage();
+    await kp.goto('/');
+    await kp.getByRole('heading', { name: 'Pro unlock' }).waitFor();
+    await kp.keyboard.press('Tab');
+    expect(await kp.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await kp.keyboard.press('Enter');
+    expect(await kp.evaluate(() => document.activeElement?.id)).toBe('main');
+    // Tab along to the first "Add to cart" and press it.
+    for (let i = 0; i < 15; i++) {
+      await kp.keyboard.press('Tab');
+      const label = await kp.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+      if (label?.startsWith('Add ')) break;
+    }
+    await kp.keyboard.press('Enter');
+    await kp.getByRole('link', { name: 'Cart, 1 items' }).waitFor();
+
+    await kp.goto('/login');
+    await kp.getByRole('heading', { name: 'Sign in' }).waitFor();
+    for (let i = 0; i < 15; i++) {
+      await kp.keyboard.press('Tab');
+      if (await kp.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type === 'email')) break;
+    }
+    await kp.keyboard.type(keyUser);
+    await kp.keyboard.press('Tab');
+    await kp.keyboard.type(PASSWORD);
+    await kp.keyboard.press('Enter');
+    await kp.getByRole('button', { name: /^Account of/ }).waitFor();
+    await kctx.close();
+  });
+
   it("shows a retryable \"can't reach the server\" when the network fails (905)", async () => {
     await page.route('**/api/store/products', (route) => route.abort('connectionrefused'));
     await page.goto('/');
