@@ -212,7 +212,17 @@ describe.each(viewports)('the web app at $name size', (viewport) => {
     await page.getByRole('link', { name: 'Checkout' }).click();
     await waitForText(page, '100 credits');
     await buyWithDefault(page);
-    await payOnSandbox(page);
+    // The order page, open beside the payment page, shows the order pending and turns paid by itself.
+    const iden = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
+    const watcher = await ctx.newPage();
+    await watcher.goto(`/orders/${encodeURIComponent(iden)}`);
+    await waitForText(watcher, 'Waiting for the payment to be confirmed. This page updates by itself.');
+    await checkScreen(watcher, viewport, '17b-order-pending');
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await waitForText(watcher, 'Paid. You now have:', 10_000);
+    await waitForText(watcher, '200 credits (100 credits)');
+    await watcher.close();
+    await page.getByRole('link', { name: 'Back to your order' }).click();
     await waitForText(page, '200 credits (100 credits)');
     await page.goto('/orders');
     await page.getByRole('table', { name: 'Orders' }).waitFor();

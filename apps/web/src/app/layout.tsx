@@ -17,6 +17,7 @@ import { Outlet, Link as RouterLink, useLocation, useNavigate } from 'react-rout
 import { Level } from '@till/protocol';
 import { LoadingState } from '@/components/states';
 import { useCart } from '@/features/cart/hooks/use-cart';
+import { LANGUAGES, setLanguage } from '@/lib/i18n';
 import { useSession, useTill } from '@/lib/till';
 import { paths } from './paths';
 
@@ -34,6 +35,20 @@ function useSignInOnInvalidToken() {
         }
       }),
     [till, navigate, here],
+  );
+}
+
+/** After sign-in the interface takes the language the account keeps, when the app has it. */
+function useAccountLanguage() {
+  const till = useTill();
+  const { i18n } = useTranslation();
+  useEffect(
+    () =>
+      till.session.subscribe((event) => {
+        const lang = event.type === 'start' ? event.state.user?.lang : undefined;
+        if (lang && lang !== i18n.language && LANGUAGES.some((l) => l.code === lang)) void setLanguage(i18n, lang);
+      }),
+    [till, i18n],
   );
 }
 
@@ -119,6 +134,7 @@ export function Layout() {
   const location = useLocation();
   const [drawer, setDrawer] = useState(false);
   useSignInOnInvalidToken();
+  useAccountLanguage();
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', overflowX: 'hidden' }}>
       <Link
