@@ -15,6 +15,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
 const SIZE_GOAL_KB = 170;
 const SCORE_GOAL = 90;
+const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const CHROME_FLAGS = [
   '--headless',
   '--no-sandbox',
@@ -100,17 +101,24 @@ async function runLighthouse(url: string): Promise<boolean> {
   try {
     await waitForDebugger(port);
     const { default: lighthouse } = await import('lighthouse');
-    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
-    if (!result) throw new Error('Lighthouse answered nothing');
-    const lhr = result.lhr;
-    if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
-    const score = Math.round((lhr.categories.performance?.score ?? 0) * 100);
+    // Lighthouse's own advice on a shared machine: several runs, and the median one counts.
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) {
+      const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+      if (!result) throw new Error('Lighthouse answered nothing');
+      if (result.lhr.runtimeError) throw new Error(`${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
+      runs.push({ lhr: result.lhr, score: Math.round((result.lhr.categories.performance?.score ?? 0) * 100) });
+    }
+    runs.sort((a, b) => a.score - b.score);
+    const median = runs[Math.floor(runs.length / 2)]!;
+    const { lhr, score } = median;
+    console.log(`  scores of ${runs.length} runs: ${runs.map((r) => r.score).join(', ')}`);
     for (const id of ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']) {
       const audit = lhr.audits[id];
       if (audit) console.log(`  ${audit.title.padEnd(28)} ${audit.displayValue ?? ''}`);
     }
     const met = score >= SCORE_GOAL;
-    console.log(`Lighthouse performance (mobile)  ${score}   goal >= ${SCORE_GOAL} ${met ? 'met' : 'MISSED'}`);
+    console.log(`Lighthouse performance (mobile, median)  ${score}   goal >= ${SCORE_GOAL} ${met ? 'met' : 'MISSED'}`);
     return met;
   } catch (error) {
     // The size figure above still stands; say why this one could not be taken.
