@@ -29,6 +29,7 @@ interface Fields {
   creditPrice: string;
   grantCredits: string;
   period: string;
+  imageUrl: string;
   active: boolean;
 }
 
@@ -52,6 +53,7 @@ function toInput(f: Fields, id?: string): ProductInput {
     price: amount === null ? null : { amount, currency: f.currency.trim().toUpperCase() },
     creditPrice: toInt(f.creditPrice),
     grants: { ...(credits !== null ? { credits } : {}), ...(f.period.trim() ? { period: f.period.trim() } : {}) },
+    imageUrl: f.imageUrl.trim() || null,
     active: f.active,
   };
 }
@@ -67,6 +69,7 @@ function toFields(p: Product | null): Fields {
     creditPrice: p?.creditPrice != null ? String(p.creditPrice) : '',
     grantCredits: p?.grants.credits != null ? String(p.grants.credits) : '',
     period: p?.grants.period ?? '',
+    imageUrl: p?.imageUrl ?? '',
     active: p?.active ?? true,
   };
 }
@@ -113,6 +116,7 @@ export function ProductDialog({ product, open, onClose }: { product: Product | n
           <FormTextField control={control} name="creditPrice" label={t('admin.creditPrice')} inputMode="numeric" />
           <FormTextField control={control} name="grantCredits" label={t('admin.grantCredits')} inputMode="numeric" />
           <FormTextField control={control} name="period" label={t('admin.period')} helperText={t('admin.periodHint')} />
+          <FormTextField control={control} name="imageUrl" label={t('admin.imageUrl')} type="url" />
           <Controller
             control={control}
             name="active"

@@ -38,6 +38,11 @@ export async function payAgain(till: ReturnType<typeof useTill>, iden: string) {
   return unwrap(await till.store.doCheckout({ pastOrder: iden })).data;
 }
 
+/** Gives up a pending order; its coupon use is given back. */
+export async function cancelOrder(till: ReturnType<typeof useTill>, iden: string) {
+  return (await serviceData<{ order: Order }>(till, StorePaths.cancelOrder, { iden })).order;
+}
+
 /** The buyer's orders, newest first. */
 export function useOrders() {
   const till = useTill();

@@ -1,4 +1,5 @@
 import { act, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Order } from '@till/protocol';
 import { fakeTill, renderWithApp, signInFake } from '@/test/render';
@@ -57,6 +58,22 @@ describe('OrderView', () => {
     });
     // Final: the poller has dropped the order.
     expect(polls).toBe(3);
+    expect(till.poller.size).toBe(0);
+  });
+
+  it('gives up a pending order on request', async () => {
+    const paths: string[] = [];
+    const till = fakeTill((path) => {
+      paths.push(path);
+      if (path === 'api/store/orderStatus') return { code: 900, data: { status: 'pending', order: order('pending') } };
+      if (path === 'api/store/cancelOrder') return { code: 900, data: { order: order('cancelled') } };
+      return { code: 900, data: { products: [] } };
+    });
+    signInFake(till);
+    renderWithApp(<OrderView iden="o1" />, { till });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Cancel the order' }));
+    expect(await screen.findByText('This order was cancelled.')).toBeInTheDocument();
+    expect(paths).toContain('api/store/cancelOrder');
     expect(till.poller.size).toBe(0);
   });
 });

@@ -7,14 +7,15 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
-import { useMutation } from '@tanstack/react-query';
+import Stack from '@mui/material/Stack';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { OrderStatus, ProductType, type Order, type Product } from '@till/protocol';
 import { ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { formatDate, formatMoney } from '@/lib/format';
 import { goToPayment } from '@/lib/payment';
 import { useTill } from '@/lib/till';
-import { payAgain, useCatalog, useOrder } from '../api/orders-api';
+import { cancelOrder, payAgain, useCatalog, useOrder } from '../api/orders-api';
 import { OrderStatusChip } from './order-status-chip';
 
 /** What a paid order gave the buyer, line by line. */
@@ -40,9 +41,14 @@ export function OrderView({ iden }: { iden: string }) {
   const order = useOrder(iden);
   const catalog = useCatalog();
   const grants = useGrants();
+  const client = useQueryClient();
   const retry = useMutation({
     mutationFn: () => payAgain(till, iden),
     onSuccess: (data) => goToPayment(data.payment),
+  });
+  const cancel = useMutation({
+    mutationFn: () => cancelOrder(till, iden),
+    onSuccess: (updated) => client.setQueryData(['store', 'order', iden], updated),
   });
   if (order.isPending) return <LoadingState />;
   if (order.isError) return <ErrorState error={order.error} onRetry={() => void order.refetch()} />;
@@ -120,14 +126,21 @@ export function OrderView({ iden }: { iden: string }) {
       {(o.status === OrderStatus.Pending || o.status === OrderStatus.Failed) && o.provider !== 'credits' ? (
         <>
           <Divider sx={{ my: 2 }} />
-          {retry.isError ? (
+          {retry.isError || cancel.isError ? (
             <Alert severity="error" sx={{ mb: 1 }}>
-              {errorMessage(retry.error)}
+              {errorMessage(retry.error ?? cancel.error)}
             </Alert>
           ) : null}
-          <Button variant="outlined" onClick={() => retry.mutate()} disabled={retry.isPending}>
-            {t('orders.payAgain')}
-          </Button>
+          <Stack direction="row" spacing={1}>
+            <Button variant="outlined" onClick={() => retry.mutate()} disabled={retry.isPending}>
+              {t('orders.payAgain')}
+            </Button>
+            {o.status === OrderStatus.Pending ? (
+              <Button color="warning" onClick={() => cancel.mutate()} disabled={cancel.isPending}>
+                {t('orders.cancel')}
+              </Button>
+            ) : null}
+          </Stack>
         </>
       ) : null}
     </Box>

@@ -35,6 +35,17 @@ export function ProductCatalog({
     >
       {products.map((product) => (
         <Card component="li" key={product.id} variant="outlined" sx={{ display: 'flex', flexDirection: 'column' }}>
+          {product.imageUrl ? (
+            <Box
+              component="img"
+              src={product.imageUrl}
+              alt=""
+              loading="lazy"
+              width={640}
+              height={360}
+              sx={{ width: '100%', height: 'auto', aspectRatio: '16 / 9', objectFit: 'cover' }}
+            />
+          ) : null}
           <CardContent sx={{ flexGrow: 1 }}>
             <Typography variant="h6" component="h2">
               {product.title}

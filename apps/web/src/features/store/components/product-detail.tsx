@@ -34,6 +34,16 @@ export function ProductDetail({
         {product.title}
       </Typography>
       <Chip label={t(`store.type.${product.type}`)} sx={{ mb: 2 }} />
+      {product.imageUrl ? (
+        <Box
+          component="img"
+          src={product.imageUrl}
+          alt={product.title}
+          width={720}
+          height={405}
+          sx={{ display: 'block', width: '100%', height: 'auto', aspectRatio: '16 / 9', objectFit: 'cover', borderRadius: 1, mb: 2 }}
+        />
+      ) : null}
       <Typography sx={{ mb: 2 }}>{product.description}</Typography>
       <Typography sx={{ mb: 2 }}>{grantText(product)}</Typography>
       <ProductPrice product={product} size="h5" />
