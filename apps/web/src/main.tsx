@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProvider } from '@/app/provider';
-import { AppRouter } from '@/app/router';
+import { AppRouter, preloadPage } from '@/app/router';
 import { CartStore } from '@/features/cart/hooks/cart-store';
 import { createI18n } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query-client';
@@ -22,6 +22,8 @@ const cart = new CartStore(window.localStorage);
 till.session.subscribe((event) => {
   if (event.type === 'end') queryClient.clear();
 });
+
+preloadPage(window.location.pathname);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
