@@ -18,6 +18,7 @@ export const theme = createTheme({
     MuiAlert: { styleOverrides: { message: { overflowWrap: 'anywhere', minWidth: 0 } } },
     MuiMenu: { styleOverrides: { paper: { maxHeight: MENU_MAX_HEIGHT_PX } } },
     MuiPopover: { styleOverrides: { paper: { maxHeight: MENU_MAX_HEIGHT_PX } } },
+    MuiAutocomplete: { styleOverrides: { listbox: { maxHeight: MENU_MAX_HEIGHT_PX } } },
     MuiTablePagination: {
       defaultProps: { rowsPerPageOptions: TABLE_ROWS_OPTIONS.map((n) => (n === -1 ? { label: 'All', value: -1 } : n)) },
     },

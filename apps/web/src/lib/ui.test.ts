@@ -17,6 +17,7 @@ describe('the interface constants', () => {
   it('closes dialogs in 150 ms and caps menus at 304 px', () => {
     expect(theme.components?.MuiDialog?.defaultProps?.transitionDuration).toBe(150);
     expect(theme.components?.MuiMenu?.styleOverrides?.paper).toMatchObject({ maxHeight: 304 });
+    expect(theme.components?.MuiAutocomplete?.styleOverrides?.listbox).toMatchObject({ maxHeight: 304 });
   });
 
   it('scales pictures to fit 1024 x 768 without enlarging them', () => {
