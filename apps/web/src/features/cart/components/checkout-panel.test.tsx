@@ -81,4 +81,13 @@ describe('CheckoutPanel', () => {
     expect(calls.map((c) => c.path)).not.toContain('api/store/doCheckout');
     expect(calls.map((c) => c.path)).not.toContain('api/store/getCoupon');
   });
+
+  it('offers the payment route chosen last time first', async () => {
+    localStorage.setItem('till:config/checkout.json', JSON.stringify({ provider: 'credits' }));
+    const { till, cart } = server(() => ({ code: 908, reason: 'unknown' }));
+    renderWithApp(<CheckoutPanel signedIn={false} onNeedSignIn={vi.fn()} onPaid={vi.fn()} />, { till, cart });
+    await waitFor(() => expect(screen.getByRole('radio', { name: 'Credits (500 credits)' })).toBeChecked());
+    await userEvent.setup().click(screen.getByRole('radio', { name: 'Card (sandbox checkout)' }));
+    await waitFor(() => expect(localStorage.getItem('till:config/checkout.json')).toBe('{"provider":"default"}'));
+  });
 });

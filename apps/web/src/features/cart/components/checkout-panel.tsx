@@ -9,7 +9,7 @@ import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Order, Provider } from '@till/protocol';
 import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
@@ -18,6 +18,7 @@ import { formatMoney } from '@/lib/format';
 import { goToPayment } from '@/lib/payment';
 import { useTill } from '@/lib/till';
 import { useDebounced } from '@/lib/use-debounced';
+import { getPlatform } from '@/platform/platform';
 import { checkout, payWithCredits, useCheckoutForm, useCouponCheck } from '../api/checkout-api';
 import { useCart } from '../hooks/use-cart';
 import { CouponStatus, useCouponText } from './coupon-status';
@@ -45,6 +46,22 @@ export function CheckoutPanel({
   const couponCode = useDebounced(couponInput.trim().toUpperCase());
   const coupon = useCouponCheck(couponCode, signedIn);
   const [chosen, setChosen] = useState<Provider | null>(null);
+  // The route chosen last time is kept in a config file and offered first again.
+  useEffect(() => {
+    let live = true;
+    void getPlatform()
+      .then((p) => p.readConfig<{ provider?: Provider }>('checkout'))
+      .then((saved) => {
+        if (live && saved?.provider) setChosen((current) => current ?? saved.provider ?? null);
+      });
+    return () => {
+      live = false;
+    };
+  }, []);
+  const choose = (provider: Provider) => {
+    setChosen(provider);
+    void getPlatform().then((p) => p.writeConfig('checkout', { provider }));
+  };
 
   const buy = useMutation({
     mutationFn: async (provider: Provider) => {
@@ -112,7 +129,7 @@ export function CheckoutPanel({
       <FormControl component="fieldset" sx={{ mt: 2, width: '100%' }}>
         <FormLabel component="legend">{t('checkout.payWith')}</FormLabel>
         {providers.length ? (
-          <RadioGroup value={provider ?? ''} onChange={(e) => setChosen(e.target.value as Provider)} name="provider">
+          <RadioGroup value={provider ?? ''} onChange={(e) => choose(e.target.value as Provider)} name="provider">
             {providers.map((p) => (
               <FormControlLabel
                 key={p}
