@@ -25,7 +25,7 @@ export function issueToMessage(issue: {
 
 /** A react-hook-form resolver from a protocol schema whose messages are translation keys. */
 export function schemaResolver<S extends z.ZodType<FieldValues, FieldValues>>(schema: S) {
-  return zodResolver(schema, { error: (issue: Parameters<typeof issueToMessage>[0]) => issueToMessage(issue) } as never);
+  return zodResolver(schema, { error: (issue) => issueToMessage(issue) });
 }
 
 /** Splits a field message into its key and the count it carries. */

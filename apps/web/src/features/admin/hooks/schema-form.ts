@@ -19,7 +19,7 @@ export function payloadResolver<F extends FieldValues, S extends z.ZodType>(
     for (const issue of parsed.error.issues) {
       const field = fieldOf(issue.path.map(String).join('.'));
       if (errors[field]) continue;
-      const custom = issue.code === 'custom' ? `validation.${issue.message}` : issueToMessage(issue as never);
+      const custom = issue.code === 'custom' ? `validation.${issue.message}` : issueToMessage(issue);
       errors[field] = { type: issue.code, message: custom };
     }
     return { values: {}, errors: errors as FieldErrors<F> };
