@@ -63,7 +63,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['@till/server'], message: 'the web app talks to the server only through the SDK' },
-            { group: ['@/features/*', `!@/features/${feature}`, '../../*'], message: 'features never import each other' },
+            {
+              group: ['@/features/*', `!@/features/${feature}`, '../../*'],
+              message: 'features never import each other',
+            },
             { group: ['@/app/*'], message: 'features never import the app; routes pass them what they need' },
           ],
         },

@@ -1,9 +1,25 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { addToCartFromCatalog, buyWithDefault, fill, payOnSandbox, signIn, signOut, waitForText } from './support/flows.js';
-import { checkScreen, mailedToken, newContext, PASSWORD, screensDir, startEnv, viewports, type Env } from './support/env.js';
-
+import {
+  addToCartFromCatalog,
+  buyWithDefault,
+  fill,
+  payOnSandbox,
+  signIn,
+  signOut,
+  waitForText,
+} from './support/flows.js';
+import {
+  checkScreen,
+  mailedToken,
+  newContext,
+  PASSWORD,
+  screensDir,
+  startEnv,
+  viewports,
+  type Env,
+} from './support/env.js';
 
 describe.each(viewports)('the web app at $name size', (viewport) => {
   let env: Env;
@@ -32,7 +48,9 @@ describe.each(viewports)('the web app at $name size', (viewport) => {
     if (context.task.result?.state === 'fail') {
       const name = context.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
       console.error(`[browser ${viewport.name}] failed at ${page.url()}`);
-      await page.screenshot({ path: `${screensDir}/${viewport.name}-FAILED-${name}.png`, fullPage: true }).catch(() => undefined);
+      await page
+        .screenshot({ path: `${screensDir}/${viewport.name}-FAILED-${name}.png`, fullPage: true })
+        .catch(() => undefined);
     }
   });
 
@@ -102,7 +120,9 @@ describe.each(viewports)('the web app at $name size', (viewport) => {
     await page.getByRole('button', { name: /^Account of Ada Lovelace/ }).waitFor();
 
     // A photo larger than 1024 x 768, which the browser scales down before the upload.
-    const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#3a7' } }).png().toBuffer();
+    const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#3a7' } })
+      .png()
+      .toBuffer();
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Choose a picture' }).click();
     await (await chooser).setFiles({ name: 'me.png', mimeType: 'image/png', buffer: photo });
@@ -152,8 +172,16 @@ describe.each(viewports)('the web app at $name size', (viewport) => {
       if (Number.isFinite(now)) seen.add(now);
       await page.waitForTimeout(100);
     }
-    expect([...seen].some((v) => v > 0 && v < 100), `progress values ${[...seen].join(',')}`).toBe(true);
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    expect(
+      [...seen].some((v) => v > 0 && v < 100),
+      `progress values ${[...seen].join(',')}`,
+    ).toBe(true);
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     await waitForText(page, '2 files uploaded.');
     await page.getByRole('cell', { name: 'notes.txt', exact: true }).waitFor();
     await checkScreen(page, viewport, '09-files');
@@ -256,7 +284,12 @@ describe.each(viewports)('the web app at $name size', (viewport) => {
 
   it('lets an administrator create a product and a coupon that a buyer then uses', async () => {
     // The administrator registers through the API and confirms through the mailed link.
-    const reg = await env.app.call('/api/register', { email: admin, password: PASSWORD, name: 'Ada Admin', lang: 'en' });
+    const reg = await env.app.call('/api/register', {
+      email: admin,
+      password: PASSWORD,
+      name: 'Ada Admin',
+      lang: 'en',
+    });
     expect(reg.code).toBe(900);
     const token = await mailedToken(env, admin, /Confirm your e-mail/, 'confirm');
     expect((await env.app.app.inject({ method: 'GET', url: `/api/confirmUser/${token}` })).json().code).toBe(900);
@@ -325,7 +358,10 @@ describe.each(viewports)('the web app at $name size', (viewport) => {
     await ap.getByRole('tab', { name: 'Orders' }).click();
     await ap.getByRole('table', { name: 'Orders' }).waitFor();
     await checkScreen(ap, viewport, '24-admin-orders');
-    await ap.getByRole('button', { name: /^Refund order/ }).first().click();
+    await ap
+      .getByRole('button', { name: /^Refund order/ })
+      .first()
+      .click();
     await ap.getByRole('dialog').getByRole('button', { name: 'Refund' }).click();
     await waitForText(ap, /refunded\.|cannot be refunded/);
     await adminCtx.close();
@@ -346,7 +382,9 @@ describe.each(viewports)('the web app at $name size', (viewport) => {
 
   it('works with the keyboard alone: skip link, buttons and the sign-in form', async () => {
     const keyUser = `keys.${tag}@example.test`;
-    expect((await env.app.call('/api/register', { email: keyUser, password: PASSWORD, name: 'Kay', lang: 'en' })).code).toBe(900);
+    expect(
+      (await env.app.call('/api/register', { email: keyUser, password: PASSWORD, name: 'Kay', lang: 'en' })).code,
+    ).toBe(900);
     const kctx = await newContext(env, viewport);
     const kp = await kctx.newPage();
     await kp.goto('/');
@@ -378,7 +416,7 @@ describe.each(viewports)('the web app at $name size', (viewport) => {
     await kctx.close();
   });
 
-  it("shows a retryable \"can't reach the server\" when the network fails (905)", async () => {
+  it('shows a retryable "can\'t reach the server" when the network fails (905)', async () => {
     await page.route('**/api/store/products', (route) => route.abort('connectionrefused'));
     await page.goto('/');
     await waitForText(page, "Can't reach the server. Check your connection and try again.");

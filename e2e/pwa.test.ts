@@ -17,7 +17,11 @@ describe('the installable app', () => {
     await page.goto('/');
     const href = await page.locator('link[rel="manifest"]').getAttribute('href');
     expect(href).toBeTruthy();
-    const manifest = (await (await page.request.get(href!)).json()) as { name: string; display: string; icons: { sizes: string }[] };
+    const manifest = (await (await page.request.get(href!)).json()) as {
+      name: string;
+      display: string;
+      icons: { sizes: string }[];
+    };
     expect(manifest.name).toBe('Till');
     expect(manifest.display).toBe('standalone');
     expect(manifest.icons.map((i) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
@@ -46,10 +50,16 @@ describe('the installable app', () => {
       if (m.type() === 'error') errors.push(m.text());
     });
     // The worker script now comes back as an HTML page, as a misconfigured host would serve it.
-    await ctx.route('**/sw.js', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html>' }));
+    await ctx.route('**/sw.js', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html>' }),
+    );
     await page.reload();
     await expect.poll(() => errors.join('\n'), { timeout: 10_000 }).toMatch(/offline support is off: .*not JavaScript/);
-    await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), {
+        timeout: 10_000,
+      })
+      .toBe(0);
     await ctx.close();
   });
 });

@@ -55,14 +55,22 @@ process.exit(ok ? 0 : 1);
 async function measureFirstScreen(url: string): Promise<boolean> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS });
   try {
-    const page = await browser.newPage({ viewport: { width: 360, height: 640 }, isMobile: true, serviceWorkers: 'block' });
+    const page = await browser.newPage({
+      viewport: { width: 360, height: 640 },
+      isMobile: true,
+      serviceWorkers: 'block',
+    });
     const scripts: { url: string; raw: number; gzip: number }[] = [];
     const pending: Promise<void>[] = [];
     page.on('response', (res) => {
       if (res.request().resourceType() !== 'script') return;
       pending.push(
         res.body().then((body) => {
-          scripts.push({ url: new URL(res.url()).pathname, raw: body.length, gzip: gzipSync(body, { level: 9 }).length });
+          scripts.push({
+            url: new URL(res.url()).pathname,
+            raw: body.length,
+            gzip: gzipSync(body, { level: 9 }).length,
+          });
         }),
       );
     });
@@ -70,10 +78,15 @@ async function measureFirstScreen(url: string): Promise<boolean> {
     await page.getByRole('heading', { name: 'Pro unlock' }).waitFor();
     await Promise.all(pending);
     scripts.sort((a, b) => b.gzip - a.gzip);
-    for (const s of scripts) console.log(`  ${s.url.padEnd(48)} ${(s.raw / 1024).toFixed(1).padStart(7)} KB  gzip ${(s.gzip / 1024).toFixed(1).padStart(6)} KB`);
+    for (const s of scripts)
+      console.log(
+        `  ${s.url.padEnd(48)} ${(s.raw / 1024).toFixed(1).padStart(7)} KB  gzip ${(s.gzip / 1024).toFixed(1).padStart(6)} KB`,
+      );
     const total = scripts.reduce((n, s) => n + s.gzip, 0) / 1024;
     const met = total <= SIZE_GOAL_KB;
-    console.log(`first screen JS (gzip)  ${total.toFixed(1)} KB in ${scripts.length} files   goal <= ${SIZE_GOAL_KB} KB ${met ? 'met' : 'MISSED'}`);
+    console.log(
+      `first screen JS (gzip)  ${total.toFixed(1)} KB in ${scripts.length} files   goal <= ${SIZE_GOAL_KB} KB ${met ? 'met' : 'MISSED'}`,
+    );
     return met;
   } finally {
     await browser.close();
@@ -95,25 +108,41 @@ function freePort(): Promise<number> {
 async function runLighthouse(url: string): Promise<boolean> {
   const port = await freePort();
   const profile = mkdtempSync(join(tmpdir(), 'till-bench-chrome-'));
-  const chrome = spawn(CHROMIUM, [...CHROME_FLAGS, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'], {
-    stdio: 'ignore',
-  });
+  const chrome = spawn(
+    CHROMIUM,
+    [...CHROME_FLAGS, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'],
+    {
+      stdio: 'ignore',
+    },
+  );
   try {
     await waitForDebugger(port);
     const { default: lighthouse } = await import('lighthouse');
     // Lighthouse's own advice on a shared machine: several runs, and the median one counts.
     const runs = [];
     for (let i = 0; i < RUNS; i++) {
-      const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+      const result = await lighthouse(url, {
+        port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+      });
       if (!result) throw new Error('Lighthouse answered nothing');
-      if (result.lhr.runtimeError) throw new Error(`${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
+      if (result.lhr.runtimeError)
+        throw new Error(`${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
       runs.push({ lhr: result.lhr, score: Math.round((result.lhr.categories.performance?.score ?? 0) * 100) });
     }
     runs.sort((a, b) => a.score - b.score);
     const median = runs[Math.floor(runs.length / 2)]!;
     const { lhr, score } = median;
     console.log(`  scores of ${runs.length} runs: ${runs.map((r) => r.score).join(', ')}`);
-    for (const id of ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']) {
+    for (const id of [
+      'first-contentful-paint',
+      'largest-contentful-paint',
+      'total-blocking-time',
+      'cumulative-layout-shift',
+      'speed-index',
+    ]) {
       const audit = lhr.audits[id];
       if (audit) console.log(`  ${audit.title.padEnd(28)} ${audit.displayValue ?? ''}`);
     }

@@ -60,7 +60,11 @@ export async function startEnv(adminEmail: string): Promise<Env> {
 }
 
 /** A fresh browser profile at the given size; service workers stay off so every test sees the network. */
-export async function newContext(env: Env, viewport: Viewport, serviceWorkers: 'allow' | 'block' = 'block'): Promise<BrowserContext> {
+export async function newContext(
+  env: Env,
+  viewport: Viewport,
+  serviceWorkers: 'allow' | 'block' = 'block',
+): Promise<BrowserContext> {
   return env.browser.newContext({
     baseURL: env.url,
     viewport: { width: viewport.width, height: viewport.height },
@@ -79,7 +83,9 @@ export async function checkScreen(page: Page, viewport: Viewport, name: string):
   await page.waitForLoadState('networkidle').catch(() => undefined);
   // Dialogs and menus fade in: axe must see the finished screen, not a half-transparent one.
   await page
-    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 5_000 })
+    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, {
+      timeout: 5_000,
+    })
     .catch(() => undefined);
   mkdirSync(screensDir, { recursive: true });
   await page.screenshot({ path: `${screensDir}/${viewport.name}-${name}.png`, fullPage: true });
@@ -89,7 +95,9 @@ export async function checkScreen(page: Page, viewport: Viewport, name: string):
     bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     `axe on ${name} at ${viewport.name}`,
   ).toEqual([]);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow, `horizontal scroll on ${name} at ${viewport.name}`).toBeLessThanOrEqual(0);
 }
 

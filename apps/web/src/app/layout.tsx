@@ -78,7 +78,12 @@ function LanguageMenu() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
-      <IconButton color="inherit" aria-label={t('nav.language')} aria-haspopup="menu" onClick={(e) => setAnchor(e.currentTarget)}>
+      <IconButton
+        color="inherit"
+        aria-label={t('nav.language')}
+        aria-haspopup="menu"
+        onClick={(e) => setAnchor(e.currentTarget)}
+      >
         <LanguageIcon />
       </IconButton>
       {anchor ? (
@@ -114,12 +119,22 @@ function AccountMenu() {
   };
   return (
     <>
-      <IconButton color="inherit" aria-label={t('nav.account', { name: session.user?.name ?? '' })} aria-haspopup="menu" onClick={(e) => setAnchor(e.currentTarget)}>
+      <IconButton
+        color="inherit"
+        aria-label={t('nav.account', { name: session.user?.name ?? '' })}
+        aria-haspopup="menu"
+        onClick={(e) => setAnchor(e.currentTarget)}
+      >
         <AccountIcon />
       </IconButton>
       {anchor ? (
         <Suspense fallback={null}>
-          <AccountMenuList anchor={anchor} email={session.user?.email ?? ''} onClose={() => setAnchor(null)} onSignOut={() => void signOut()} />
+          <AccountMenuList
+            anchor={anchor}
+            email={session.user?.email ?? ''}
+            onClose={() => setAnchor(null)}
+            onSignOut={() => void signOut()}
+          />
         </Suspense>
       ) : null}
     </>
@@ -139,27 +154,57 @@ export function Layout() {
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', overflowX: 'hidden' }}>
       <Link
         href="#main"
-        sx={{ position: 'absolute', left: -9999, '&:focus': { left: 8, top: 8, zIndex: 2000, bgcolor: 'background.paper', p: 1 } }}
+        sx={{
+          position: 'absolute',
+          left: -9999,
+          '&:focus': { left: 8, top: 8, zIndex: 2000, bgcolor: 'background.paper', p: 1 },
+        }}
       >
         {t('nav.skip')}
       </Link>
       <AppBar position="sticky" elevation={1}>
         <Toolbar sx={{ gap: 0.5 }}>
-          <IconButton color="inherit" edge="start" aria-label={t('nav.menu')} onClick={() => setDrawer(true)} sx={{ display: { md: 'none' } }}>
+          <IconButton
+            color="inherit"
+            edge="start"
+            aria-label={t('nav.menu')}
+            onClick={() => setDrawer(true)}
+            sx={{ display: { md: 'none' } }}
+          >
             <MenuIcon />
           </IconButton>
-          <Typography variant="h6" component={RouterLink} to={paths.home.href()} sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, mr: 2 }}>
+          <Typography
+            variant="h6"
+            component={RouterLink}
+            to={paths.home.href()}
+            sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, mr: 2 }}
+          >
             Till
           </Typography>
-          <Box component="nav" aria-label={t('nav.main')} sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5, flexGrow: 1 }}>
+          <Box
+            component="nav"
+            aria-label={t('nav.main')}
+            sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5, flexGrow: 1 }}
+          >
             {items.map((i) => (
-              <Button key={i.to} color="inherit" component={RouterLink} to={i.to} aria-current={location.pathname === i.to ? 'page' : undefined}>
+              <Button
+                key={i.to}
+                color="inherit"
+                component={RouterLink}
+                to={i.to}
+                aria-current={location.pathname === i.to ? 'page' : undefined}
+              >
                 {i.label}
               </Button>
             ))}
           </Box>
           <Box sx={{ flexGrow: { xs: 1, md: 0 } }} />
-          <IconButton color="inherit" component={RouterLink} to={paths.cart.href()} aria-label={t('nav.cart', { count })}>
+          <IconButton
+            color="inherit"
+            component={RouterLink}
+            to={paths.cart.href()}
+            aria-label={t('nav.cart', { count })}
+          >
             <Badge badgeContent={count} color="secondary">
               <CartIcon />
             </Badge>

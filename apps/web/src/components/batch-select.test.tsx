@@ -8,7 +8,10 @@ const people = Array.from({ length: 45 }, (_, i) => ({ id: `p${i}`, name: `Perso
 
 describe('BatchSelect', () => {
   it('loads its options 20 at a time as the list is scrolled', async () => {
-    const loadBatch = vi.fn(async (offset: number, limit: number) => ({ items: people.slice(offset, offset + limit), total: people.length }));
+    const loadBatch = vi.fn(async (offset: number, limit: number) => ({
+      items: people.slice(offset, offset + limit),
+      total: people.length,
+    }));
     renderWithApp(
       <BatchSelect
         label="Person"

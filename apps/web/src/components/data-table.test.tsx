@@ -9,7 +9,12 @@ const rows = Array.from({ length: 23 }, (_, i) => ({ id: `r${i + 1}` }));
 describe('DataTable', () => {
   it('shows 10 rows first and offers 5, 10, 15 and All', async () => {
     renderWithApp(
-      <DataTable label="Things" rows={rows} rowKey={(r) => r.id} columns={[{ key: 'id', header: 'Id', render: (r) => r.id }]} />,
+      <DataTable
+        label="Things"
+        rows={rows}
+        rowKey={(r) => r.id}
+        columns={[{ key: 'id', header: 'Id', render: (r) => r.id }]}
+      />,
       { till: fakeTill(() => ({ code: 904 })) },
     );
     const table = screen.getByRole('table', { name: 'Things' });
@@ -25,7 +30,12 @@ describe('DataTable', () => {
 
   it('pages through the rows', async () => {
     renderWithApp(
-      <DataTable label="Things" rows={rows} rowKey={(r) => r.id} columns={[{ key: 'id', header: 'Id', render: (r) => r.id }]} />,
+      <DataTable
+        label="Things"
+        rows={rows}
+        rowKey={(r) => r.id}
+        columns={[{ key: 'id', header: 'Id', render: (r) => r.id }]}
+      />,
       { till: fakeTill(() => ({ code: 904 })) },
     );
     await userEvent.setup().click(screen.getByRole('button', { name: 'Next page' }));

@@ -11,7 +11,11 @@ import { codeOf } from '@/lib/api-error';
 export function LoadingState({ label }: { label?: string }) {
   const { t } = useTranslation();
   return (
-    <Box role="status" aria-live="polite" sx={{ display: 'flex', alignItems: 'center', gap: 2, py: 4, justifyContent: 'center' }}>
+    <Box
+      role="status"
+      aria-live="polite"
+      sx={{ display: 'flex', alignItems: 'center', gap: 2, py: 4, justifyContent: 'center' }}
+    >
       <CircularProgress size={28} aria-hidden />
       <Typography>{label ?? t('common.loading')}</Typography>
     </Box>

@@ -14,7 +14,8 @@ export function issueToMessage(issue: {
   maximum?: unknown;
   origin?: string;
 }): string {
-  if (issue.code === 'invalid_type' && (issue.input === undefined || issue.input === null)) return 'validation.required';
+  if (issue.code === 'invalid_type' && (issue.input === undefined || issue.input === null))
+    return 'validation.required';
   if (issue.code === 'too_small') {
     if (issue.origin === 'string' && (issue.minimum === 1 || issue.input === '')) return 'validation.required';
     return `validation.too_short#${String(issue.minimum)}`;

@@ -3,8 +3,9 @@ import type { Money } from '@till/protocol';
 /** Money in minor units as the reader's locale writes it. */
 export function formatMoney(money: Money | null | undefined, lang: string): string {
   if (!money) return '';
-  const digits = new Intl.NumberFormat('en', { style: 'currency', currency: money.currency }).resolvedOptions()
-    .maximumFractionDigits ?? 2;
+  const digits =
+    new Intl.NumberFormat('en', { style: 'currency', currency: money.currency }).resolvedOptions()
+      .maximumFractionDigits ?? 2;
   return new Intl.NumberFormat(lang, { style: 'currency', currency: money.currency }).format(
     money.amount / 10 ** digits,
   );

@@ -12,6 +12,10 @@ export function createAppSdk(options: { apiHost?: string; storeHost?: string; st
   const session = new Session(options.storage ? { storage: options.storage } : {});
   const queue = new CallQueue({ session });
   const api = new ApiClient({ session, queue, ...(options.apiHost !== undefined ? { apiHost: options.apiHost } : {}) });
-  const store = new StoreClient({ session, queue, ...(options.storeHost !== undefined ? { storeHost: options.storeHost } : {}) });
+  const store = new StoreClient({
+    session,
+    queue,
+    ...(options.storeHost !== undefined ? { storeHost: options.storeHost } : {}),
+  });
   return { api, session, queue, store, poller: new OrderPoller({ store }), serviceCall: api.serviceCall };
 }

@@ -8,7 +8,8 @@ function container(registrations: { unregister: () => Promise<boolean> }[]) {
   } as unknown as ServiceWorkerContainer;
 }
 
-const answer = (status: number, type: string) => vi.fn().mockResolvedValue(new Response('x', { status, headers: { 'content-type': type } }));
+const answer = (status: number, type: string) =>
+  vi.fn().mockResolvedValue(new Response('x', { status, headers: { 'content-type': type } }));
 
 describe('registerServiceWorker', () => {
   it('registers the worker when its script is served as JavaScript', async () => {

@@ -28,4 +28,3 @@ export const theme = createTheme({
     MuiListItemButton: { styleOverrides: { root: { minHeight: 48 } } },
   },
 });
-

@@ -36,7 +36,9 @@ describe('the interface constants', () => {
   });
 
   it('maps schema issues to the translated field messages', () => {
-    expect(issueToMessage({ code: 'too_small', origin: 'string', minimum: 8, input: 'abc' })).toBe('validation.too_short#8');
+    expect(issueToMessage({ code: 'too_small', origin: 'string', minimum: 8, input: 'abc' })).toBe(
+      'validation.too_short#8',
+    );
     expect(issueToMessage({ code: 'too_small', origin: 'string', minimum: 1, input: '' })).toBe('validation.required');
     expect(issueToMessage({ code: 'invalid_format' })).toBe('validation.invalid');
   });

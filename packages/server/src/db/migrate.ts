@@ -26,9 +26,7 @@ export async function migrateToLatest<T>(db: Kysely<T>, dialect: Dialect): Promi
   // On PostgreSQL the bookkeeping tables go in the schema of the search path: Kysely otherwise finds
   // another schema's tables on the same server and skips creating its own.
   const schema =
-    dialect === 'postgres'
-      ? (await sql<{ s: string }>`select current_schema() as s`.execute(k)).rows[0]?.s
-      : undefined;
+    dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(k)).rows[0]?.s : undefined;
   const migrator = new Migrator({
     db: k,
     provider: new ListProvider(),

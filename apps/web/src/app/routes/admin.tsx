@@ -22,7 +22,13 @@ export function AdminRoute() {
     <RequireAuth level={Level.Admin}>
       <Page title={t('admin.title')}>
         <Box sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}>
-          <Tabs value={tab} onChange={(_e, v: AdminTab) => setParams({ tab: v })} variant="scrollable" allowScrollButtonsMobile aria-label={t('admin.title')}>
+          <Tabs
+            value={tab}
+            onChange={(_e, v: AdminTab) => setParams({ tab: v })}
+            variant="scrollable"
+            allowScrollButtonsMobile
+            aria-label={t('admin.title')}
+          >
             {TABS.map((x) => (
               <Tab key={x} value={x} label={t(`admin.${x}`)} id={`admin-tab-${x}`} aria-controls={`admin-panel-${x}`} />
             ))}

@@ -24,8 +24,16 @@ export function LoginRoute() {
   const from = safeReturnPath(params.get('from'));
   return (
     <Page title={t('auth.signIn')} narrow>
-      {reason === 'expired' ? <Alert severity="warning" sx={{ mb: 1 }}>{t('auth.expired')}</Alert> : null}
-      {reason === 'required' ? <Alert severity="info" sx={{ mb: 1 }}>{t('auth.required')}</Alert> : null}
+      {reason === 'expired' ? (
+        <Alert severity="warning" sx={{ mb: 1 }}>
+          {t('auth.expired')}
+        </Alert>
+      ) : null}
+      {reason === 'required' ? (
+        <Alert severity="info" sx={{ mb: 1 }}>
+          {t('auth.required')}
+        </Alert>
+      ) : null}
       <LoginForm onSignedIn={() => void navigate(from, { replace: true })} />
       <Box sx={{ mt: 3, display: 'flex', flexDirection: 'column', gap: 1 }}>
         <Link component={RouterLink} to={paths.forgot.href()}>

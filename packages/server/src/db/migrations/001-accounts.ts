@@ -16,7 +16,12 @@ export const accountsMigration: Migration = {
       .addColumn('avatar_key', 'text')
       // The balance is kept beside the ledger; the CHECK makes the database refuse a negative one
       // even if a bug in the code tried.
-      .addColumn('credits', 'integer', (c) => c.notNull().defaultTo(0).check(sql`credits >= 0`))
+      .addColumn('credits', 'integer', (c) =>
+        c
+          .notNull()
+          .defaultTo(0)
+          .check(sql`credits >= 0`),
+      )
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .execute();

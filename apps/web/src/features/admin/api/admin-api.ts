@@ -48,7 +48,12 @@ export async function saveCoupon(till: Till, coupon: CouponInput) {
   return (await serviceData<AdminCouponSaveData>(till, StorePaths.adminCouponsSave, { coupon })).coupon;
 }
 
-export async function bulkCoupons(till: Till, count: number, prefix: string, coupon: Omit<CouponInput, 'code' | 'usageLimit' | 'perUserLimit'>) {
+export async function bulkCoupons(
+  till: Till,
+  count: number,
+  prefix: string,
+  coupon: Omit<CouponInput, 'code' | 'usageLimit' | 'perUserLimit'>,
+) {
   return serviceData<AdminCouponsBulkData>(till, StorePaths.adminCouponsBulk, { count, prefix, coupon });
 }
 
@@ -77,10 +82,16 @@ export function useAdminOrders(status: string) {
   return useQuery({
     queryKey: adminKeys.orders(status),
     queryFn: () =>
-      serviceData<AdminOrdersListData>(till, StorePaths.adminOrdersList, { page: 1, pageSize: 100, ...(status ? { status } : {}) }),
+      serviceData<AdminOrdersListData>(till, StorePaths.adminOrdersList, {
+        page: 1,
+        pageSize: 100,
+        ...(status ? { status } : {}),
+      }),
   });
 }
 
 export async function refundOrder(till: Till, iden: string, reason: string) {
-  return (await serviceData<AdminOrderRefundData>(till, StorePaths.adminOrdersRefund, { iden, ...(reason ? { reason } : {}) })).order;
+  return (
+    await serviceData<AdminOrderRefundData>(till, StorePaths.adminOrdersRefund, { iden, ...(reason ? { reason } : {}) })
+  ).order;
 }

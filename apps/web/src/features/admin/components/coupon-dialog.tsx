@@ -121,14 +121,20 @@ export function CouponDialog({ bulk, open, onClose }: { bulk: boolean; open: boo
             <Alert severity="success" role="status">
               {t('admin.bulkDone', { count: batch.codes.length, batch: batch.batch })}
             </Alert>
-            <Box component="pre" sx={{ maxHeight: 240, overflow: 'auto', bgcolor: 'grey.100', p: 1, mt: 2 }} data-testid="bulk-codes">
+            <Box
+              component="pre"
+              sx={{ maxHeight: 240, overflow: 'auto', bgcolor: 'grey.100', p: 1, mt: 2 }}
+              data-testid="bulk-codes"
+            >
               {batch.codes.join('\n')}
             </Box>
           </DialogContent>
           <DialogActions>
             <Button
               onClick={() =>
-                void getPlatform().then((p) => p.saveFile(`coupons-${batch.batch}.txt`, new Blob([batch.codes.join('\n')], { type: 'text/plain' })))
+                void getPlatform().then((p) =>
+                  p.saveFile(`coupons-${batch.batch}.txt`, new Blob([batch.codes.join('\n')], { type: 'text/plain' })),
+                )
               }
             >
               {t('admin.downloadCodes')}
@@ -141,7 +147,11 @@ export function CouponDialog({ bulk, open, onClose }: { bulk: boolean; open: boo
       ) : (
         <form noValidate onSubmit={handleSubmit((f) => mutation.mutate(f))}>
           <DialogContent>
-            {mutation.error && !isFieldError(mutation.error, fields) ? <Alert severity="error" role="alert">{errorMessage(mutation.error)}</Alert> : null}
+            {mutation.error && !isFieldError(mutation.error, fields) ? (
+              <Alert severity="error" role="alert">
+                {errorMessage(mutation.error)}
+              </Alert>
+            ) : null}
             {bulk ? (
               <>
                 <Typography variant="body2">{t('admin.bulkText')}</Typography>
@@ -161,16 +171,38 @@ export function CouponDialog({ bulk, open, onClose }: { bulk: boolean; open: boo
                 <FormTextField control={control} name="amountOff" label={t('admin.amountOff')} inputMode="decimal" />
               </>
             ) : (
-              <FormTextField control={control} name="grantCredits" label={t('admin.grantCredits')} inputMode="numeric" />
+              <FormTextField
+                control={control}
+                name="grantCredits"
+                label={t('admin.grantCredits')}
+                inputMode="numeric"
+              />
             )}
             {bulk ? null : (
               <>
                 <FormTextField control={control} name="usageLimit" label={t('admin.usageLimit')} inputMode="numeric" />
-                <FormTextField control={control} name="perUserLimit" label={t('admin.perUserLimit')} inputMode="numeric" />
+                <FormTextField
+                  control={control}
+                  name="perUserLimit"
+                  label={t('admin.perUserLimit')}
+                  inputMode="numeric"
+                />
               </>
             )}
-            <FormTextField control={control} name="startsAt" label={t('admin.startsAt')} type="date" slotProps={{ inputLabel: { shrink: true } }} />
-            <FormTextField control={control} name="endsAt" label={t('admin.endsAt')} type="date" slotProps={{ inputLabel: { shrink: true } }} />
+            <FormTextField
+              control={control}
+              name="startsAt"
+              label={t('admin.startsAt')}
+              type="date"
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+            <FormTextField
+              control={control}
+              name="endsAt"
+              label={t('admin.endsAt')}
+              type="date"
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
           </DialogContent>
           <DialogActions>
             <Button onClick={onClose}>{t('common.cancel')}</Button>

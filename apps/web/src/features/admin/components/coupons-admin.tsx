@@ -41,7 +41,11 @@ export function CouponsAdmin() {
           columns={[
             { key: 'code', header: t('admin.code'), render: (c) => c.code },
             { key: 'effect', header: t('admin.effect'), render: effect },
-            { key: 'used', header: t('admin.used'), render: (c) => `${c.used}${c.usageLimit ? ` / ${c.usageLimit}` : ''}` },
+            {
+              key: 'used',
+              header: t('admin.used'),
+              render: (c) => `${c.used}${c.usageLimit ? ` / ${c.usageLimit}` : ''}`,
+            },
             { key: 'batch', header: t('admin.batch'), render: (c) => c.batch ?? '', hideOnPhone: true },
           ]}
         />

@@ -35,7 +35,13 @@ export function OrdersAdmin() {
   });
   return (
     <>
-      <TextField select label={t('orders.statusLabel')} value={status} onChange={(e) => setStatus(e.target.value)} sx={{ minWidth: 200, mb: 2 }}>
+      <TextField
+        select
+        label={t('orders.statusLabel')}
+        value={status}
+        onChange={(e) => setStatus(e.target.value)}
+        sx={{ minWidth: 200, mb: 2 }}
+      >
         {STATUSES.map((s) => (
           <MenuItem key={s || 'all'} value={s}>
             {s ? t(`orders.status.${s}`) : t('common.all')}
@@ -47,7 +53,11 @@ export function OrdersAdmin() {
           {codeOf(refund.error) === 912 ? t('admin.cannotRefund') : errorMessage(refund.error)}
         </Alert>
       ) : null}
-      {refund.isSuccess ? <Alert severity="success" role="status">{t('admin.refunded', { iden: refund.data.iden })}</Alert> : null}
+      {refund.isSuccess ? (
+        <Alert severity="success" role="status">
+          {t('admin.refunded', { iden: refund.data.iden })}
+        </Alert>
+      ) : null}
       {query.isPending ? <LoadingState /> : null}
       {query.isError ? <ErrorState error={query.error} onRetry={() => void query.refetch()} /> : null}
       {query.data && !query.data.orders.length ? <EmptyState title={t('orders.empty')} /> : null}
@@ -58,16 +68,36 @@ export function OrdersAdmin() {
           rowKey={(o) => o.iden}
           columns={[
             { key: 'iden', header: t('admin.order'), render: (o) => o.iden, hideOnPhone: true },
-            { key: 'email', header: t('admin.buyer'), render: (o) => <span style={{ wordBreak: 'break-all' }}>{o.email}</span> },
-            { key: 'total', header: t('orders.total'), render: (o) => (o.provider === 'credits' ? t('store.credits', { count: o.creditsSpent }) : formatMoney(o.total, i18n.language)) },
+            {
+              key: 'email',
+              header: t('admin.buyer'),
+              render: (o) => <span style={{ wordBreak: 'break-all' }}>{o.email}</span>,
+            },
+            {
+              key: 'total',
+              header: t('orders.total'),
+              render: (o) =>
+                o.provider === 'credits'
+                  ? t('store.credits', { count: o.creditsSpent })
+                  : formatMoney(o.total, i18n.language),
+            },
             { key: 'status', header: t('orders.statusLabel'), render: (o) => t(`orders.status.${o.status}`) },
-            { key: 'date', header: t('orders.created'), render: (o) => formatDate(o.createdAt, i18n.language), hideOnPhone: true },
+            {
+              key: 'date',
+              header: t('orders.created'),
+              render: (o) => formatDate(o.createdAt, i18n.language),
+              hideOnPhone: true,
+            },
             {
               key: 'refund',
               header: '',
               render: (o) =>
                 o.status === OrderStatus.Paid ? (
-                  <Button color="warning" onClick={() => setRefunding(o)} aria-label={t('admin.refundNamed', { iden: o.iden })}>
+                  <Button
+                    color="warning"
+                    onClick={() => setRefunding(o)}
+                    aria-label={t('admin.refundNamed', { iden: o.iden })}
+                  >
                     {t('admin.refund')}
                   </Button>
                 ) : null,

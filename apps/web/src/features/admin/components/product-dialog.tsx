@@ -75,14 +75,26 @@ function toFields(p: Product | null): Fields {
 }
 
 /** Creates or edits a product; the protocol's product schema checks every field. */
-export function ProductDialog({ product, open, onClose }: { product: Product | null; open: boolean; onClose: () => void }) {
+export function ProductDialog({
+  product,
+  open,
+  onClose,
+}: {
+  product: Product | null;
+  open: boolean;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const till = useTill();
   const client = useQueryClient();
   const errorMessage = useErrorMessage();
   const id = useId();
   const { control, handleSubmit, setError } = useForm<Fields>({
-    resolver: payloadResolver<Fields, typeof productInput>(productInput, (f) => toInput(f, product?.id), (path) => FIELD_OF[path] ?? (path as keyof Fields)),
+    resolver: payloadResolver<Fields, typeof productInput>(
+      productInput,
+      (f) => toInput(f, product?.id),
+      (path) => FIELD_OF[path] ?? (path as keyof Fields),
+    ),
     values: toFields(product),
   });
   const fields = Object.keys(toFields(null));
@@ -100,8 +112,18 @@ export function ProductDialog({ product, open, onClose }: { product: Product | n
       <DialogTitle id={id}>{product ? t('admin.editProduct') : t('admin.newProduct')}</DialogTitle>
       <form noValidate onSubmit={handleSubmit((f) => mutation.mutate(f))}>
         <DialogContent>
-          {mutation.error && !isFieldError(mutation.error, fields) ? <Alert severity="error" role="alert">{errorMessage(mutation.error)}</Alert> : null}
-          <FormTextField control={control} name="alias" label={t('admin.alias')} helperText={t('admin.aliasHint')} required />
+          {mutation.error && !isFieldError(mutation.error, fields) ? (
+            <Alert severity="error" role="alert">
+              {errorMessage(mutation.error)}
+            </Alert>
+          ) : null}
+          <FormTextField
+            control={control}
+            name="alias"
+            label={t('admin.alias')}
+            helperText={t('admin.aliasHint')}
+            required
+          />
           <FormTextField control={control} name="title" label={t('admin.productTitle')} required />
           <FormTextField control={control} name="description" label={t('admin.description')} multiline minRows={2} />
           <FormTextField control={control} name="type" label={t('admin.type')} select>
@@ -121,7 +143,10 @@ export function ProductDialog({ product, open, onClose }: { product: Product | n
             control={control}
             name="active"
             render={({ field }) => (
-              <FormControlLabel control={<Switch checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />} label={t('admin.active')} />
+              <FormControlLabel
+                control={<Switch checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />}
+                label={t('admin.active')}
+              />
             )}
           />
         </DialogContent>

@@ -36,9 +36,37 @@ export function ProductsAdmin() {
             { key: 'title', header: t('admin.productTitle'), render: (p) => p.title },
             { key: 'alias', header: t('admin.alias'), render: (p) => p.alias, hideOnPhone: true },
             { key: 'type', header: t('admin.type'), render: (p) => t(`store.type.${p.type}`), hideOnPhone: true },
-            { key: 'price', header: t('admin.price'), render: (p) => [p.price ? formatMoney(p.price, i18n.language) : '', p.creditPrice ? t('store.credits', { count: p.creditPrice }) : ''].filter(Boolean).join(' / ') },
-            { key: 'active', header: t('admin.active'), render: (p) => <Chip size="small" label={p.active ? t('admin.yes') : t('admin.no')} color={p.active ? 'success' : 'default'} /> },
-            { key: 'edit', header: '', render: (p) => <Button onClick={() => edit(p)} aria-label={t('admin.editNamed', { name: p.title })}>{t('admin.edit')}</Button> },
+            {
+              key: 'price',
+              header: t('admin.price'),
+              render: (p) =>
+                [
+                  p.price ? formatMoney(p.price, i18n.language) : '',
+                  p.creditPrice ? t('store.credits', { count: p.creditPrice }) : '',
+                ]
+                  .filter(Boolean)
+                  .join(' / '),
+            },
+            {
+              key: 'active',
+              header: t('admin.active'),
+              render: (p) => (
+                <Chip
+                  size="small"
+                  label={p.active ? t('admin.yes') : t('admin.no')}
+                  color={p.active ? 'success' : 'default'}
+                />
+              ),
+            },
+            {
+              key: 'edit',
+              header: '',
+              render: (p) => (
+                <Button onClick={() => edit(p)} aria-label={t('admin.editNamed', { name: p.title })}>
+                  {t('admin.edit')}
+                </Button>
+              ),
+            },
           ]}
         />
       ) : null}

@@ -49,7 +49,13 @@ function AdjustCredits() {
     },
   });
   return (
-    <Box component="form" noValidate aria-label={t('admin.adjustCredits')} onSubmit={handleSubmit((f) => mutation.mutate(f))} sx={{ maxWidth: 480, mb: 4 }}>
+    <Box
+      component="form"
+      noValidate
+      aria-label={t('admin.adjustCredits')}
+      onSubmit={handleSubmit((f) => mutation.mutate(f))}
+      sx={{ maxWidth: 480, mb: 4 }}
+    >
       <Typography variant="h6" component="h2" gutterBottom>
         {t('admin.adjustCredits')}
       </Typography>
@@ -62,9 +68,20 @@ function AdjustCredits() {
         value={user}
         onChange={setUser}
       />
-      <FormTextField control={control} name="amount" label={t('admin.amount')} helperText={t('admin.amountHint')} inputMode="numeric" required />
+      <FormTextField
+        control={control}
+        name="amount"
+        label={t('admin.amount')}
+        helperText={t('admin.amountHint')}
+        inputMode="numeric"
+        required
+      />
       <FormTextField control={control} name="reason" label={t('admin.reason')} required />
-      {mutation.isSuccess ? <Alert severity="success" role="status">{t('admin.adjusted', { balance: mutation.data.balance })}</Alert> : null}
+      {mutation.isSuccess ? (
+        <Alert severity="success" role="status">
+          {t('admin.adjusted', { balance: mutation.data.balance })}
+        </Alert>
+      ) : null}
       {mutation.isError ? (
         <Alert severity="error" role="alert">
           {codeOf(mutation.error) === 909
@@ -93,11 +110,20 @@ export function UsersAdmin() {
           rows={query.data.items}
           rowKey={(u) => u.id}
           columns={[
-            { key: 'email', header: t('fields.email'), render: (u) => <span style={{ wordBreak: 'break-all' }}>{u.email}</span> },
+            {
+              key: 'email',
+              header: t('fields.email'),
+              render: (u) => <span style={{ wordBreak: 'break-all' }}>{u.email}</span>,
+            },
             { key: 'name', header: t('fields.name'), render: (u) => u.name, hideOnPhone: true },
             { key: 'level', header: t('admin.level'), render: (u) => u.level },
             { key: 'credits', header: t('admin.credits'), render: (u) => u.credits },
-            { key: 'created', header: t('admin.created'), render: (u) => formatDate(u.createdAt, i18n.language), hideOnPhone: true },
+            {
+              key: 'created',
+              header: t('admin.created'),
+              render: (u) => formatDate(u.createdAt, i18n.language),
+              hideOnPhone: true,
+            },
           ]}
         />
       ) : null}

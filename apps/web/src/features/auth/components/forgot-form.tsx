@@ -35,13 +35,25 @@ export function ForgotForm() {
   }
   const formError = mutation.error && !isFieldError(mutation.error, ['email']) ? mutation.error : null;
   return (
-    <Box component="form" noValidate onSubmit={handleSubmit((v) => mutation.mutate(v))} aria-label={t('auth.forgotTitle')}>
+    <Box
+      component="form"
+      noValidate
+      onSubmit={handleSubmit((v) => mutation.mutate(v))}
+      aria-label={t('auth.forgotTitle')}
+    >
       {formError ? (
         <Alert severity="error" role="alert">
           {errorMessage(formError)}
         </Alert>
       ) : null}
-      <FormTextField control={control} name="email" label={t('fields.email')} type="email" autoComplete="email" required />
+      <FormTextField
+        control={control}
+        name="email"
+        label={t('fields.email')}
+        type="email"
+        autoComplete="email"
+        required
+      />
       <Button type="submit" variant="contained" fullWidth size="large" disabled={mutation.isPending} sx={{ mt: 2 }}>
         {t('auth.sendResetLink')}
       </Button>

@@ -29,7 +29,17 @@ describe('LoginForm', () => {
 
   it('replays the calls that waited for a login once signed in', async () => {
     const paths: string[] = [];
-    const user = { id: 'u1', email: 'ada@example.test', name: 'Ada', lang: 'en', level: 2, emailConfirmed: true, avatarUrl: null, credits: 0, createdAt: '' };
+    const user = {
+      id: 'u1',
+      email: 'ada@example.test',
+      name: 'Ada',
+      lang: 'en',
+      level: 2,
+      emailConfirmed: true,
+      avatarUrl: null,
+      credits: 0,
+      createdAt: '',
+    };
     const till = fakeTill((path) => {
       paths.push(path);
       if (path === 'api/login') return { code: 900, token: 'tok-0123456789abcdef', expire: 3600, user };

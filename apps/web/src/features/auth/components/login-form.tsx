@@ -36,8 +36,23 @@ export function LoginForm({ onSignedIn, autoFocus }: { onSignedIn: (user: User) 
           {errorMessage(formError)}
         </Alert>
       ) : null}
-      <FormTextField control={control} name="email" label={t('fields.email')} type="email" autoComplete="email" autoFocus={autoFocus} required />
-      <FormTextField control={control} name="password" label={t('fields.password')} type="password" autoComplete="current-password" required />
+      <FormTextField
+        control={control}
+        name="email"
+        label={t('fields.email')}
+        type="email"
+        autoComplete="email"
+        autoFocus={autoFocus}
+        required
+      />
+      <FormTextField
+        control={control}
+        name="password"
+        label={t('fields.password')}
+        type="password"
+        autoComplete="current-password"
+        required
+      />
       <Button type="submit" variant="contained" fullWidth size="large" disabled={mutation.isPending} sx={{ mt: 2 }}>
         {mutation.isPending ? t('auth.signingIn') : t('auth.signIn')}
       </Button>

@@ -39,7 +39,17 @@ describe('RegisterForm', () => {
 
   it('sends the interface language and hands the new user on', async () => {
     const bodies: Record<string, unknown>[] = [];
-    const user = { id: 'u1', email: 'ada@example.test', name: 'Ada', lang: 'en', level: 1, emailConfirmed: false, avatarUrl: null, credits: 0, createdAt: '' };
+    const user = {
+      id: 'u1',
+      email: 'ada@example.test',
+      name: 'Ada',
+      lang: 'en',
+      level: 1,
+      emailConfirmed: false,
+      avatarUrl: null,
+      credits: 0,
+      createdAt: '',
+    };
     const till = fakeTill((_path, body) => {
       bodies.push(body);
       return { code: 900, token: 'tok-0123456789abcdef', expire: 3600, user };

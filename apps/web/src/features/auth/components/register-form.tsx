@@ -39,7 +39,14 @@ export function RegisterForm({ onRegistered }: { onRegistered: (user: User) => v
         </Alert>
       ) : null}
       <FormTextField control={control} name="name" label={t('fields.name')} autoComplete="name" required />
-      <FormTextField control={control} name="email" label={t('fields.email')} type="email" autoComplete="email" required />
+      <FormTextField
+        control={control}
+        name="email"
+        label={t('fields.email')}
+        type="email"
+        autoComplete="email"
+        required
+      />
       <FormTextField
         control={control}
         name="password"

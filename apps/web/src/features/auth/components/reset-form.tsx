@@ -33,14 +33,33 @@ export function ResetForm({ resetToken, onDone }: { resetToken: string; onDone: 
   });
   const formError = mutation.error && !isFieldError(mutation.error, ['password']) ? mutation.error : null;
   return (
-    <Box component="form" noValidate onSubmit={handleSubmit((v) => mutation.mutate(v))} aria-label={t('auth.resetTitle')}>
+    <Box
+      component="form"
+      noValidate
+      onSubmit={handleSubmit((v) => mutation.mutate(v))}
+      aria-label={t('auth.resetTitle')}
+    >
       {formError ? (
         <Alert severity="error" role="alert">
           {errorMessage(formError)}
         </Alert>
       ) : null}
-      <FormTextField control={control} name="password" label={t('fields.newPassword')} type="password" autoComplete="new-password" required />
-      <FormTextField control={control} name="repeat" label={t('fields.repeatPassword')} type="password" autoComplete="new-password" required />
+      <FormTextField
+        control={control}
+        name="password"
+        label={t('fields.newPassword')}
+        type="password"
+        autoComplete="new-password"
+        required
+      />
+      <FormTextField
+        control={control}
+        name="repeat"
+        label={t('fields.repeatPassword')}
+        type="password"
+        autoComplete="new-password"
+        required
+      />
       <Button type="submit" variant="contained" fullWidth size="large" disabled={mutation.isPending} sx={{ mt: 2 }}>
         {t('auth.setPassword')}
       </Button>

@@ -34,7 +34,11 @@ export function useCouponCheck(code: string, signedIn: boolean) {
  * sends it (with the new token) once the visitor has signed in.
  */
 export async function checkout(till: Till, lines: readonly CartLine[], couponCode: string, provider: Provider) {
-  const res = await till.store.doCheckout({ products: cartIds(lines), ...(couponCode ? { couponCode } : {}), provider });
+  const res = await till.store.doCheckout({
+    products: cartIds(lines),
+    ...(couponCode ? { couponCode } : {}),
+    provider,
+  });
   return unwrap(res).data;
 }
 

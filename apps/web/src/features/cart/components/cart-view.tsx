@@ -44,12 +44,19 @@ export function CartView({ checkoutHref, storeHref }: { checkoutHref: string; st
             <ListItem key={line.id} divider sx={{ flexWrap: 'wrap', gap: 1 }}>
               <ListItemText
                 primary={title}
-                secondary={product?.price ? formatMoney(product.price, i18n.language) : t('store.credits', { count: product?.creditPrice ?? 0 })}
+                secondary={
+                  product?.price
+                    ? formatMoney(product.price, i18n.language)
+                    : t('store.credits', { count: product?.creditPrice ?? 0 })
+                }
                 sx={{ minWidth: 160 }}
               />
               <Box sx={{ display: 'flex', alignItems: 'center' }}>
                 {consumable ? (
-                  <IconButton aria-label={t('cart.less', { title })} onClick={() => store.setQuantity(line.id, line.quantity - 1)}>
+                  <IconButton
+                    aria-label={t('cart.less', { title })}
+                    onClick={() => store.setQuantity(line.id, line.quantity - 1)}
+                  >
                     <RemoveIcon />
                   </IconButton>
                 ) : null}
@@ -57,7 +64,10 @@ export function CartView({ checkoutHref, storeHref }: { checkoutHref: string; st
                   {line.quantity}
                 </Typography>
                 {consumable ? (
-                  <IconButton aria-label={t('cart.more', { title })} onClick={() => store.setQuantity(line.id, line.quantity + 1)}>
+                  <IconButton
+                    aria-label={t('cart.more', { title })}
+                    onClick={() => store.setQuantity(line.id, line.quantity + 1)}
+                  >
                     <AddIcon />
                   </IconButton>
                 ) : null}
@@ -69,7 +79,9 @@ export function CartView({ checkoutHref, storeHref }: { checkoutHref: string; st
           );
         })}
       </List>
-      <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', mt: 2, flexWrap: 'wrap', gap: 2 }}>
+      <Box
+        sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', mt: 2, flexWrap: 'wrap', gap: 2 }}
+      >
         <Typography variant="h6" component="p">
           {t('cart.total')}: {form.data.total ? formatMoney(form.data.total, i18n.language) : '—'}
         </Typography>

@@ -27,7 +27,11 @@ function server(coupon: (code: string) => unknown) {
     if (path === 'api/store/getCheckoutForm') {
       return {
         code: 900,
-        data: { products: [pro], total: pro.price, providers: [{ provider: 'default', form: { action: '/x', method: 'POST', fields: {} } }] },
+        data: {
+          products: [pro],
+          total: pro.price,
+          providers: [{ provider: 'default', form: { action: '/x', method: 'POST', fields: {} } }],
+        },
       };
     }
     if (path === 'api/store/getCoupon') return coupon(String(body.couponCode));
@@ -42,7 +46,17 @@ describe('CheckoutPanel', () => {
   it('checks the coupon live and says what it gives', async () => {
     const { till, cart } = server(() => ({
       code: 900,
-      data: { coupon: { code: 'WELCOME10', kind: 'discount', percentOff: 10, startsAt: null, endsAt: null, appliesTo: 'all', minTotal: null } },
+      data: {
+        coupon: {
+          code: 'WELCOME10',
+          kind: 'discount',
+          percentOff: 10,
+          startsAt: null,
+          endsAt: null,
+          appliesTo: 'all',
+          minTotal: null,
+        },
+      },
     }));
     signInFake(till);
     renderWithApp(<CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={vi.fn()} />, { till, cart });

@@ -65,7 +65,8 @@ export function CheckoutPanel({
 
   const buy = useMutation({
     mutationFn: async (provider: Provider) => {
-      if (provider === 'credits') return { order: (await payWithCredits(till, lines, couponCode)).order, payment: null };
+      if (provider === 'credits')
+        return { order: (await payWithCredits(till, lines, couponCode)).order, payment: null };
       return checkout(till, lines, couponCode, provider);
     },
     onSuccess: ({ order, payment }) => {
@@ -79,12 +80,16 @@ export function CheckoutPanel({
   if (form.isPending) return <LoadingState />;
   if (form.isError) return <ErrorState error={form.error} onRetry={() => void form.refetch()} />;
   // Credits are always a route of their own (payWithCredits) when every product has a credit price.
-  const creditTotal = lines.reduce((sum, l) => {
-    const price = form.data.products.find((p) => p.id === l.id)?.creditPrice;
-    return price == null || sum === null ? null : sum + price * l.quantity;
-  }, 0 as number | null);
+  const creditTotal = lines.reduce(
+    (sum, l) => {
+      const price = form.data.products.find((p) => p.id === l.id)?.creditPrice;
+      return price == null || sum === null ? null : sum + price * l.quantity;
+    },
+    0 as number | null,
+  );
   const offered = form.data.providers.map((p) => p.provider);
-  const providers: Provider[] = creditTotal !== null && !offered.includes('credits') ? [...offered, 'credits'] : offered;
+  const providers: Provider[] =
+    creditTotal !== null && !offered.includes('credits') ? [...offered, 'credits'] : offered;
   const provider = chosen && providers.includes(chosen) ? chosen : (providers[0] ?? null);
 
   let couponLine: { text: string; tone: 'ok' | 'error' | 'info' } | null = null;

@@ -24,6 +24,11 @@ describe('CartStore', () => {
   });
 
   it('repeats each id by its quantity for the protocol', () => {
-    expect(cartIds([{ id: 'a', quantity: 2 }, { id: 'b', quantity: 1 }])).toEqual(['a', 'a', 'b']);
+    expect(
+      cartIds([
+        { id: 'a', quantity: 2 },
+        { id: 'b', quantity: 1 },
+      ]),
+    ).toEqual(['a', 'a', 'b']);
   });
 });

@@ -41,7 +41,9 @@ export class CartStore {
 
   setQuantity(id: string, quantity: number): void {
     if (quantity < 1) return this.remove(id);
-    this.lines = this.lines.map((l) => (l.id === id ? { ...l, quantity: Math.min(MAX_QUANTITY, Math.floor(quantity)) } : l));
+    this.lines = this.lines.map((l) =>
+      l.id === id ? { ...l, quantity: Math.min(MAX_QUANTITY, Math.floor(quantity)) } : l,
+    );
     this.changed();
   }
 

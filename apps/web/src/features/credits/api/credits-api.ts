@@ -5,7 +5,6 @@ import { serviceData } from '@/lib/calls';
 import type { Till } from '@/lib/till';
 import { useTill } from '@/lib/till';
 
-
 export const creditsKey = ['store', 'credits'] as const;
 
 /** Balance and ledger of the signed-in buyer. */

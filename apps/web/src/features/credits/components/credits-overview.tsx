@@ -34,8 +34,17 @@ export function CreditsOverview() {
           rowKey={(e) => e.id}
           columns={[
             { key: 'date', header: t('credits.date'), render: (e) => formatDate(e.createdAt, i18n.language) },
-            { key: 'reason', header: t('credits.reason'), render: (e) => t(`credits.reasons.${e.reason}`, { defaultValue: e.reason }) + (e.reference ? ` (${e.reference})` : '') },
-            { key: 'delta', header: t('credits.change'), render: (e) => (e.amount > 0 ? `+${e.amount}` : String(e.amount)) },
+            {
+              key: 'reason',
+              header: t('credits.reason'),
+              render: (e) =>
+                t(`credits.reasons.${e.reason}`, { defaultValue: e.reason }) + (e.reference ? ` (${e.reference})` : ''),
+            },
+            {
+              key: 'delta',
+              header: t('credits.change'),
+              render: (e) => (e.amount > 0 ? `+${e.amount}` : String(e.amount)),
+            },
             { key: 'after', header: t('credits.after'), render: (e) => e.balanceAfter, hideOnPhone: true },
           ]}
         />

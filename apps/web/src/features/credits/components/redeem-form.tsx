@@ -35,12 +35,22 @@ export function RedeemForm() {
     onError: (error) => {
       if (codeOf(error) === 908) {
         const reason = error instanceof ApiError ? error.body.reason : 'unknown';
-        setError('couponCode', { type: 'server', message: `coupon.reason.${reason ?? 'unknown'}` }, { shouldFocus: true });
+        setError(
+          'couponCode',
+          { type: 'server', message: `coupon.reason.${reason ?? 'unknown'}` },
+          { shouldFocus: true },
+        );
       }
     },
   });
   return (
-    <Box component="form" noValidate onSubmit={handleSubmit((v) => mutation.mutate(v))} aria-label={t('credits.redeemTitle')} sx={{ maxWidth: 420 }}>
+    <Box
+      component="form"
+      noValidate
+      onSubmit={handleSubmit((v) => mutation.mutate(v))}
+      aria-label={t('credits.redeemTitle')}
+      sx={{ maxWidth: 420 }}
+    >
       {mutation.isSuccess ? (
         <Alert severity="success" role="status">
           {t('credits.redeemed', { count: mutation.data.granted.credits, balance: mutation.data.balance })}

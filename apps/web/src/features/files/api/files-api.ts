@@ -11,16 +11,22 @@ export function useFiles() {
   const till = useTill();
   return useQuery({
     queryKey: filesKey,
-    queryFn: () => serviceData<{ files: FileInfo[]; total: number }>(till, 'api/files/list', { page: 1, pageSize: 100 }),
+    queryFn: () =>
+      serviceData<{ files: FileInfo[]; total: number }>(till, 'api/files/list', { page: 1, pageSize: 100 }),
   });
 }
 
 /** Uploads files in one multipart call, reporting the share sent so far (0 to 1). */
 export async function uploadFiles(till: Till, files: File[], onProgress: (share: number) => void) {
-  const data = await serviceData<{ files: FileInfo[] }>(till, 'api/files/upload', {}, {
-    files,
-    onUploadProgress: (e) => onProgress(e.total ? e.loaded / e.total : (e.progress ?? 0)),
-  });
+  const data = await serviceData<{ files: FileInfo[] }>(
+    till,
+    'api/files/upload',
+    {},
+    {
+      files,
+      onUploadProgress: (e) => onProgress(e.total ? e.loaded / e.total : (e.progress ?? 0)),
+    },
+  );
   return data.files;
 }
 

@@ -34,21 +34,37 @@ export function FileList() {
   if (!query.data.files.length) return <EmptyState title={t('files.empty')} />;
   return (
     <>
-      {remove.isError ? <Alert severity="error" role="alert">{errorMessage(remove.error)}</Alert> : null}
+      {remove.isError ? (
+        <Alert severity="error" role="alert">
+          {errorMessage(remove.error)}
+        </Alert>
+      ) : null}
       <DataTable<FileInfo>
         label={t('files.title')}
         rows={query.data.files}
         rowKey={(f) => f.id}
         columns={[
-          { key: 'name', header: t('files.name'), render: (f) => <span style={{ wordBreak: 'break-all' }}>{f.name}</span> },
+          {
+            key: 'name',
+            header: t('files.name'),
+            render: (f) => <span style={{ wordBreak: 'break-all' }}>{f.name}</span>,
+          },
           { key: 'size', header: t('files.size'), render: (f) => formatBytes(f.size, i18n.language) },
-          { key: 'date', header: t('files.date'), render: (f) => formatDate(f.createdAt, i18n.language), hideOnPhone: true },
+          {
+            key: 'date',
+            header: t('files.date'),
+            render: (f) => formatDate(f.createdAt, i18n.language),
+            hideOnPhone: true,
+          },
           {
             key: 'actions',
             header: t('files.actions'),
             render: (f) => (
               <>
-                <IconButton aria-label={t('files.download', { name: f.name })} onClick={() => void getPlatform().then((p) => p.saveFile(f.name, f.url))}>
+                <IconButton
+                  aria-label={t('files.download', { name: f.name })}
+                  onClick={() => void getPlatform().then((p) => p.saveFile(f.name, f.url))}
+                >
                   <DownloadIcon />
                 </IconButton>
                 <IconButton aria-label={t('files.delete', { name: f.name })} onClick={() => setDoomed(f)}>

@@ -41,7 +41,13 @@ export function FileUpload() {
           if (files.length) mutation.mutate(files);
         }}
       />
-      <Button component="label" htmlFor={inputId} variant="contained" startIcon={<UploadIcon />} disabled={mutation.isPending}>
+      <Button
+        component="label"
+        htmlFor={inputId}
+        variant="contained"
+        startIcon={<UploadIcon />}
+        disabled={mutation.isPending}
+      >
         {t('files.upload')}
       </Button>
       {mutation.isPending ? (

@@ -48,7 +48,8 @@ export function useOrders() {
   const till = useTill();
   return useQuery({
     queryKey: ['store', 'orders'],
-    queryFn: async () => (await serviceData<{ orders: Order[] }>(till, StorePaths.orders, { page: 1, pageSize: 100 })).orders,
+    queryFn: async () =>
+      (await serviceData<{ orders: Order[] }>(till, StorePaths.orders, { page: 1, pageSize: 100 })).orders,
   });
 }
 

@@ -23,7 +23,14 @@ export function OrderList({ orderHref }: { orderHref: (iden: string) => string }
       columns={[
         { key: 'date', header: t('orders.created'), render: (o) => formatDate(o.createdAt, i18n.language) },
         { key: 'items', header: t('orders.items'), render: (o) => o.items.map((i) => i.title).join(', ') },
-        { key: 'total', header: t('orders.total'), render: (o) => (o.provider === 'credits' ? t('store.credits', { count: o.creditsSpent }) : formatMoney(o.total, i18n.language)) },
+        {
+          key: 'total',
+          header: t('orders.total'),
+          render: (o) =>
+            o.provider === 'credits'
+              ? t('store.credits', { count: o.creditsSpent })
+              : formatMoney(o.total, i18n.language),
+        },
         { key: 'status', header: t('orders.statusLabel'), render: (o) => <OrderStatusChip status={o.status} /> },
         {
           key: 'open',

@@ -8,7 +8,16 @@ import { OrderView } from './order-view';
 const order = (status: Order['status']): Order => ({
   iden: 'o1',
   status,
-  items: [{ productId: 'credits-100', alias: 'credits-100', title: '100 credits', price: { amount: 199, currency: 'USD' }, creditPrice: null, quantity: 1 }],
+  items: [
+    {
+      productId: 'credits-100',
+      alias: 'credits-100',
+      title: '100 credits',
+      price: { amount: 199, currency: 'USD' },
+      creditPrice: null,
+      quantity: 1,
+    },
+  ],
   subtotal: { amount: 199, currency: 'USD' },
   discount: { amount: 0, currency: 'USD' },
   total: { amount: 199, currency: 'USD' },
@@ -36,7 +45,21 @@ describe('OrderView', () => {
       return {
         code: 900,
         data: {
-          products: [{ id: 'credits-100', alias: 'credits-100', title: '100 credits', description: '', type: 0, price: null, creditPrice: null, grants: { credits: 100 }, imageUrl: null, storeIds: {}, active: true }],
+          products: [
+            {
+              id: 'credits-100',
+              alias: 'credits-100',
+              title: '100 credits',
+              description: '',
+              type: 0,
+              price: null,
+              creditPrice: null,
+              grants: { credits: 100 },
+              imageUrl: null,
+              storeIds: {},
+              active: true,
+            },
+          ],
         },
       };
     });

@@ -85,12 +85,17 @@ export function OrderView({ iden }: { iden: string }) {
           <ListItem key={item.productId} divider>
             <ListItemText
               primary={`${item.title}${item.quantity > 1 ? ` × ${item.quantity}` : ''}`}
-              secondary={item.price ? formatMoney(item.price, lang) : t('store.credits', { count: item.creditPrice ?? 0 })}
+              secondary={
+                item.price ? formatMoney(item.price, lang) : t('store.credits', { count: item.creditPrice ?? 0 })
+              }
             />
           </ListItem>
         ))}
       </List>
-      <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.5, '& dd': { m: 0 } }}>
+      <Box
+        component="dl"
+        sx={{ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.5, '& dd': { m: 0 } }}
+      >
         <dt>{t('orders.subtotal')}</dt>
         <dd>{formatMoney(o.subtotal, lang)}</dd>
         {o.discount.amount ? (

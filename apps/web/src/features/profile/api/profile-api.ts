@@ -25,7 +25,12 @@ export async function revokeOtherSessions(till: Till) {
 
 /** Uploads the avatar image as a public file (so that its link lasts) and answers the file. */
 export async function uploadAvatar(till: Till, file: File): Promise<FileInfo> {
-  const data = await serviceData<{ files: FileInfo[] }>(till, 'api/files/upload', { public: 'true' }, { files: [file] });
+  const data = await serviceData<{ files: FileInfo[] }>(
+    till,
+    'api/files/upload',
+    { public: 'true' },
+    { files: [file] },
+  );
   const uploaded = data.files[0];
   if (!uploaded) throw new Error('the upload answered no file');
   return uploaded;

@@ -38,7 +38,11 @@ export function AvatarPicker({ user }: { user: User }) {
   });
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
-      <Avatar src={user.avatarUrl ?? undefined} alt={t('profile.avatarOf', { name: user.name })} sx={{ width: 72, height: 72 }}>
+      <Avatar
+        src={user.avatarUrl ?? undefined}
+        alt={t('profile.avatarOf', { name: user.name })}
+        sx={{ width: 72, height: 72 }}
+      >
         {user.name.slice(0, 1).toUpperCase()}
       </Avatar>
       <Button variant="outlined" onClick={() => mutation.mutate(false)} disabled={mutation.isPending}>

@@ -35,21 +35,45 @@ export function EmailForm({ user }: { user: User }) {
       reset();
     },
     onError: (error) => {
-      if (codeOf(error) === 902) setError('currentPassword', { type: 'server', message: 'validation.wrong_password' }, { shouldFocus: true });
+      if (codeOf(error) === 902)
+        setError('currentPassword', { type: 'server', message: 'validation.wrong_password' }, { shouldFocus: true });
       else showFieldError(error, setError, FIELDS);
     },
   });
-  const formError = mutation.error && codeOf(mutation.error) !== 902 && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
+  const formError =
+    mutation.error && codeOf(mutation.error) !== 902 && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
   return (
     <Box component="form" noValidate onSubmit={handleSubmit((v) => mutation.mutate(v))} aria-label={t('profile.email')}>
       <Alert severity="info" sx={{ mb: 1 }}>
         {t('profile.currentEmail', { email: user.email })}
         {user.pendingEmail ? ` ${t('profile.pendingEmail', { email: user.pendingEmail })}` : ''}
       </Alert>
-      {mutation.isSuccess ? <Alert severity="success" role="status">{t('profile.emailSent')}</Alert> : null}
-      {formError ? <Alert severity="error" role="alert">{errorMessage(formError)}</Alert> : null}
-      <FormTextField control={control} name="email" label={t('fields.newEmail')} type="email" autoComplete="email" required />
-      <FormTextField control={control} name="currentPassword" label={t('fields.currentPassword')} type="password" autoComplete="current-password" required />
+      {mutation.isSuccess ? (
+        <Alert severity="success" role="status">
+          {t('profile.emailSent')}
+        </Alert>
+      ) : null}
+      {formError ? (
+        <Alert severity="error" role="alert">
+          {errorMessage(formError)}
+        </Alert>
+      ) : null}
+      <FormTextField
+        control={control}
+        name="email"
+        label={t('fields.newEmail')}
+        type="email"
+        autoComplete="email"
+        required
+      />
+      <FormTextField
+        control={control}
+        name="currentPassword"
+        label={t('fields.currentPassword')}
+        type="password"
+        autoComplete="current-password"
+        required
+      />
       <Button type="submit" variant="contained" disabled={mutation.isPending}>
         {t('profile.changeEmail')}
       </Button>

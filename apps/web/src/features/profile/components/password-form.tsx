@@ -32,18 +32,54 @@ export function PasswordForm() {
     mutationFn: ({ currentPassword, password }: Fields) => updateProfile(till, { currentPassword, password }),
     onSuccess: () => reset(),
     onError: (error) => {
-      if (codeOf(error) === 902) setError('currentPassword', { type: 'server', message: 'validation.wrong_password' }, { shouldFocus: true });
+      if (codeOf(error) === 902)
+        setError('currentPassword', { type: 'server', message: 'validation.wrong_password' }, { shouldFocus: true });
       else showFieldError(error, setError, FIELDS);
     },
   });
-  const formError = mutation.error && codeOf(mutation.error) !== 902 && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
+  const formError =
+    mutation.error && codeOf(mutation.error) !== 902 && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
   return (
-    <Box component="form" noValidate onSubmit={handleSubmit((v) => mutation.mutate(v))} aria-label={t('profile.password')}>
-      {mutation.isSuccess ? <Alert severity="success" role="status">{t('profile.passwordChanged')}</Alert> : null}
-      {formError ? <Alert severity="error" role="alert">{errorMessage(formError)}</Alert> : null}
-      <FormTextField control={control} name="currentPassword" label={t('fields.currentPassword')} type="password" autoComplete="current-password" required />
-      <FormTextField control={control} name="password" label={t('fields.newPassword')} type="password" autoComplete="new-password" required />
-      <FormTextField control={control} name="repeat" label={t('fields.repeatPassword')} type="password" autoComplete="new-password" required />
+    <Box
+      component="form"
+      noValidate
+      onSubmit={handleSubmit((v) => mutation.mutate(v))}
+      aria-label={t('profile.password')}
+    >
+      {mutation.isSuccess ? (
+        <Alert severity="success" role="status">
+          {t('profile.passwordChanged')}
+        </Alert>
+      ) : null}
+      {formError ? (
+        <Alert severity="error" role="alert">
+          {errorMessage(formError)}
+        </Alert>
+      ) : null}
+      <FormTextField
+        control={control}
+        name="currentPassword"
+        label={t('fields.currentPassword')}
+        type="password"
+        autoComplete="current-password"
+        required
+      />
+      <FormTextField
+        control={control}
+        name="password"
+        label={t('fields.newPassword')}
+        type="password"
+        autoComplete="new-password"
+        required
+      />
+      <FormTextField
+        control={control}
+        name="repeat"
+        label={t('fields.repeatPassword')}
+        type="password"
+        autoComplete="new-password"
+        required
+      />
       <Button type="submit" variant="contained" disabled={mutation.isPending}>
         {t('profile.changePassword')}
       </Button>

@@ -38,9 +38,22 @@ export function ProfileForm({ user }: { user: User }) {
     onError: (error) => showFieldError(error, setError, FIELDS),
   });
   return (
-    <Box component="form" noValidate onSubmit={handleSubmit((v) => mutation.mutate(v))} aria-label={t('profile.details')}>
-      {mutation.isSuccess ? <Alert severity="success" role="status">{t('profile.saved')}</Alert> : null}
-      {mutation.error && !isFieldError(mutation.error, FIELDS) ? <Alert severity="error" role="alert">{errorMessage(mutation.error)}</Alert> : null}
+    <Box
+      component="form"
+      noValidate
+      onSubmit={handleSubmit((v) => mutation.mutate(v))}
+      aria-label={t('profile.details')}
+    >
+      {mutation.isSuccess ? (
+        <Alert severity="success" role="status">
+          {t('profile.saved')}
+        </Alert>
+      ) : null}
+      {mutation.error && !isFieldError(mutation.error, FIELDS) ? (
+        <Alert severity="error" role="alert">
+          {errorMessage(mutation.error)}
+        </Alert>
+      ) : null}
       <FormTextField control={control} name="name" label={t('fields.name')} autoComplete="name" required />
       <Controller
         control={control}

@@ -29,7 +29,11 @@ export function SessionsList() {
     <>
       <List aria-label={t('profile.sessions')}>
         {query.data.map((s) => (
-          <ListItem key={s.id} divider secondaryAction={s.current ? <Chip size="small" color="primary" label={t('profile.thisDevice')} /> : null}>
+          <ListItem
+            key={s.id}
+            divider
+            secondaryAction={s.current ? <Chip size="small" color="primary" label={t('profile.thisDevice')} /> : null}
+          >
             <ListItemText
               primary={s.userAgent ?? t('profile.unknownDevice')}
               secondary={t('profile.sessionSince', { date: formatDate(s.createdAt, i18n.language), ip: s.ip ?? '—' })}
@@ -38,9 +42,23 @@ export function SessionsList() {
           </ListItem>
         ))}
       </List>
-      {revoke.isSuccess ? <Alert severity="success" role="status">{t('profile.revoked', { count: revoke.data })}</Alert> : null}
-      {revoke.isError ? <Alert severity="error" role="alert">{errorMessage(revoke.error)}</Alert> : null}
-      <Button variant="outlined" color="warning" onClick={() => revoke.mutate()} disabled={!others || revoke.isPending} sx={{ mt: 1 }}>
+      {revoke.isSuccess ? (
+        <Alert severity="success" role="status">
+          {t('profile.revoked', { count: revoke.data })}
+        </Alert>
+      ) : null}
+      {revoke.isError ? (
+        <Alert severity="error" role="alert">
+          {errorMessage(revoke.error)}
+        </Alert>
+      ) : null}
+      <Button
+        variant="outlined"
+        color="warning"
+        onClick={() => revoke.mutate()}
+        disabled={!others || revoke.isPending}
+        sx={{ mt: 1 }}
+      >
         {t('profile.signOutOthers')}
       </Button>
     </>

@@ -10,7 +10,8 @@ export function useProducts() {
   const till = useTill();
   return useQuery({
     queryKey: productsKey,
-    queryFn: async () => (await serviceData<{ products: Product[] }>(till, StorePaths.products, {}, { token: 'optional' })).products,
+    queryFn: async () =>
+      (await serviceData<{ products: Product[] }>(till, StorePaths.products, {}, { token: 'optional' })).products,
   });
 }
 

@@ -31,7 +31,14 @@ export function ProductCatalog({
     <Box
       component="ul"
       aria-label={t('store.products')}
-      sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: '1fr 1fr 1fr' } }}
+      sx={{
+        listStyle: 'none',
+        p: 0,
+        m: 0,
+        display: 'grid',
+        gap: 2,
+        gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: '1fr 1fr 1fr' },
+      }}
     >
       {products.map((product) => (
         <Card component="li" key={product.id} variant="outlined" sx={{ display: 'flex', flexDirection: 'column' }}>
@@ -60,10 +67,18 @@ export function ProductCatalog({
             <ProductPrice product={product} />
           </CardContent>
           <CardActions>
-            <Button component={RouterLink} to={productHref(product.alias || product.id)} aria-label={t('store.detailsOf', { title: product.title })}>
+            <Button
+              component={RouterLink}
+              to={productHref(product.alias || product.id)}
+              aria-label={t('store.detailsOf', { title: product.title })}
+            >
               {t('store.details')}
             </Button>
-            <Button variant="contained" onClick={() => onAddToCart(product)} aria-label={t('store.addToCartNamed', { title: product.title })}>
+            <Button
+              variant="contained"
+              onClick={() => onAddToCart(product)}
+              aria-label={t('store.addToCartNamed', { title: product.title })}
+            >
               {t('store.addToCart')}
             </Button>
           </CardActions>

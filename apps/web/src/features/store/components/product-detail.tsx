@@ -41,7 +41,15 @@ export function ProductDetail({
           alt={product.title}
           width={720}
           height={405}
-          sx={{ display: 'block', width: '100%', height: 'auto', aspectRatio: '16 / 9', objectFit: 'cover', borderRadius: 1, mb: 2 }}
+          sx={{
+            display: 'block',
+            width: '100%',
+            height: 'auto',
+            aspectRatio: '16 / 9',
+            objectFit: 'cover',
+            borderRadius: 1,
+            mb: 2,
+          }}
         />
       ) : null}
       <Typography sx={{ mb: 2 }}>{product.description}</Typography>

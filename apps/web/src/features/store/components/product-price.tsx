@@ -17,7 +17,9 @@ export function ProductPrice({ product, size = 'body1' }: { product: Product; si
       ) : null}
       {product.creditPrice !== null ? (
         <Typography variant="body2" component="span" color="text.secondary">
-          {product.price ? t('store.orCredits', { count: product.creditPrice }) : t('store.credits', { count: product.creditPrice })}
+          {product.price
+            ? t('store.orCredits', { count: product.creditPrice })
+            : t('store.credits', { count: product.creditPrice })}
         </Typography>
       ) : null}
     </Stack>
@@ -31,7 +33,8 @@ export function useGrantText() {
     const parts: string[] = [];
     if (product.grants.credits) parts.push(t('store.grantsCredits', { count: product.grants.credits }));
     if (product.type === ProductType.NonConsumable) parts.push(t('store.grantsUnlock'));
-    if (product.type === ProductType.Subscription) parts.push(t('store.grantsSubscription', { period: product.grants.period ?? '' }));
+    if (product.type === ProductType.Subscription)
+      parts.push(t('store.grantsSubscription', { period: product.grants.period ?? '' }));
     return parts.join(' · ');
   };
 }
