@@ -1,12 +1,11 @@
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { genResetLinkRequest } from '@till/protocol';
+import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
-import { useErrorMessage } from '@/components/states';
 import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
 import { requestResetLink } from '../api/auth-api';
@@ -17,7 +16,6 @@ const schema = genResetLinkRequest.omit({ lang: true });
 export function ForgotForm() {
   const { t, i18n } = useTranslation();
   const till = useTill();
-  const errorMessage = useErrorMessage();
   const { control, handleSubmit, setError } = useForm<{ email: string }>({
     resolver: schemaResolver(schema),
     defaultValues: { email: '' },
@@ -35,17 +33,7 @@ export function ForgotForm() {
   }
   const formError = mutation.error && !isFieldError(mutation.error, ['email']) ? mutation.error : null;
   return (
-    <Box
-      component="form"
-      noValidate
-      onSubmit={handleSubmit((v) => mutation.mutate(v))}
-      aria-label={t('auth.forgotTitle')}
-    >
-      {formError ? (
-        <Alert severity="error" role="alert">
-          {errorMessage(formError)}
-        </Alert>
-      ) : null}
+    <FormFrame label={t('auth.forgotTitle')} onSubmit={handleSubmit((v) => mutation.mutate(v))} error={formError}>
       <FormTextField
         control={control}
         name="email"
@@ -57,6 +45,6 @@ export function ForgotForm() {
       <Button type="submit" variant="contained" fullWidth size="large" disabled={mutation.isPending} sx={{ mt: 2 }}>
         {t('auth.sendResetLink')}
       </Button>
-    </Box>
+    </FormFrame>
   );
 }

@@ -1,12 +1,10 @@
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { loginRequest, type LoginRequest, type User } from '@till/protocol';
+import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
-import { useErrorMessage } from '@/components/states';
 import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
 import { signIn } from '../api/auth-api';
@@ -17,7 +15,6 @@ const FIELDS = ['email', 'password'] as const;
 export function LoginForm({ onSignedIn, autoFocus }: { onSignedIn: (user: User) => void; autoFocus?: boolean }) {
   const { t } = useTranslation();
   const till = useTill();
-  const errorMessage = useErrorMessage();
   const { control, handleSubmit, setError } = useForm<LoginRequest>({
     resolver: schemaResolver(loginRequest),
     defaultValues: { email: '', password: '' },
@@ -30,12 +27,7 @@ export function LoginForm({ onSignedIn, autoFocus }: { onSignedIn: (user: User) 
   const formError = mutation.error && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
 
   return (
-    <Box component="form" noValidate onSubmit={handleSubmit((v) => mutation.mutate(v))} aria-label={t('auth.signIn')}>
-      {formError ? (
-        <Alert severity="error" role="alert" sx={{ mb: 1 }}>
-          {errorMessage(formError)}
-        </Alert>
-      ) : null}
+    <FormFrame label={t('auth.signIn')} onSubmit={handleSubmit((v) => mutation.mutate(v))} error={formError}>
       <FormTextField
         control={control}
         name="email"
@@ -56,6 +48,6 @@ export function LoginForm({ onSignedIn, autoFocus }: { onSignedIn: (user: User) 
       <Button type="submit" variant="contained" fullWidth size="large" disabled={mutation.isPending} sx={{ mt: 2 }}>
         {mutation.isPending ? t('auth.signingIn') : t('auth.signIn')}
       </Button>
-    </Box>
+    </FormFrame>
   );
 }

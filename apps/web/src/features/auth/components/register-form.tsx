@@ -1,12 +1,10 @@
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { registerRequest, type RegisterRequest, type User } from '@till/protocol';
+import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
-import { useErrorMessage } from '@/components/states';
 import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
 import { register } from '../api/auth-api';
@@ -19,7 +17,6 @@ const registerFields = registerRequest.omit({ lang: true });
 export function RegisterForm({ onRegistered }: { onRegistered: (user: User) => void }) {
   const { t, i18n } = useTranslation();
   const till = useTill();
-  const errorMessage = useErrorMessage();
   const { control, handleSubmit, setError } = useForm<RegisterFields>({
     resolver: schemaResolver(registerFields),
     defaultValues: { name: '', email: '', password: '' },
@@ -32,12 +29,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: (user: User) => v
   const formError = mutation.error && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
 
   return (
-    <Box component="form" noValidate onSubmit={handleSubmit((v) => mutation.mutate(v))} aria-label={t('auth.register')}>
-      {formError ? (
-        <Alert severity="error" role="alert" sx={{ mb: 1 }}>
-          {errorMessage(formError)}
-        </Alert>
-      ) : null}
+    <FormFrame label={t('auth.register')} onSubmit={handleSubmit((v) => mutation.mutate(v))} error={formError}>
       <FormTextField control={control} name="name" label={t('fields.name')} autoComplete="name" required />
       <FormTextField
         control={control}
@@ -59,6 +51,6 @@ export function RegisterForm({ onRegistered }: { onRegistered: (user: User) => v
       <Button type="submit" variant="contained" fullWidth size="large" disabled={mutation.isPending} sx={{ mt: 2 }}>
         {mutation.isPending ? t('auth.registering') : t('auth.createAccount')}
       </Button>
-    </Box>
+    </FormFrame>
   );
 }

@@ -1,13 +1,11 @@
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { passwordSchema } from '@till/protocol';
+import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
-import { useErrorMessage } from '@/components/states';
 import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
 import { resetPassword } from '../api/auth-api';
@@ -21,7 +19,6 @@ type ResetFields = z.infer<typeof schema>;
 export function ResetForm({ resetToken, onDone }: { resetToken: string; onDone: () => void }) {
   const { t, i18n } = useTranslation();
   const till = useTill();
-  const errorMessage = useErrorMessage();
   const { control, handleSubmit, setError } = useForm<ResetFields>({
     resolver: schemaResolver(schema),
     defaultValues: { password: '', repeat: '' },
@@ -33,17 +30,7 @@ export function ResetForm({ resetToken, onDone }: { resetToken: string; onDone: 
   });
   const formError = mutation.error && !isFieldError(mutation.error, ['password']) ? mutation.error : null;
   return (
-    <Box
-      component="form"
-      noValidate
-      onSubmit={handleSubmit((v) => mutation.mutate(v))}
-      aria-label={t('auth.resetTitle')}
-    >
-      {formError ? (
-        <Alert severity="error" role="alert">
-          {errorMessage(formError)}
-        </Alert>
-      ) : null}
+    <FormFrame label={t('auth.resetTitle')} onSubmit={handleSubmit((v) => mutation.mutate(v))} error={formError}>
       <FormTextField
         control={control}
         name="password"
@@ -63,6 +50,6 @@ export function ResetForm({ resetToken, onDone }: { resetToken: string; onDone: 
       <Button type="submit" variant="contained" fullWidth size="large" disabled={mutation.isPending} sx={{ mt: 2 }}>
         {t('auth.setPassword')}
       </Button>
-    </Box>
+    </FormFrame>
   );
 }

@@ -1,12 +1,10 @@
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { redeemCouponRequest } from '@till/protocol';
+import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
-import { useErrorMessage } from '@/components/states';
 import { ApiError, codeOf } from '@/lib/api-error';
 import { schemaResolver } from '@/lib/form';
 import { meKey } from '@/lib/use-me';
@@ -20,7 +18,6 @@ export function RedeemForm() {
   const { t } = useTranslation();
   const till = useTill();
   const client = useQueryClient();
-  const errorMessage = useErrorMessage();
   const { control, handleSubmit, reset, setError } = useForm<{ couponCode: string }>({
     resolver: schemaResolver(schema),
     defaultValues: { couponCode: '' },
@@ -44,27 +41,21 @@ export function RedeemForm() {
     },
   });
   return (
-    <Box
-      component="form"
-      noValidate
+    <FormFrame
+      label={t('credits.redeemTitle')}
       onSubmit={handleSubmit((v) => mutation.mutate(v))}
-      aria-label={t('credits.redeemTitle')}
+      error={mutation.isError && codeOf(mutation.error) !== 908 ? mutation.error : null}
+      success={
+        mutation.isSuccess
+          ? t('credits.redeemed', { count: mutation.data.granted.credits, balance: mutation.data.balance })
+          : null
+      }
       sx={{ maxWidth: 420 }}
     >
-      {mutation.isSuccess ? (
-        <Alert severity="success" role="status">
-          {t('credits.redeemed', { count: mutation.data.granted.credits, balance: mutation.data.balance })}
-        </Alert>
-      ) : null}
-      {mutation.isError && codeOf(mutation.error) !== 908 ? (
-        <Alert severity="error" role="alert">
-          {errorMessage(mutation.error)}
-        </Alert>
-      ) : null}
       <FormTextField control={control} name="couponCode" label={t('coupon.label')} autoComplete="off" required />
       <Button type="submit" variant="contained" disabled={mutation.isPending}>
         {t('credits.redeem')}
       </Button>
-    </Box>
+    </FormFrame>
   );
 }

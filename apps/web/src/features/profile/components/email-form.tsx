@@ -1,13 +1,12 @@
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { emailSchema, type User } from '@till/protocol';
+import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
-import { useErrorMessage } from '@/components/states';
 import { codeOf } from '@/lib/api-error';
 import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
 import { meKey } from '@/lib/use-me';
@@ -23,7 +22,6 @@ export function EmailForm({ user }: { user: User }) {
   const { t } = useTranslation();
   const till = useTill();
   const client = useQueryClient();
-  const errorMessage = useErrorMessage();
   const { control, handleSubmit, setError, reset } = useForm<Fields>({
     resolver: schemaResolver(schema),
     defaultValues: { email: '', currentPassword: '' },
@@ -43,21 +41,18 @@ export function EmailForm({ user }: { user: User }) {
   const formError =
     mutation.error && codeOf(mutation.error) !== 902 && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
   return (
-    <Box component="form" noValidate onSubmit={handleSubmit((v) => mutation.mutate(v))} aria-label={t('profile.email')}>
-      <Alert severity="info" sx={{ mb: 1 }}>
-        {t('profile.currentEmail', { email: user.email })}
-        {user.pendingEmail ? ` ${t('profile.pendingEmail', { email: user.pendingEmail })}` : ''}
-      </Alert>
-      {mutation.isSuccess ? (
-        <Alert severity="success" role="status">
-          {t('profile.emailSent')}
+    <FormFrame
+      label={t('profile.email')}
+      onSubmit={handleSubmit((v) => mutation.mutate(v))}
+      error={formError}
+      success={mutation.isSuccess ? t('profile.emailSent') : null}
+      intro={
+        <Alert severity="info" sx={{ mb: 1 }}>
+          {t('profile.currentEmail', { email: user.email })}
+          {user.pendingEmail ? ` ${t('profile.pendingEmail', { email: user.pendingEmail })}` : ''}
         </Alert>
-      ) : null}
-      {formError ? (
-        <Alert severity="error" role="alert">
-          {errorMessage(formError)}
-        </Alert>
-      ) : null}
+      }
+    >
       <FormTextField
         control={control}
         name="email"
@@ -77,6 +72,6 @@ export function EmailForm({ user }: { user: User }) {
       <Button type="submit" variant="contained" disabled={mutation.isPending}>
         {t('profile.changeEmail')}
       </Button>
-    </Box>
+    </FormFrame>
   );
 }

@@ -1,13 +1,11 @@
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { passwordSchema } from '@till/protocol';
+import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
-import { useErrorMessage } from '@/components/states';
 import { codeOf } from '@/lib/api-error';
 import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
@@ -23,7 +21,6 @@ const FIELDS = ['currentPassword', 'password'] as const;
 export function PasswordForm() {
   const { t } = useTranslation();
   const till = useTill();
-  const errorMessage = useErrorMessage();
   const { control, handleSubmit, setError, reset } = useForm<Fields>({
     resolver: schemaResolver(schema),
     defaultValues: { currentPassword: '', password: '', repeat: '' },
@@ -40,22 +37,12 @@ export function PasswordForm() {
   const formError =
     mutation.error && codeOf(mutation.error) !== 902 && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
   return (
-    <Box
-      component="form"
-      noValidate
+    <FormFrame
+      label={t('profile.password')}
       onSubmit={handleSubmit((v) => mutation.mutate(v))}
-      aria-label={t('profile.password')}
+      error={formError}
+      success={mutation.isSuccess ? t('profile.passwordChanged') : null}
     >
-      {mutation.isSuccess ? (
-        <Alert severity="success" role="status">
-          {t('profile.passwordChanged')}
-        </Alert>
-      ) : null}
-      {formError ? (
-        <Alert severity="error" role="alert">
-          {errorMessage(formError)}
-        </Alert>
-      ) : null}
       <FormTextField
         control={control}
         name="currentPassword"
@@ -83,6 +70,6 @@ export function PasswordForm() {
       <Button type="submit" variant="contained" disabled={mutation.isPending}>
         {t('profile.changePassword')}
       </Button>
-    </Box>
+    </FormFrame>
   );
 }

@@ -1,5 +1,3 @@
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
@@ -7,8 +5,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { updateInfoRequest, type User } from '@till/protocol';
+import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
-import { useErrorMessage } from '@/components/states';
 import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
 import { LANGUAGES, setLanguage } from '@/lib/i18n';
 import { meKey } from '@/lib/use-me';
@@ -24,7 +22,6 @@ export function ProfileForm({ user }: { user: User }) {
   const { t, i18n } = useTranslation();
   const till = useTill();
   const client = useQueryClient();
-  const errorMessage = useErrorMessage();
   const { control, handleSubmit, setError } = useForm<Fields>({
     resolver: schemaResolver(schema),
     defaultValues: { name: user.name, lang: LANGUAGES.some((l) => l.code === user.lang) ? user.lang : 'en' },
@@ -38,22 +35,12 @@ export function ProfileForm({ user }: { user: User }) {
     onError: (error) => showFieldError(error, setError, FIELDS),
   });
   return (
-    <Box
-      component="form"
-      noValidate
+    <FormFrame
+      label={t('profile.details')}
       onSubmit={handleSubmit((v) => mutation.mutate(v))}
-      aria-label={t('profile.details')}
+      error={mutation.error && !isFieldError(mutation.error, FIELDS) ? mutation.error : null}
+      success={mutation.isSuccess ? t('profile.saved') : null}
     >
-      {mutation.isSuccess ? (
-        <Alert severity="success" role="status">
-          {t('profile.saved')}
-        </Alert>
-      ) : null}
-      {mutation.error && !isFieldError(mutation.error, FIELDS) ? (
-        <Alert severity="error" role="alert">
-          {errorMessage(mutation.error)}
-        </Alert>
-      ) : null}
       <FormTextField control={control} name="name" label={t('fields.name')} autoComplete="name" required />
       <Controller
         control={control}
@@ -71,6 +58,6 @@ export function ProfileForm({ user }: { user: User }) {
       <Button type="submit" variant="contained" disabled={mutation.isPending}>
         {t('common.save')}
       </Button>
-    </Box>
+    </FormFrame>
   );
 }
