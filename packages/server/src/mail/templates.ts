@@ -62,10 +62,8 @@ const de: Catalog = {
   }),
 };
 
+// The languages mails are written in; any other `lang` falls back to English.
 const catalogs: Record<string, Catalog> = { en, de };
-
-/** The languages mails are written in; any other `lang` falls back to English. */
-export const MAIL_LANGUAGES = Object.keys(catalogs);
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
