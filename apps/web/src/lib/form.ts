@@ -36,25 +36,39 @@ export function parseMessage(message: string): { key: string; count?: number } {
 }
 
 /**
- * Shows a server 907 on the field it names and answers true; anything else answers false so the
- * caller shows it as a form-level error.
+ * The field a server refusal belongs on, if the form has it: a 907 names its field; a 902 on a
+ * form with a `currentPassword` field means that password was wrong. Anything else is for the
+ * whole form.
+ */
+function fieldOf(error: unknown, fields: readonly string[]): { field: string; message: string } | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  if (error.code === 902 && fields.includes('currentPassword'))
+    return { field: 'currentPassword', message: 'validation.wrong_password' };
+  if (error.code !== 907) return undefined;
+  const parameter = error.body.parameter ?? '';
+  if (!fields.includes(parameter)) return undefined;
+  const reason = error.body.reason ?? 'invalid';
+  // The server names no bound for too_short/too_long, so those read without a number.
+  const key = reason === 'too_short' || reason === 'too_long' ? `validation.${reason}_plain` : `validation.${reason}`;
+  return { field: parameter, message: key };
+}
+
+/**
+ * Shows a server refusal on the field it belongs to and answers true; anything else answers false
+ * so the caller shows it as a form-level error.
  */
 export function showFieldError<T extends FieldValues>(
   error: unknown,
   setError: UseFormSetError<T>,
   fields: readonly string[],
 ): boolean {
-  if (!(error instanceof ApiError) || error.code !== 907) return false;
-  const parameter = error.body.parameter ?? '';
-  if (!fields.includes(parameter)) return false;
-  const reason = error.body.reason ?? 'invalid';
-  // The server names no bound for too_short/too_long, so those read without a number.
-  const key = reason === 'too_short' || reason === 'too_long' ? `validation.${reason}_plain` : `validation.${reason}`;
-  setError(parameter as Path<T>, { type: 'server', message: key }, { shouldFocus: true });
+  const target = fieldOf(error, fields);
+  if (!target) return false;
+  setError(target.field as Path<T>, { type: 'server', message: target.message }, { shouldFocus: true });
   return true;
 }
 
-/** Whether a failure belongs on one of the form's fields (a 907 naming it) rather than above the form. */
+/** Whether a failure belongs on one of the form's fields rather than above the form. */
 export function isFieldError(error: unknown, fields: readonly string[]): boolean {
-  return error instanceof ApiError && error.code === 907 && fields.includes(error.body.parameter ?? '');
+  return fieldOf(error, fields) !== undefined;
 }

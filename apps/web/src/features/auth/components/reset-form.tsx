@@ -3,16 +3,13 @@ import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { passwordSchema } from '@till/protocol';
 import { FormFrame } from '@/components/form-frame';
-import { FormTextField } from '@/components/form-text-field';
+import { NewPasswordFields, newPasswordShape, passwordsMatch } from '@/components/new-password-fields';
 import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
 import { resetPassword } from '../api/auth-api';
 
-const schema = z
-  .object({ password: passwordSchema, repeat: z.string() })
-  .refine((v) => v.password === v.repeat, { path: ['repeat'], message: 'validation.mismatch' });
+const schema = z.object(newPasswordShape).refine(...passwordsMatch);
 type ResetFields = z.infer<typeof schema>;
 
 /** A new password through a mailed link; the link works once, for an hour. */
@@ -31,22 +28,7 @@ export function ResetForm({ resetToken, onDone }: { resetToken: string; onDone: 
   const formError = mutation.error && !isFieldError(mutation.error, ['password']) ? mutation.error : null;
   return (
     <FormFrame label={t('auth.resetTitle')} onSubmit={handleSubmit((v) => mutation.mutate(v))} error={formError}>
-      <FormTextField
-        control={control}
-        name="password"
-        label={t('fields.newPassword')}
-        type="password"
-        autoComplete="new-password"
-        required
-      />
-      <FormTextField
-        control={control}
-        name="repeat"
-        label={t('fields.repeatPassword')}
-        type="password"
-        autoComplete="new-password"
-        required
-      />
+      <NewPasswordFields control={control} />
       <Button type="submit" variant="contained" fullWidth size="large" disabled={mutation.isPending} sx={{ mt: 2 }}>
         {t('auth.setPassword')}
       </Button>

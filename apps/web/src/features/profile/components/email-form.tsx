@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { emailSchema, type User } from '@till/protocol';
 import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
-import { codeOf } from '@/lib/api-error';
 import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
 import { meKey } from '@/lib/use-me';
 import { useTill } from '@/lib/till';
@@ -32,14 +31,9 @@ export function EmailForm({ user }: { user: User }) {
       client.setQueryData(meKey, updated);
       reset();
     },
-    onError: (error) => {
-      if (codeOf(error) === 902)
-        setError('currentPassword', { type: 'server', message: 'validation.wrong_password' }, { shouldFocus: true });
-      else showFieldError(error, setError, FIELDS);
-    },
+    onError: (error) => showFieldError(error, setError, FIELDS),
   });
-  const formError =
-    mutation.error && codeOf(mutation.error) !== 902 && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
+  const formError = mutation.error && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
   return (
     <FormFrame
       label={t('profile.email')}

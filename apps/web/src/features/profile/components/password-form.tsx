@@ -3,17 +3,16 @@ import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { passwordSchema } from '@till/protocol';
 import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
-import { codeOf } from '@/lib/api-error';
+import { NewPasswordFields, newPasswordShape, passwordsMatch } from '@/components/new-password-fields';
 import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
 import { updateProfile } from '../api/profile-api';
 
 const schema = z
-  .object({ currentPassword: z.string().min(1).max(1024), password: passwordSchema, repeat: z.string() })
-  .refine((v) => v.password === v.repeat, { path: ['repeat'], message: 'validation.mismatch' });
+  .object({ currentPassword: z.string().min(1).max(1024), ...newPasswordShape })
+  .refine(...passwordsMatch);
 type Fields = z.infer<typeof schema>;
 const FIELDS = ['currentPassword', 'password'] as const;
 
@@ -28,14 +27,9 @@ export function PasswordForm() {
   const mutation = useMutation({
     mutationFn: ({ currentPassword, password }: Fields) => updateProfile(till, { currentPassword, password }),
     onSuccess: () => reset(),
-    onError: (error) => {
-      if (codeOf(error) === 902)
-        setError('currentPassword', { type: 'server', message: 'validation.wrong_password' }, { shouldFocus: true });
-      else showFieldError(error, setError, FIELDS);
-    },
+    onError: (error) => showFieldError(error, setError, FIELDS),
   });
-  const formError =
-    mutation.error && codeOf(mutation.error) !== 902 && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
+  const formError = mutation.error && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
   return (
     <FormFrame
       label={t('profile.password')}
@@ -51,22 +45,7 @@ export function PasswordForm() {
         autoComplete="current-password"
         required
       />
-      <FormTextField
-        control={control}
-        name="password"
-        label={t('fields.newPassword')}
-        type="password"
-        autoComplete="new-password"
-        required
-      />
-      <FormTextField
-        control={control}
-        name="repeat"
-        label={t('fields.repeatPassword')}
-        type="password"
-        autoComplete="new-password"
-        required
-      />
+      <NewPasswordFields control={control} />
       <Button type="submit" variant="contained" disabled={mutation.isPending}>
         {t('profile.changePassword')}
       </Button>
