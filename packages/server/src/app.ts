@@ -126,16 +126,19 @@ export async function buildApp(
     void reply.status(404).send({ code: 404, error: 'not_found', requestId: request.id });
   });
 
+  // Every call is declared before the app is ready, so the document is built once, when first asked for.
+  let openApiDocument: Record<string, unknown> | undefined;
+  const openApi = () => (openApiDocument ??= buildOpenApi(calls.described, config.publicUrl));
   await app.register(swagger, {
     mode: 'static',
     specification: { document: { openapi: '3.0.3', info: { title: 'Till API', version: '1.0.0' }, paths: {} } },
   });
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
-    transformSpecification: () => buildOpenApi(calls.described, config.publicUrl),
+    transformSpecification: () => openApi(),
     staticCSP: true,
   });
-  app.get('/api/openapi.json', () => buildOpenApi(calls.described, config.publicUrl));
+  app.get('/api/openapi.json', () => openApi());
   app.get('/api/health', async () => {
     await db.kysely.selectFrom('users').select('id').limit(1).execute();
     return { code: 900, status: 'ok' };

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -16,10 +16,16 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
   if (!existsSync(resolve(root, 'index.html'))) return;
   // The build writes .br and .gz beside its assets; they are sent to clients that accept them.
   await app.register(fastifyStatic, { root, wildcard: false, index: false, serve: false, preCompressed: true });
+  // The build does not change while it is served (`npm start` builds first), so its files are listed
+  // once: a request is then a set lookup, with no file-system call and no path to escape the folder.
+  const files = new Set(
+    readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(root, resolve(entry.parentPath, entry.name)).split(sep).join('/')),
+  );
   app.get('/*', (request, reply) => {
     const path = (request.params as { '*': string })['*'];
-    const file = resolve(root, path);
-    if (path && file.startsWith(root) && existsSync(file) && !file.endsWith('/')) {
+    if (files.has(path)) {
       // Hashed assets never change; the shell and the worker must be revalidated.
       const immutable = path.startsWith('assets/');
       return reply.sendFile(path, root, { maxAge: immutable ? 31_536_000_000 : 0, immutable });
