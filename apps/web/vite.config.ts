@@ -1,46 +1,11 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { appRoutePattern } from './src/app/paths.ts';
+import { axiosWithoutFetch, precompress } from './vite-plugins.ts';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-
-/**
- * Writes `.br` and `.gz` beside every text asset of the build, so that the server sends them
- * compressed without compressing on each request (the first screen's load time depends on it).
- */
-function precompress(): Plugin {
-  const compressible = /\.(js|css|html|svg|json|webmanifest)$/;
-  const walk = (dir: string): string[] =>
-    readdirSync(dir).flatMap((name) => {
-      const path = join(dir, name);
-      return statSync(path).isDirectory() ? walk(path) : [path];
-    });
-  let outDir = '';
-  return {
-    name: 'till-precompress',
-    apply: 'build',
-    enforce: 'post',
-    configResolved(config) {
-      outDir = resolve(config.root, config.build.outDir);
-    },
-    closeBundle: {
-      order: 'post',
-      handler() {
-        for (const file of walk(outDir).filter((f) => compressible.test(f))) {
-          const body = readFileSync(file);
-          if (body.length < 1024) continue;
-          writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-          writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
-        }
-      },
-    },
-  };
-}
 
 export default defineConfig({
   resolve: {
@@ -53,6 +18,7 @@ export default defineConfig({
   },
   plugins: [
     react(),
+    axiosWithoutFetch(),
     precompress(),
     VitePWA({
       // main.tsx registers the worker itself, after checking that the script is really served.

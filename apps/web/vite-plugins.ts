@@ -1,0 +1,61 @@
+// Build steps of the web app, shared with bench/web (which builds the stack's smallest app the same way).
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { Plugin } from 'vite';
+
+/**
+ * Writes `.br` and `.gz` beside every text asset of the build, so that the server sends them
+ * compressed without compressing on each request (the first screen's load time depends on it).
+ */
+export function precompress(): Plugin {
+  const compressible = /\.(js|css|html|svg|json|webmanifest)$/;
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? walk(path) : [path];
+    });
+  let outDir = '';
+  return {
+    name: 'till-precompress',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: 'post',
+      handler() {
+        for (const file of walk(outDir).filter((f) => compressible.test(f))) {
+          const body = readFileSync(file);
+          if (body.length < 1024) continue;
+          writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+          writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+        }
+      },
+    },
+  };
+}
+
+/**
+ * Leaves axios's fetch adapter out of the build: the SDK runs over XHR in the browser (it reports
+ * upload progress), and axios picks XHR before fetch, yet its adapter table imports the fetch
+ * adapter and its stream helpers unconditionally (about 3 KB gzip on the first screen). Asking for
+ * `adapter: 'fetch'` in this build fails with axios's own "adapter not available" error.
+ */
+export function axiosWithoutFetch(): Plugin {
+  const stub = '\0till:axios-no-fetch';
+  return {
+    name: 'till-axios-without-fetch',
+    enforce: 'pre',
+    apply: 'build',
+    resolveId(source, importer) {
+      if (source === './fetch.js' && importer?.replaceAll('\\', '/').endsWith('/axios/lib/adapters/adapters.js'))
+        return stub;
+      return null;
+    },
+    load(id) {
+      return id === stub ? 'export const getFetch = () => false;\nexport default false;\n' : null;
+    },
+  };
+}
