@@ -1,0 +1,58 @@
+// The smallest app on the web app's stack: each library the issue names does the least that a first
+// screen asks of it (React renders, MUI themes a button and a heading, React Router routes and
+// links, i18next translates, TanStack Query runs one query, axios sends it). bench/web builds it
+// the way apps/web is built; its JavaScript is the floor that the first screen's size stands on.
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CssBaseline from '@mui/material/CssBaseline';
+import { createTheme, ThemeProvider } from '@mui/material/styles';
+import Typography from '@mui/material/Typography';
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import axios from 'axios';
+import i18next from 'i18next';
+import { createRoot } from 'react-dom/client';
+import { I18nextProvider, initReactI18next, useTranslation } from 'react-i18next';
+import { BrowserRouter, Link, Route, Routes } from 'react-router-dom';
+
+const http = axios.create({ baseURL: '/', timeout: 50_000 });
+const i18n = i18next.createInstance();
+void i18n.use(initReactI18next).init({
+  lng: 'en',
+  resources: { en: { translation: { title: 'Store', count: '{{count}} products' } } },
+  initAsync: false,
+});
+const queries = new QueryClient();
+const theme = createTheme({ palette: { primary: { main: '#1e5b4f' } } });
+
+function Home() {
+  const { t } = useTranslation();
+  const products = useQuery({
+    queryKey: ['products'],
+    queryFn: async () => (await http.post<{ products: unknown[] }>('api/store/products', {})).data,
+  });
+  return (
+    <Box sx={{ p: 2 }}>
+      <Typography variant="h5" component="h1">
+        {t('title')}
+      </Typography>
+      <Button component={Link} to="/cart">
+        {t('count', { count: products.data?.products.length ?? 0 })}
+      </Button>
+    </Box>
+  );
+}
+
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <ThemeProvider theme={theme}>
+    <CssBaseline />
+    <I18nextProvider i18n={i18n}>
+      <QueryClientProvider client={queries}>
+        <BrowserRouter>
+          <Routes>
+            <Route path="*" element={<Home />} />
+          </Routes>
+        </BrowserRouter>
+      </QueryClientProvider>
+    </I18nextProvider>
+  </ThemeProvider>,
+);
