@@ -7,8 +7,8 @@ import { paths } from './paths';
 // profile. The declarative router is used on purpose: the data router's loaders and actions are
 // not needed (TanStack Query holds server state) and would weigh on the first screen.
 const routes: { path: string; load: () => Promise<Record<string, ComponentType>>; name: string }[] = [
-  { path: paths.home.path, load: () => import('./routes/store'), name: 'CatalogRoute' },
-  { path: paths.product.path, load: () => import('./routes/store'), name: 'ProductRoute' },
+  { path: paths.home.path, load: () => import('./routes/catalog'), name: 'CatalogRoute' },
+  { path: paths.product.path, load: () => import('./routes/product'), name: 'ProductRoute' },
   { path: paths.cart.path, load: () => import('./routes/cart'), name: 'CartRoute' },
   { path: paths.checkout.path, load: () => import('./routes/cart'), name: 'CheckoutRoute' },
   { path: paths.orders.path, load: () => import('./routes/orders'), name: 'OrdersRoute' },

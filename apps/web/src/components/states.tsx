@@ -1,7 +1,7 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
+import { alpha } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -43,24 +43,42 @@ export function useErrorMessage() {
   };
 }
 
-/** A failed load: 905 reads "can't reach the server" and offers a retry, as any failure does. */
+/**
+ * A failed load: 905 reads "can't reach the server" and offers a retry, as any failure does. It is
+ * drawn like MUI's Alert without using it: this state belongs to the first screen, whose JavaScript
+ * is measured (bench/web), and Alert with its icons weighs about 4 KB gzip there.
+ */
 export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const { t } = useTranslation();
   const message = useErrorMessage()(error);
   const offline = codeOf(error) === Code.NetworkError;
+  const tone = offline ? 'warning' : 'error';
   return (
-    <Alert
-      severity={offline ? 'warning' : 'error'}
-      sx={{ my: 2 }}
-      action={
-        onRetry ? (
-          <Button color="inherit" size="small" onClick={onRetry}>
-            {t('common.retry')}
-          </Button>
-        ) : undefined
-      }
+    <Box
+      role="alert"
+      sx={(theme) => ({
+        my: 2,
+        px: 2,
+        py: 1,
+        display: 'flex',
+        alignItems: 'center',
+        flexWrap: 'wrap',
+        gap: 1,
+        borderRadius: 1,
+        bgcolor: alpha(theme.palette[tone].main, 0.1),
+        color: theme.palette[tone].dark,
+        borderLeft: 4,
+        borderColor: `${tone}.main`,
+      })}
     >
-      {message}
-    </Alert>
+      <Typography variant="body2" sx={{ flexGrow: 1, minWidth: 0, py: 0.75, overflowWrap: 'anywhere' }}>
+        {message}
+      </Typography>
+      {onRetry ? (
+        <Button color="inherit" size="small" onClick={onRetry}>
+          {t('common.retry')}
+        </Button>
+      ) : null}
+    </Box>
   );
 }

@@ -1,12 +1,12 @@
 import Button from '@mui/material/Button';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
-import { Page, PageFrame } from '@/components/page';
+import { Link as RouterLink } from 'react-router-dom';
+import { Page } from '@/components/page';
 import { useCartStore } from '@/features/cart/hooks/use-cart';
 import { ProductCatalog } from '@/features/store/components/product-catalog';
-import { ProductDetail } from '@/features/store/components/product-detail';
 import { paths } from '../paths';
 
+// The catalog is the first screen: its page is its own chunk, apart from the product page's.
 export function CatalogRoute() {
   const { t } = useTranslation();
   const cart = useCartStore();
@@ -21,23 +21,5 @@ export function CatalogRoute() {
     >
       <ProductCatalog productHref={paths.product.href} onAddToCart={(p) => cart.add(p.id)} />
     </Page>
-  );
-}
-
-export function ProductRoute() {
-  const { id = '' } = useParams();
-  const cart = useCartStore();
-  const navigate = useNavigate();
-  return (
-    <PageFrame>
-      <ProductDetail
-        idOrAlias={id}
-        onAddToCart={(p) => cart.add(p.id)}
-        onBuy={(p) => {
-          cart.add(p.id);
-          void navigate(paths.checkout.href());
-        }}
-      />
-    </PageFrame>
   );
 }

@@ -3,7 +3,6 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
-import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -57,7 +56,13 @@ export function ProductCatalog({
             <Typography variant="h6" component="h2">
               {product.title}
             </Typography>
-            <Chip size="small" label={t(`store.type.${product.type}`)} sx={{ my: 1 }} />
+            {/* A chip's look without MUI's Chip, which the first screen would load only for this. */}
+            <Typography
+              variant="caption"
+              sx={{ display: 'inline-block', my: 1, px: 1.25, py: 0.25, borderRadius: 4, bgcolor: 'action.selected' }}
+            >
+              {t(`store.type.${product.type}`)}
+            </Typography>
             <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
               {product.description}
             </Typography>

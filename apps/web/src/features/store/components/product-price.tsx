@@ -1,4 +1,4 @@
-import Stack from '@mui/material/Stack';
+import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { ProductType, type Product } from '@till/protocol';
@@ -8,7 +8,7 @@ import { formatMoney } from '@/lib/format';
 export function ProductPrice({ product, size = 'body1' }: { product: Product; size?: 'body1' | 'h5' }) {
   const { t, i18n } = useTranslation();
   return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: 'baseline', flexWrap: 'wrap' }}>
+    <Box sx={{ display: 'flex', gap: 1, alignItems: 'baseline', flexWrap: 'wrap' }}>
       {product.price ? (
         <Typography variant={size} component="span" sx={{ fontWeight: 600 }}>
           {formatMoney(product.price, i18n.language)}
@@ -22,7 +22,7 @@ export function ProductPrice({ product, size = 'body1' }: { product: Product; si
             : t('store.credits', { count: product.creditPrice })}
         </Typography>
       ) : null}
-    </Stack>
+    </Box>
   );
 }
 

@@ -1,0 +1,82 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import type { Product } from '@till/protocol';
+import { fakeTill, renderWithApp } from '@/test/render';
+import { ProductCatalog } from './product-catalog';
+
+const product = (over: Partial<Product>): Product => ({
+  id: 'credits-100',
+  alias: 'credits-100',
+  title: '100 credits',
+  description: 'A pack of credits',
+  type: 0,
+  price: { amount: 199, currency: 'USD' },
+  creditPrice: null,
+  grants: { credits: 100 },
+  imageUrl: null,
+  storeIds: {},
+  active: true,
+  ...over,
+});
+
+const catalog = [
+  product({}),
+  product({ id: 'pro', alias: 'pro', title: 'Pro unlock', type: 1, creditPrice: 500, grants: {} }),
+  product({ id: 'old', alias: 'old', title: 'Retired', active: false }),
+];
+
+function renderCatalog(answer: () => unknown) {
+  const onAddToCart = vi.fn();
+  const till = fakeTill((path) => (path === 'api/store/products' ? answer() : { code: 904, parameter: 'path' }));
+  renderWithApp(<ProductCatalog productHref={(id) => `/product/${id}`} onAddToCart={onAddToCart} />, { till });
+  return { onAddToCart };
+}
+
+describe('ProductCatalog', () => {
+  it('says it is loading, then lists the active products with their kind, grants and prices', async () => {
+    let release: (value: unknown) => void = () => undefined;
+    const answer = new Promise((resolve) => (release = resolve));
+    const { onAddToCart } = renderCatalog(() => answer);
+    expect(screen.getByRole('status')).toHaveTextContent('Loading');
+    release({ code: 900, data: { products: catalog } });
+
+    const list = await screen.findByRole('list', { name: 'Products' });
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards).toHaveLength(2);
+    expect(screen.queryByText('Retired')).toBeNull();
+    expect(within(cards[0]!).getByText('Consumable')).toBeVisible();
+    expect(within(cards[0]!).getByText('Gives 100 credits')).toBeVisible();
+    expect(within(cards[0]!).getByText('$1.99')).toBeVisible();
+    expect(within(cards[1]!).getByText('One-time unlock')).toBeVisible();
+    expect(within(cards[1]!).getByText('or 500 credits')).toBeVisible();
+    expect(within(cards[1]!).getByRole('link', { name: 'Details of Pro unlock' })).toHaveAttribute(
+      'href',
+      '/product/pro',
+    );
+
+    await userEvent.click(screen.getByRole('button', { name: 'Add Pro unlock to the cart' }));
+    expect(onAddToCart).toHaveBeenCalledWith(expect.objectContaining({ id: 'pro' }));
+  });
+
+  it('says the server cannot be reached (905) and loads the catalog on retry', async () => {
+    let online = false;
+    renderCatalog(() => {
+      if (!online) throw new Error('offline');
+      return { code: 900, data: { products: catalog } };
+    });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent("Can't reach the server. Check your connection and try again.");
+
+    online = true;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('list', { name: 'Products' })).toBeVisible();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('says so when the catalog is empty', async () => {
+    renderCatalog(() => ({ code: 900, data: { products: [catalog[2]] } }));
+    expect(await screen.findByText('No products yet.')).toBeVisible();
+    expect(screen.queryByRole('list', { name: 'Products' })).toBeNull();
+  });
+});
