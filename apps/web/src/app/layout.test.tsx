@@ -2,8 +2,10 @@ import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Route, Routes } from 'react-router-dom';
 import { CartStore } from '@/features/cart/hooks/cart-store';
-import { fakeTill, renderWithApp } from '@/test/render';
+import { createI18n } from '@/lib/i18n';
+import { fakeTill, renderWithApp, signInFake } from '@/test/render';
 import { Layout } from './layout';
+import { CatalogRoute } from './routes/catalog';
 
 function renderLayout(cart: CartStore) {
   const till = fakeTill(() => ({ code: 904, parameter: 'path' }));
@@ -45,5 +47,40 @@ describe('Layout', () => {
 
     act(() => cart.clear());
     expect(within(bar).getByRole('link', { name: 'Cart, 0 items' })).toHaveTextContent(/^$/);
+  });
+
+  it('shows the first screen to a signed-in administrator with the texts that ship with it alone', async () => {
+    const product = {
+      id: 'pro',
+      alias: 'pro',
+      title: 'Pro unlock',
+      description: '',
+      type: 1,
+      price: { amount: 499, currency: 'USD' },
+      creditPrice: 500,
+      grants: {},
+      imageUrl: null,
+      storeIds: {},
+      active: true,
+    };
+    const till = fakeTill(() => ({ code: 900, data: { products: [product] } }));
+    signInFake(till, 9);
+    renderWithApp(
+      <Routes>
+        <Route element={<Layout />}>
+          <Route path="/" element={<CatalogRoute />} />
+        </Route>
+      </Routes>,
+      { till, i18n: createI18n('en') },
+    );
+    await screen.findByRole('heading', { name: 'Pro unlock' });
+    // A text missing from en.json would show as its key, e.g. "auth.signIn".
+    const shown = [...document.body.querySelectorAll('*:not(style):not(script)')].flatMap((el) => [
+      el.getAttribute('aria-label') ?? '',
+      ...[...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent ?? ''),
+    ]);
+    expect(shown.filter((text) => /\b[a-z]+\.[a-zA-Z]+/.test(text))).toEqual([]);
+    expect(screen.getByRole('link', { name: 'Admin' })).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Add Pro unlock to the cart' })).toBeVisible();
   });
 });

@@ -102,7 +102,7 @@ function AccountMenu() {
   if (!session.loggedIn) {
     return (
       <Button color="inherit" component={RouterLink} to={paths.login.href()}>
-        {t('auth.signIn')}
+        {t('nav.signIn')}
       </Button>
     );
   }

@@ -54,7 +54,7 @@ export function AccountMenuList({
       <MenuItem component={RouterLink} to={paths.profile.href()} onClick={onClose}>
         {t('nav.profile')}
       </MenuItem>
-      <MenuItem onClick={onSignOut}>{t('auth.signOut')}</MenuItem>
+      <MenuItem onClick={onSignOut}>{t('nav.signOut')}</MenuItem>
     </Menu>
   );
 }

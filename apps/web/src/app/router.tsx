@@ -1,13 +1,22 @@
-import { lazy, type ComponentType } from 'react';
+import { lazy, useMemo, type ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
 import { BrowserRouter, matchPath, Route, Routes } from 'react-router-dom';
+import { loadScreenTexts, preloadScreenTexts } from '@/lib/i18n';
 import { Layout } from './layout';
 import { paths } from './paths';
 
 // Every page is its own chunk: the first screen loads the catalog only, never admin, files or
 // profile. The declarative router is used on purpose: the data router's loaders and actions are
 // not needed (TanStack Query holds server state) and would weigh on the first screen.
-const routes: { path: string; load: () => Promise<Record<string, ComponentType>>; name: string }[] = [
-  { path: paths.home.path, load: () => import('./routes/catalog'), name: 'CatalogRoute' },
+// Every page but the catalog also waits for the other screens' texts (lib/i18n.ts), fetched in
+// parallel with its chunk.
+const routes: {
+  path: string;
+  load: () => Promise<Record<string, ComponentType>>;
+  name: string;
+  firstScreen?: boolean;
+}[] = [
+  { path: paths.home.path, load: () => import('./routes/catalog'), name: 'CatalogRoute', firstScreen: true },
   { path: paths.product.path, load: () => import('./routes/product'), name: 'ProductRoute' },
   { path: paths.cart.path, load: () => import('./routes/cart'), name: 'CartRoute' },
   { path: paths.checkout.path, load: () => import('./routes/cart'), name: 'CheckoutRoute' },
@@ -25,11 +34,6 @@ const routes: { path: string; load: () => Promise<Record<string, ComponentType>>
   { path: '*', load: () => import('./routes/not-found'), name: 'NotFoundRoute' },
 ];
 
-const pages = routes.map((r) => ({
-  path: r.path,
-  Component: lazy(async () => ({ default: (await r.load())[r.name] as ComponentType })),
-}));
-
 /**
  * Starts loading the chunk of the page being opened at once, in parallel with React's start,
  * instead of after the first render asks for it (one round trip less before the first screen).
@@ -37,9 +41,22 @@ const pages = routes.map((r) => ({
 export function preloadPage(pathname: string): void {
   const hit = routes.find((r) => r.path !== '*' && matchPath(r.path, pathname)) ?? routes[routes.length - 1];
   void hit?.load();
+  if (!hit?.firstScreen) preloadScreenTexts();
 }
 
 export function AppRouter() {
+  const { i18n } = useTranslation();
+  const pages = useMemo(
+    () =>
+      routes.map((r) => ({
+        path: r.path,
+        Component: lazy(async () => {
+          const [module] = await Promise.all([r.load(), r.firstScreen ? undefined : loadScreenTexts(i18n)]);
+          return { default: module[r.name] as ComponentType };
+        }),
+      })),
+    [i18n],
+  );
   return (
     <BrowserRouter>
       <Routes>

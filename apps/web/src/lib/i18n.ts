@@ -22,7 +22,29 @@ export function initialLanguage(): LanguageCode {
   return 'en';
 }
 
-// English ships with the first screen; other languages load when chosen.
+/**
+ * The English texts of every screen but the first (the catalog and the frame around it). The first
+ * screen's JavaScript is measured (bench/web) and the texts grow with each screen, so they come
+ * with the first page that needs them; `en.json` holds the first screen's own.
+ */
+const screenTexts = () => import('@/i18n/en.screens.json');
+
+/** Starts fetching the other screens' texts, e.g. when the app opens on one of them. */
+export function preloadScreenTexts(): void {
+  void screenTexts();
+}
+
+const withScreenTexts = new WeakSet<I18n>();
+
+/** Adds the other screens' English texts to `instance` (once); pages wait for it before they show. */
+export async function loadScreenTexts(instance: I18n): Promise<void> {
+  const { default: texts } = await screenTexts();
+  if (withScreenTexts.has(instance)) return;
+  instance.addResourceBundle('en', 'translation', texts, true, false);
+  withScreenTexts.add(instance);
+}
+
+// Other languages load whole when chosen.
 const loaders: Record<string, () => Promise<{ default: Record<string, unknown> }>> = {
   de: () => import('@/i18n/de.json'),
 };

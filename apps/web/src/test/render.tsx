@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { createTill, memoryStorage, type Till } from '@till/client';
 import { AppProvider } from '@/app/provider';
 import { CartStore } from '@/features/cart/hooks/cart-store';
+import screenTexts from '@/i18n/en.screens.json';
 import { createI18n } from '@/lib/i18n';
 
 /** A real SDK instance whose calls are answered by the given function instead of the network. */
@@ -20,12 +21,22 @@ export function fakeTill(answer: (path: string, body: Record<string, unknown>) =
   });
 }
 
+/** The app's i18next instance in English with the texts of every screen, as a page sees it. */
+export function testI18n() {
+  const i18n = createI18n('en');
+  i18n.addResourceBundle('en', 'translation', screenTexts, true, false);
+  return i18n;
+}
+
 /** Renders a component inside the app's providers (English, fresh cache and cart). */
-export function renderWithApp(ui: ReactElement, options: { till: Till; cart?: CartStore; route?: string }) {
+export function renderWithApp(
+  ui: ReactElement,
+  options: { till: Till; cart?: CartStore; route?: string; i18n?: ReturnType<typeof createI18n> },
+) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const cart = options.cart ?? new CartStore(null);
   const result = render(
-    <AppProvider till={options.till} queryClient={queryClient} i18n={createI18n('en')} cart={cart}>
+    <AppProvider till={options.till} queryClient={queryClient} i18n={options.i18n ?? testI18n()} cart={cart}>
       <MemoryRouter initialEntries={[options.route ?? '/']}>{ui}</MemoryRouter>
     </AppProvider>,
   );
