@@ -168,6 +168,20 @@ async function runLighthouse(url: string): Promise<boolean> {
     const median = runs[Math.floor(runs.length / 2)]!;
     const { lhr, score } = median;
     console.log(`  scores of ${runs.length} runs: ${runs.map((r) => r.score).join(', ')}`);
+    for (const r of runs) {
+      const ms = (id: string) => Math.round(r.lhr.audits[id]?.numericValue ?? 0);
+      console.log(
+        `    ${r.score}: FCP ${ms('first-contentful-paint')} LCP ${ms('largest-contentful-paint')} TBT ${ms('total-blocking-time')} SI ${ms('speed-index')} ms, index ${Math.round(r.lhr.environment.benchmarkIndex)}`,
+      );
+    }
+    // Lighthouse scales what it observed by this machine's speed: a slower machine, a lower score.
+    console.log(`  machine benchmark index ${Math.round(lhr.environment.benchmarkIndex)}`);
+    if (process.env.BENCH_LIGHTHOUSE_DETAIL) {
+      for (const id of ['mainthread-work-breakdown', 'bootup-time', 'long-tasks', 'network-requests']) {
+        const details = lhr.audits[id]?.details as { items?: Record<string, unknown>[] } | undefined;
+        for (const item of details?.items?.slice(0, 25) ?? []) console.log(`  ${id}: ${JSON.stringify(item)}`);
+      }
+    }
     for (const id of [
       'first-contentful-paint',
       'largest-contentful-paint',

@@ -1,18 +1,22 @@
 import { StorePaths, type Product } from '@till/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { serviceData } from '@/lib/calls';
-import { useTill } from '@/lib/till';
+import { useTill, type Till } from '@/lib/till';
 
 export const productsKey = ['store', 'products'] as const;
 
-/** The active products of the catalog (public; no token needed). */
-export function useProducts() {
-  const till = useTill();
-  return useQuery({
+/** The catalog's query: the products of the store (public; no token needed). */
+export function productsQuery(till: Till) {
+  return {
     queryKey: productsKey,
     queryFn: async () =>
       (await serviceData<{ products: Product[] }>(till, StorePaths.products, {}, { token: 'optional' })).products,
-  });
+  };
+}
+
+/** The active products of the catalog. */
+export function useProducts() {
+  return useQuery(productsQuery(useTill()));
 }
 
 /** One product, by id or alias, out of the catalog. */
