@@ -1,5 +1,5 @@
 // The smallest app on the web app's stack: each library the issue names does the least that a first
-// screen asks of it (React renders, MUI themes a button and a heading, React Router routes and
+// screen asks of it (React renders, MUI themes a bar, a heading and a button, React Router routes and
 // links, i18next translates, TanStack Query runs one query, axios sends it). bench/web builds it
 // the way apps/web is built; its JavaScript is the floor that the first screen's size stands on.
 import Box from '@mui/material/Box';
@@ -31,14 +31,19 @@ function Home() {
     queryFn: async () => (await http.post<{ products: unknown[] }>('api/store/products', {})).data,
   });
   return (
-    <Box sx={{ p: 2 }}>
-      <Typography variant="h5" component="h1">
-        {t('title')}
-      </Typography>
-      <Button component={Link} to="/cart">
-        {t('count', { count: products.data?.products.length ?? 0 })}
-      </Button>
-    </Box>
+    <>
+      <Box component="header" sx={{ bgcolor: 'primary.main', color: 'primary.contrastText', px: 2, py: 1.5 }}>
+        <Typography variant="h6">Till</Typography>
+      </Box>
+      <Box component="main" sx={{ p: 2 }}>
+        <Typography variant="h5" component="h1">
+          {t('title')}
+        </Typography>
+        <Button component={Link} to="/cart">
+          {t('count', { count: products.data?.products.length ?? 0 })}
+        </Button>
+      </Box>
+    </>
   );
 }
 
