@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Route, Routes } from 'react-router-dom';
 import { CartStore } from '@/features/cart/hooks/cart-store';
 import { createI18n } from '@/lib/i18n';
+import { testProduct } from '@/test/fixtures';
 import { fakeTill, renderWithApp, signInFake } from '@/test/render';
 import { Layout } from './layout';
 import { CatalogRoute } from './routes/catalog';
@@ -50,19 +51,7 @@ describe('Layout', () => {
   });
 
   it('shows the first screen to a signed-in administrator with the texts that ship with it alone', async () => {
-    const product = {
-      id: 'pro',
-      alias: 'pro',
-      title: 'Pro unlock',
-      description: '',
-      type: 1,
-      price: { amount: 499, currency: 'USD' },
-      creditPrice: 500,
-      grants: {},
-      imageUrl: null,
-      storeIds: {},
-      active: true,
-    };
+    const product = testProduct({ id: 'pro', alias: 'pro' });
     const till = fakeTill(() => ({ code: 900, data: { products: [product] } }));
     signInFake(till, 9);
     renderWithApp(

@@ -1,24 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { Product } from '@till/protocol';
+import { testProduct } from '@/test/fixtures';
 import { fakeTill, renderWithApp, signInFake } from '@/test/render';
 import { CartStore } from '../hooks/cart-store';
 import { CheckoutPanel } from './checkout-panel';
 
-const pro: Product = {
-  id: 'pro-unlock',
-  alias: 'pro-unlock',
-  title: 'Pro unlock',
-  description: '',
-  type: 1,
-  price: { amount: 499, currency: 'USD' },
-  creditPrice: 500,
-  grants: {},
-  imageUrl: null,
-  storeIds: {},
-  active: true,
-};
+const pro = testProduct();
 
 function server(coupon: (code: string) => unknown) {
   const calls: { path: string; body: Record<string, unknown> }[] = [];

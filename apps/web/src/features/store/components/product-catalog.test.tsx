@@ -2,23 +2,22 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { Product } from '@till/protocol';
+import { testProduct } from '@/test/fixtures';
 import { fakeTill, renderWithApp } from '@/test/render';
 import { ProductCatalog } from './product-catalog';
 
-const product = (over: Partial<Product>): Product => ({
-  id: 'credits-100',
-  alias: 'credits-100',
-  title: '100 credits',
-  description: 'A pack of credits',
-  type: 0,
-  price: { amount: 199, currency: 'USD' },
-  creditPrice: null,
-  grants: { credits: 100 },
-  imageUrl: null,
-  storeIds: {},
-  active: true,
-  ...over,
-});
+const product = (over: Partial<Product>): Product =>
+  testProduct({
+    id: 'credits-100',
+    alias: 'credits-100',
+    title: '100 credits',
+    description: 'A pack of credits',
+    type: 0,
+    price: { amount: 199, currency: 'USD' },
+    creditPrice: null,
+    grants: { credits: 100 },
+    ...over,
+  });
 
 const catalog = [
   product({}),
