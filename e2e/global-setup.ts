@@ -30,6 +30,7 @@ export default function setup(): void {
     join(web, 'src'),
     join(web, 'index.html'),
     join(web, 'vite.config.ts'),
+    join(web, 'vite-plugins.ts'),
     join(web, 'public'),
     join(root, 'packages/client/src'),
     join(root, 'packages/protocol/src'),

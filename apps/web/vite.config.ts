@@ -3,7 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { appRoutePattern } from './src/app/paths.ts';
-import { axiosWithoutFetch, precompress } from './vite-plugins.ts';
+import { axiosWithoutFetch, eagerCompileHint, precompress } from './vite-plugins.ts';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -19,6 +19,7 @@ export default defineConfig({
   plugins: [
     react(),
     axiosWithoutFetch(),
+    eagerCompileHint(),
     precompress(),
     VitePWA({
       // main.tsx registers the worker itself, after checking that the script is really served.

@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { webDist } from './support/env.js';
+
+const HINT = '//# allFunctionsCalledOnLoad\n';
+const read = (path: string) => readFileSync(join(webDist, path), 'utf8');
+
+describe('the production build', () => {
+  const html = read('index.html');
+  // What every page runs at start: the entry script and the chunks it preloads.
+  const atStart = [
+    ...html.matchAll(/<(?:script type="module"[^>]*src|link rel="modulepreload"[^>]*href)="\/([^"]+)"/g),
+  ].map((m) => m[1]!);
+
+  it('marks the scripts every page runs at start for eager compilation, and only those', () => {
+    expect(atStart.length).toBeGreaterThan(1);
+    for (const path of atStart) expect(read(path).startsWith(HINT), path).toBe(true);
+
+    // The entry lists the chunks it loads later (a page, a menu): they stay lazily compiled.
+    const entry = read(atStart[0]!);
+    const later = JSON.parse(/m\.f=(\[[^\]]*\])/.exec(entry)?.[1] ?? '[]') as string[];
+    const lazy = later.filter((p) => !atStart.includes(p));
+    expect(lazy.length).toBeGreaterThan(5);
+    for (const path of lazy) expect(read(path).startsWith(HINT), path).toBe(false);
+  });
+
+  it('keeps the precompressed copies the server sends equal to the hinted scripts', () => {
+    for (const path of atStart.filter((p) => read(p).length >= 1024)) {
+      expect(brotliDecompressSync(readFileSync(join(webDist, `${path}.br`))).toString('utf8'), path).toBe(read(path));
+      expect(gunzipSync(readFileSync(join(webDist, `${path}.gz`))).toString('utf8'), path).toBe(read(path));
+    }
+  });
+});
