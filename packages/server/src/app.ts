@@ -145,14 +145,14 @@ export async function buildApp(
   });
 
   registerAccountRoutes(calls, accounts);
-  await registerStoreRoutes(app, ctx);
+  const store = await registerStoreRoutes(app, ctx);
   // Generic service calls (POST /{servicePath}); the files module is the first to add its services.
   const services = new ServiceRegistry(calls);
   await registerFiles(app, ctx, services);
   await services.register(app);
 
   if (mailer.outbox && !config.production) registerDevOutbox(app, mailer.outbox);
-  await registerWebApp(app, config);
+  await registerWebApp(app, config, { catalog: () => store.catalog.listActive() });
 
   app.addHook('onClose', async () => {
     mailer.close();

@@ -1,8 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './test-support/app.js';
+import { saveProduct } from './test-support/store.js';
 
 describe('serving the built web app', () => {
   const dist = mkdtempSync(join(tmpdir(), 'till-dist-'));
@@ -51,6 +53,80 @@ describe('serving the built web app', () => {
     ]) {
       const res = await get(url);
       expect(res.body, url).not.toContain('secret');
+    }
+  });
+});
+
+describe("the store's pages", () => {
+  const dist = mkdtempSync(join(tmpdir(), 'till-dist-'));
+  let t: TestApp;
+  beforeAll(async () => {
+    writeFileSync(
+      join(dist, 'index.html'),
+      '<!doctype html><title>Till shell</title><body><div id="root"></div></body>',
+    );
+    t = await startTestApp({ config: { webDist: dist } });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  /** The catalog the page carries, read as the app reads it. */
+  const catalogOf = (html: string) => {
+    const text = /<script type="application\/json" id="till-catalog">(.*?)<\/script>/s.exec(html)?.[1];
+    return text === undefined ? undefined : (JSON.parse(text) as { at: number; answer: Record<string, unknown> });
+  };
+
+  it('carry the active catalog as the products call answers it, taken at the request', async () => {
+    const before = Date.now();
+    const page = await t.app.inject({ method: 'GET', url: '/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    const catalog = catalogOf(page.body);
+    expect(catalog?.answer).toEqual(await t.call('/api/store/products', {}));
+    expect(catalog?.at).toBeGreaterThanOrEqual(before);
+    expect(catalogOf((await t.app.inject({ method: 'GET', url: '/products/pro-unlock' })).body)?.answer).toEqual(
+      catalog?.answer,
+    );
+  });
+
+  it('follow the catalog from one request to the next', async () => {
+    const id = await saveProduct(t, {
+      alias: 'new-in',
+      title: 'New in',
+      type: 0,
+      price: { amount: 100, currency: 'USD' },
+    });
+    const answer = catalogOf((await t.app.inject({ method: 'GET', url: '/' })).body)?.answer as {
+      data: { products: { id: string }[] };
+    };
+    expect(answer.data.products.map((p) => p.id)).toContain(id);
+  });
+
+  it('keep a product text from closing the element or running as script', async () => {
+    const title = '</script><script>alert(1)</script> line\u2028separator';
+    await saveProduct(t, { alias: 'sneaky', title, type: 0, price: { amount: 100, currency: 'USD' } });
+    const html = (await t.app.inject({ method: 'GET', url: '/' })).body;
+    expect(html.match(/<\/script>/g)).toHaveLength(1);
+    expect(html).not.toContain('<script>alert(1)');
+    const products = (catalogOf(html)?.answer as { data: { products: { title: string }[] } }).data.products;
+    expect(products.map((p) => p.title)).toContain(title);
+  });
+
+  it('are compressed as the browser asks, and other pages are the plain shell', async () => {
+    const plain = (await t.app.inject({ method: 'GET', url: '/' })).body;
+    const br = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(catalogOf(brotliDecompressSync(br.rawPayload).toString('utf8'))?.answer).toEqual(catalogOf(plain)?.answer);
+    const gz = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(catalogOf(gunzipSync(gz.rawPayload).toString('utf8'))?.answer).toEqual(catalogOf(plain)?.answer);
+    for (const url of ['/orders', '/login', '/products/a/b']) {
+      expect(catalogOf((await t.app.inject({ method: 'GET', url })).body), url).toBeUndefined();
     }
   });
 });

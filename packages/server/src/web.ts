@@ -1,17 +1,61 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Code, type Product } from '@till/protocol';
 import type { Config } from './config.js';
 
 const defaultDist = fileURLToPath(new URL('../../../apps/web/dist', import.meta.url));
 
+export interface WebAppOptions {
+  /** The active catalog, put into the store's pages so that they show it without asking first. */
+  catalog?: () => Promise<Product[]>;
+}
+
+/** The store's pages: the catalog and a product. */
+const STORE_PAGE = /^(?:products\/[^/]+)?$/;
+
+/**
+ * The catalog as the products call answers it, for a `<script type="application/json">`: `<` is
+ * escaped so that no text of a product can close the element, and the line separators that JSON
+ * allows but some parsers do not are escaped too.
+ */
+export function catalogScript(products: Product[], at: number): string {
+  const json = JSON.stringify({ at, answer: { code: Code.Ok, data: { products } } })
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+  return `<script type="application/json" id="till-catalog">${json}</script>`;
+}
+
+/**
+ * Sends the shell with the catalog in it, compressed for this request (the page is small: about a
+ * millisecond of brotli), and never cached: the next visit gets the catalog as it is then.
+ */
+function sendStorePage(request: FastifyRequest, reply: FastifyReply, html: string) {
+  const accepts = String(request.headers['accept-encoding'] ?? '');
+  void reply
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-cache')
+    .header('vary', 'accept-encoding');
+  if (/\bbr\b/.test(accepts)) {
+    return reply
+      .header('content-encoding', 'br')
+      .send(brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }));
+  }
+  if (/\bgzip\b/.test(accepts)) return reply.header('content-encoding', 'gzip').send(gzipSync(html));
+  return reply.send(html);
+}
+
 /**
  * Serves the built web app when there is one: its files, and `index.html` for any other GET that
- * asks for HTML, so that client-side routes (`/confirm/:token`, `/orders/:iden`) load the app.
+ * asks for HTML, so that client-side routes (`/confirm/:token`, `/orders/:iden`) load the app. The
+ * store's pages also carry the catalog (`options.catalog`), so that the first screen renders as soon
+ * as its scripts have run instead of asking for the products after them.
  */
-export async function registerWebApp(app: FastifyInstance, config: Config): Promise<void> {
+export async function registerWebApp(app: FastifyInstance, config: Config, options: WebAppOptions = {}): Promise<void> {
   const root = resolve(config.webDist ?? defaultDist);
   if (!existsSync(resolve(root, 'index.html'))) return;
   // The build writes .br and .gz beside its assets; they are sent to clients that accept them.
@@ -23,7 +67,9 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
       .filter((entry) => entry.isFile())
       .map((entry) => relative(root, resolve(entry.parentPath, entry.name)).split(sep).join('/')),
   );
-  app.get('/*', (request, reply) => {
+  const shell = readFileSync(resolve(root, 'index.html'), 'utf8');
+  const { catalog } = options;
+  app.get('/*', async (request, reply) => {
     const path = (request.params as { '*': string })['*'];
     if (files.has(path)) {
       // Hashed assets never change; the shell and the worker must be revalidated.
@@ -32,6 +78,10 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
     }
     if (path.startsWith('api/') || path === 'sw.js' || /\.[a-z0-9]+$/i.test(path)) {
       return reply.status(404).send({ code: 404, error: 'not_found' });
+    }
+    if (catalog && STORE_PAGE.test(path) && shell.includes('</body>')) {
+      const html = shell.replace('</body>', `${catalogScript(await catalog(), Date.now())}</body>`);
+      return sendStorePage(request, reply, html);
     }
     return reply.sendFile('index.html', root, { maxAge: 0 });
   });
