@@ -417,8 +417,11 @@ describe.each(viewports)('the web app at $name size', (viewport) => {
   });
 
   it('shows a retryable "can\'t reach the server" when the network fails (905)', async () => {
+    // The store's pages come with the catalog in them; a visitor who opens another page first has
+    // the catalog asked for when they go to the store.
     await page.route('**/api/store/products', (route) => route.abort('connectionrefused'));
-    await page.goto('/');
+    await page.goto('/login');
+    await page.getByRole('banner').getByRole('link', { name: 'Till' }).click();
     await waitForText(page, "Can't reach the server. Check your connection and try again.");
     await checkScreen(page, viewport, '26-offline');
     await page.unroute('**/api/store/products');

@@ -62,4 +62,34 @@ describe('the installable app', () => {
       .toBe(0);
     await ctx.close();
   });
+
+  it('shows the catalog from the page itself on a first visit, and asks for it when the page comes from the worker', async () => {
+    const ctx = await newContext(env, viewports[1], 'allow');
+    const page = await ctx.newPage();
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/store/products') asked.push(r.url());
+    });
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Pro unlock' }).waitFor();
+    expect(asked).toEqual([]);
+    // Once the worker has cached the shell and controls the page, the shell comes from its cache,
+    // without the catalog, and the app asks for the products.
+    await page.evaluate(async () => navigator.serviceWorker.ready);
+    const shellCached = () =>
+      page.evaluate(async () => {
+        for (const name of await caches.keys()) {
+          const keys = await (await caches.open(name)).keys();
+          if (keys.some((r) => new URL(r.url).pathname === '/index.html')) return true;
+        }
+        return false;
+      });
+    await expect.poll(shellCached, { timeout: 15_000 }).toBe(true);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Pro unlock' }).waitFor();
+    expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    expect(await page.locator('#till-catalog').count()).toBe(0);
+    expect(asked.length).toBeGreaterThan(0);
+    await ctx.close();
+  });
 });

@@ -5,7 +5,7 @@ import { paths } from '@/app/paths';
 import { AppProvider } from '@/app/provider';
 import { AppRouter, preloadPage } from '@/app/router';
 import { CartStore } from '@/features/cart/hooks/cart-store';
-import { productsQuery } from '@/features/store/api/store-api';
+import { productsQuery, seedProducts } from '@/features/store/api/store-api';
 import { createI18n } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query-client';
 import { createAppSdk } from '@/lib/sdk';
@@ -28,9 +28,10 @@ till.session.subscribe((event) => {
 
 const { pathname } = window.location;
 preloadPage(pathname);
-// The store's pages ask for the products at once, in parallel with their own script, instead of
-// after it has loaded and rendered (one round trip less before the catalog shows).
-if ([paths.home.path, paths.product.path].some((p) => matchPath(p, pathname))) {
+// The store's pages come with the catalog in them; without it (a page from the worker's cache),
+// they ask for the products at once, in parallel with their own script, instead of after it has
+// loaded and rendered.
+if ([paths.home.path, paths.product.path].some((p) => matchPath(p, pathname)) && !seedProducts(queryClient, document)) {
   void queryClient.prefetchQuery(productsQuery(till));
 }
 

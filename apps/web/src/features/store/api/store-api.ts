@@ -1,5 +1,5 @@
-import { StorePaths, type Product } from '@till/protocol';
-import { useQuery } from '@tanstack/react-query';
+import { Code, StorePaths, type Product } from '@till/protocol';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { serviceData } from '@/lib/calls';
 import { useTill, type Till } from '@/lib/till';
 
@@ -24,4 +24,27 @@ export function useProduct(idOrAlias: string) {
   const query = useProducts();
   const product = query.data?.find((p) => p.id === idOrAlias || p.alias === idOrAlias) ?? null;
   return { ...query, product };
+}
+
+/**
+ * Puts the catalog that the server wrote into a store page (`<script type="application/json"
+ * id="till-catalog">`, the products call's answer and when it was taken) into the cache, so that
+ * the catalog renders without asking first. Answers false when the page has none (a page the
+ * service worker served from its cache, a server without a database) or it does not read right.
+ */
+export function seedProducts(client: QueryClient, doc: Document): boolean {
+  const text = doc.getElementById('till-catalog')?.textContent;
+  if (!text) return false;
+  try {
+    const { at, answer } = JSON.parse(text) as {
+      at?: unknown;
+      answer?: { code?: unknown; data?: { products?: unknown } };
+    };
+    const products = answer?.data?.products;
+    if (answer?.code !== Code.Ok || !Array.isArray(products) || typeof at !== 'number') return false;
+    client.setQueryData(productsKey, products as Product[], { updatedAt: at });
+    return true;
+  } catch {
+    return false;
+  }
 }

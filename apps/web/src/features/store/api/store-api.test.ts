@@ -1,0 +1,45 @@
+import { QueryClient } from '@tanstack/react-query';
+import { afterEach, describe, expect, it } from 'vitest';
+import { testProduct } from '@/test/fixtures';
+import { productsKey, seedProducts } from './store-api';
+
+function pageWith(text: string | null): Document {
+  const doc = document.implementation.createHTMLDocument('Till');
+  if (text !== null) {
+    const script = doc.createElement('script');
+    script.type = 'application/json';
+    script.id = 'till-catalog';
+    script.textContent = text;
+    doc.body.append(script);
+  }
+  return doc;
+}
+
+describe('seedProducts', () => {
+  const client = new QueryClient();
+  afterEach(() => client.clear());
+
+  it('puts the catalog the page carries into the cache, as fresh as when it was taken', () => {
+    const products = [testProduct(), testProduct({ id: 'credits-100', title: '100 credits' })];
+    const at = Date.now() - 5_000;
+    expect(seedProducts(client, pageWith(JSON.stringify({ at, answer: { code: 900, data: { products } } })))).toBe(
+      true,
+    );
+    expect(client.getQueryData(productsKey)).toEqual(products);
+    expect(client.getQueryState(productsKey)?.dataUpdatedAt).toBe(at);
+  });
+
+  it('leaves the cache alone when the page has no catalog or one that does not read right', () => {
+    for (const text of [
+      null,
+      '',
+      '{not json',
+      JSON.stringify({ at: 1, answer: { code: 905, data: { products: [] } } }),
+      JSON.stringify({ at: 1, answer: { code: 900, data: {} } }),
+      JSON.stringify({ answer: { code: 900, data: { products: [] } } }),
+    ]) {
+      expect(seedProducts(client, pageWith(text)), String(text)).toBe(false);
+      expect(client.getQueryData(productsKey)).toBeUndefined();
+    }
+  });
+});
