@@ -60,13 +60,68 @@ export function axiosWithoutFetch(): Plugin {
   };
 }
 
+type Bundle = Parameters<NonNullable<Extract<Plugin['generateBundle'], { handler: unknown }>['handler']>>[1];
+
+/** A chunk's file and every chunk it imports statically, in the bundle. */
+function withStaticImports(bundle: Bundle, fileNames: string[]): Set<string> {
+  const chunks = new Map(
+    Object.values(bundle)
+      .filter((o) => o.type === 'chunk')
+      .map((c) => [c.fileName, c]),
+  );
+  const found = new Set<string>();
+  const visit = (fileName: string) => {
+    if (found.has(fileName)) return;
+    found.add(fileName);
+    const chunk = chunks.get(fileName);
+    for (const dep of chunk?.type === 'chunk' ? chunk.imports : []) visit(dep);
+  };
+  fileNames.forEach(visit);
+  return found;
+}
+
+/** The chunks the first page needs at start: the entry's, and those of the page module `firstPage`. */
+function firstPageChunks(bundle: Bundle, firstPage: string): Set<string> {
+  const starts = Object.values(bundle).flatMap((o) =>
+    o.type === 'chunk' && (o.isEntry || o.facadeModuleId?.replaceAll('\\', '/').endsWith(firstPage))
+      ? [o.fileName]
+      : [],
+  );
+  return withStaticImports(bundle, starts);
+}
+
 /**
- * Marks the scripts that every page runs at start (the entry and what it imports statically) with
+ * Preloads the first page's own chunks (`firstPage`, a module path such as
+ * `src/app/routes/catalog.tsx`) from the HTML, beside the entry's: the browser fetches them while
+ * the entry downloads, instead of when the started app asks for the page.
+ */
+export function preloadFirstPage(firstPage: string): Plugin {
+  return {
+    name: 'till-preload-first-page',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        if (!ctx.bundle) return html;
+        return [...firstPageChunks(ctx.bundle, firstPage)]
+          .filter((file) => !html.includes(`/${file}"`))
+          .map((file) => ({
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
+            injectTo: 'head' as const,
+          }));
+      },
+    },
+  };
+}
+
+/**
+ * Marks the scripts that run at start (the entry, the first page's, and what they import) with
  * V8's explicit compile hint (`//# allFunctionsCalledOnLoad`, Chrome 136+): their functions are
  * compiled while the script streams in, on a background thread, instead of one by one on the main
  * thread as the app starts calling them. Other engines read it as a comment.
  */
-export function eagerCompileHint(): Plugin {
+export function eagerCompileHint(firstPage: string): Plugin {
   const hint = '//# allFunctionsCalledOnLoad\n';
   return {
     name: 'till-eager-compile-hint',
@@ -75,15 +130,12 @@ export function eagerCompileHint(): Plugin {
       // After Vite's own additions to the entry (its preload map), so that the hint stays first.
       order: 'post',
       handler(_options, bundle) {
-        const chunks = Object.values(bundle).filter((o) => o.type === 'chunk');
-        const byName = new Map(chunks.map((c) => [c.fileName, c]));
-        const atStart = new Set<string>();
-        const visit = (fileName: string) => {
-          if (atStart.has(fileName)) return;
-          atStart.add(fileName);
-          for (const dep of byName.get(fileName)?.imports ?? []) visit(dep);
-        };
-        for (const chunk of chunks) if (chunk.isEntry) visit(chunk.fileName);
+        const byName = new Map(
+          Object.values(bundle)
+            .filter((o) => o.type === 'chunk')
+            .map((c) => [c.fileName, c]),
+        );
+        const atStart = firstPageChunks(bundle, firstPage);
         for (const fileName of atStart) {
           const chunk = byName.get(fileName);
           if (!chunk || chunk.code.startsWith(hint)) continue;

@@ -3,7 +3,10 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { appRoutePattern } from './src/app/paths.ts';
-import { axiosWithoutFetch, eagerCompileHint, precompress } from './vite-plugins.ts';
+import { axiosWithoutFetch, eagerCompileHint, precompress, preloadFirstPage } from './vite-plugins.ts';
+
+// The page a visitor sees first: its chunks load with the entry's and compile as they stream in.
+const FIRST_PAGE = 'src/app/routes/catalog.tsx';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -19,7 +22,8 @@ export default defineConfig({
   plugins: [
     react(),
     axiosWithoutFetch(),
-    eagerCompileHint(),
+    eagerCompileHint(FIRST_PAGE),
+    preloadFirstPage(FIRST_PAGE),
     precompress(),
     VitePWA({
       // main.tsx registers the worker itself, after checking that the script is really served.
