@@ -125,6 +125,9 @@ describe("the store's pages", () => {
     const gz = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip' } });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(catalogOf(gunzipSync(gz.rawPayload).toString('utf8'))?.answer).toEqual(catalogOf(plain)?.answer);
+    const refused = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'br;q=0, gzip;q=0' } });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(catalogOf(refused.body)?.answer).toEqual(catalogOf(plain)?.answer);
     for (const url of ['/orders', '/login', '/products/a/b']) {
       expect(catalogOf((await t.app.inject({ method: 'GET', url })).body), url).toBeUndefined();
     }

@@ -30,22 +30,31 @@ export function catalogScript(products: Product[], at: number): string {
   return `<script type="application/json" id="till-catalog">${json}</script>`;
 }
 
+/** Whether an Accept-Encoding header accepts `coding` (named with a quality above 0). */
+function accepts(header: string | undefined, coding: string): boolean {
+  return (header ?? '').split(',').some((part) => {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return name === coding && (q === undefined || Number(q.slice(2)) > 0);
+  });
+}
+
 /**
  * Sends the shell with the catalog in it, compressed for this request (the page is small: about a
  * millisecond of brotli), and never cached: the next visit gets the catalog as it is then.
  */
 function sendStorePage(request: FastifyRequest, reply: FastifyReply, html: string) {
-  const accepts = String(request.headers['accept-encoding'] ?? '');
+  const header = request.headers['accept-encoding'];
   void reply
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-cache')
     .header('vary', 'accept-encoding');
-  if (/\bbr\b/.test(accepts)) {
+  if (accepts(header, 'br')) {
     return reply
       .header('content-encoding', 'br')
       .send(brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }));
   }
-  if (/\bgzip\b/.test(accepts)) return reply.header('content-encoding', 'gzip').send(gzipSync(html));
+  if (accepts(header, 'gzip')) return reply.header('content-encoding', 'gzip').send(gzipSync(html));
   return reply.send(html);
 }
 
