@@ -29,6 +29,15 @@ describe('seedProducts', () => {
     expect(client.getQueryState(productsKey)?.dataUpdatedAt).toBe(at);
   });
 
+  it('never counts the catalog of a page as taken later than now', () => {
+    const before = Date.now();
+    const answer = { code: 900, data: { products: [testProduct()] } };
+    expect(seedProducts(client, pageWith(JSON.stringify({ at: before + 3_600_000, answer })))).toBe(true);
+    const updated = client.getQueryState(productsKey)?.dataUpdatedAt ?? 0;
+    expect(updated).toBeGreaterThanOrEqual(before);
+    expect(updated).toBeLessThanOrEqual(Date.now());
+  });
+
   it('leaves the cache alone when the page has no catalog or one that does not read right', () => {
     for (const text of [
       null,

@@ -42,7 +42,8 @@ export function seedProducts(client: QueryClient, doc: Document): boolean {
     };
     const products = answer?.data?.products;
     if (answer?.code !== Code.Ok || !Array.isArray(products) || typeof at !== 'number') return false;
-    client.setQueryData(productsKey, products as Product[], { updatedAt: at });
+    // The server's clock: a page from a clock ahead of this one must not count as fresh for longer.
+    client.setQueryData(productsKey, products as Product[], { updatedAt: Math.min(at, Date.now()) });
     return true;
   } catch {
     return false;
