@@ -62,18 +62,13 @@ export function axiosWithoutFetch(): Plugin {
 
 type Bundle = Parameters<NonNullable<Extract<Plugin['generateBundle'], { handler: unknown }>['handler']>>[1];
 
-/** A chunk's file and every chunk it imports statically, in the bundle. */
+/** A chunk's file and every chunk it imports statically (the bundle is keyed by file name). */
 function withStaticImports(bundle: Bundle, fileNames: string[]): Set<string> {
-  const chunks = new Map(
-    Object.values(bundle)
-      .filter((o) => o.type === 'chunk')
-      .map((c) => [c.fileName, c]),
-  );
   const found = new Set<string>();
   const visit = (fileName: string) => {
     if (found.has(fileName)) return;
     found.add(fileName);
-    const chunk = chunks.get(fileName);
+    const chunk = bundle[fileName];
     for (const dep of chunk?.type === 'chunk' ? chunk.imports : []) visit(dep);
   };
   fileNames.forEach(visit);
@@ -130,15 +125,9 @@ export function eagerCompileHint(firstPage: string): Plugin {
       // After Vite's own additions to the entry (its preload map), so that the hint stays first.
       order: 'post',
       handler(_options, bundle) {
-        const byName = new Map(
-          Object.values(bundle)
-            .filter((o) => o.type === 'chunk')
-            .map((c) => [c.fileName, c]),
-        );
-        const atStart = firstPageChunks(bundle, firstPage);
-        for (const fileName of atStart) {
-          const chunk = byName.get(fileName);
-          if (!chunk || chunk.code.startsWith(hint)) continue;
+        for (const fileName of firstPageChunks(bundle, firstPage)) {
+          const chunk = bundle[fileName];
+          if (chunk?.type !== 'chunk' || chunk.code.startsWith(hint)) continue;
           chunk.code = hint + chunk.code;
           // One line more at the top: the source map's lines move down by one.
           if (chunk.map) chunk.map.mappings = `;${chunk.map.mappings}`;

@@ -14,23 +14,13 @@ import react from '@vitejs/plugin-react';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
 import { axiosWithoutFetch } from '../../apps/web/vite-plugins.js';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../e2e/support/chromium.js';
 import { buildApp, loadConfig } from '../../packages/server/src/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
 const SIZE_GOAL_KB = 170;
 const SCORE_GOAL = 90;
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 execFileSync('sh', [join(root, 'scripts/ensure-chromium.sh')], { stdio: 'inherit' });
 console.log('building the web app…');
@@ -85,7 +75,7 @@ async function floorSize(): Promise<number> {
 
 /** Loads `/` at phone size and sums the gzipped bytes (KB) of every script it fetched. */
 async function measureFirstScreen(url: string): Promise<number> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   try {
     const page = await browser.newPage({
       viewport: { width: 360, height: 640 },
@@ -142,7 +132,7 @@ async function runLighthouse(url: string): Promise<boolean> {
   const profile = mkdtempSync(join(tmpdir(), 'till-bench-chrome-'));
   const chrome = spawn(
     CHROMIUM,
-    [...CHROME_FLAGS, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'],
+    [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'],
     {
       stdio: 'ignore',
     },

@@ -5,6 +5,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { expect } from 'vitest';
 import { startTestApp, type TestApp } from '../../packages/server/src/test-support/app.js';
 import { linkToken, startSmtp, type TestSmtp } from '../../packages/server/src/test-support/smtp.js';
+import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.js';
 
 export const webDist = fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
 export const screensDir = fileURLToPath(new URL('../../test-output/screens', import.meta.url));
@@ -34,17 +35,8 @@ export async function startEnv(adminEmail: string): Promise<Env> {
     config: { webDist },
   });
   const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    executablePath: CHROMIUM,
+    args: CHROMIUM_FLAGS,
   });
   return {
     app,

@@ -72,3 +72,8 @@ export function showFieldError<T extends FieldValues>(
 export function isFieldError(error: unknown, fields: readonly string[]): boolean {
   return fieldOf(error, fields) !== undefined;
 }
+
+/** The failure to show above the form: one that no field of the form shows, else null. */
+export function formLevelError(error: unknown, fields: readonly string[]): unknown {
+  return error && !isFieldError(error, fields) ? error : null;
+}

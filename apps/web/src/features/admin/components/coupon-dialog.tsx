@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { adminCouponsBulkRequest, couponInput, type CouponInput } from '@till/protocol';
 import { FormTextField } from '@/components/form-text-field';
 import { useErrorMessage } from '@/components/states';
-import { isFieldError, showFieldError } from '@/lib/form';
+import { formLevelError, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
 import { getPlatform } from '@/platform/platform';
 import { adminKeys, bulkCoupons, saveCoupon } from '../api/admin-api';
@@ -147,7 +147,7 @@ export function CouponDialog({ bulk, open, onClose }: { bulk: boolean; open: boo
       ) : (
         <form noValidate onSubmit={handleSubmit((f) => mutation.mutate(f))}>
           <DialogContent>
-            {mutation.error && !isFieldError(mutation.error, fields) ? (
+            {formLevelError(mutation.error, fields) ? (
               <Alert severity="error" role="alert">
                 {errorMessage(mutation.error)}
               </Alert>

@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { productInput, type Product, type ProductInput } from '@till/protocol';
 import { FormTextField } from '@/components/form-text-field';
 import { useErrorMessage } from '@/components/states';
-import { isFieldError, showFieldError } from '@/lib/form';
+import { formLevelError, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
 import { adminKeys, saveProduct } from '../api/admin-api';
 import { payloadResolver, toInt, toMinor } from '../hooks/schema-form';
@@ -112,7 +112,7 @@ export function ProductDialog({
       <DialogTitle id={id}>{product ? t('admin.editProduct') : t('admin.newProduct')}</DialogTitle>
       <form noValidate onSubmit={handleSubmit((f) => mutation.mutate(f))}>
         <DialogContent>
-          {mutation.error && !isFieldError(mutation.error, fields) ? (
+          {formLevelError(mutation.error, fields) ? (
             <Alert severity="error" role="alert">
               {errorMessage(mutation.error)}
             </Alert>

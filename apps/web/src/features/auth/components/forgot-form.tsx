@@ -1,12 +1,12 @@
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { genResetLinkRequest } from '@till/protocol';
+import { SubmitButton } from '@/components/submit-button';
 import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
-import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
+import { formLevelError, schemaResolver, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
 import { requestResetLink } from '../api/auth-api';
 
@@ -31,7 +31,7 @@ export function ForgotForm() {
       </Alert>
     );
   }
-  const formError = mutation.error && !isFieldError(mutation.error, ['email']) ? mutation.error : null;
+  const formError = formLevelError(mutation.error, ['email']);
   return (
     <FormFrame label={t('auth.forgotTitle')} onSubmit={handleSubmit((v) => mutation.mutate(v))} error={formError}>
       <FormTextField
@@ -42,9 +42,9 @@ export function ForgotForm() {
         autoComplete="email"
         required
       />
-      <Button type="submit" variant="contained" fullWidth size="large" disabled={mutation.isPending} sx={{ mt: 2 }}>
+      <SubmitButton pending={mutation.isPending} wide>
         {t('auth.sendResetLink')}
-      </Button>
+      </SubmitButton>
     </FormFrame>
   );
 }

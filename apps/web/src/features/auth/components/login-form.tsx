@@ -1,11 +1,11 @@
-import Button from '@mui/material/Button';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { loginRequest, type LoginRequest, type User } from '@till/protocol';
+import { SubmitButton } from '@/components/submit-button';
 import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
-import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
+import { formLevelError, schemaResolver, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
 import { signIn } from '../api/auth-api';
 
@@ -24,7 +24,7 @@ export function LoginForm({ onSignedIn, autoFocus }: { onSignedIn: (user: User) 
     onSuccess: (res) => onSignedIn(res.user),
     onError: (error) => showFieldError(error, setError, FIELDS),
   });
-  const formError = mutation.error && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
+  const formError = formLevelError(mutation.error, FIELDS);
 
   return (
     <FormFrame label={t('auth.signIn')} onSubmit={handleSubmit((v) => mutation.mutate(v))} error={formError}>
@@ -45,9 +45,9 @@ export function LoginForm({ onSignedIn, autoFocus }: { onSignedIn: (user: User) 
         autoComplete="current-password"
         required
       />
-      <Button type="submit" variant="contained" fullWidth size="large" disabled={mutation.isPending} sx={{ mt: 2 }}>
+      <SubmitButton pending={mutation.isPending} wide>
         {mutation.isPending ? t('auth.signingIn') : t('auth.signIn')}
-      </Button>
+      </SubmitButton>
     </FormFrame>
   );
 }

@@ -1,11 +1,11 @@
-import Button from '@mui/material/Button';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { registerRequest, type RegisterRequest, type User } from '@till/protocol';
+import { SubmitButton } from '@/components/submit-button';
 import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
-import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
+import { formLevelError, schemaResolver, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
 import { register } from '../api/auth-api';
 
@@ -26,7 +26,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: (user: User) => v
     onSuccess: (res) => onRegistered(res.user),
     onError: (error) => showFieldError(error, setError, FIELDS),
   });
-  const formError = mutation.error && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
+  const formError = formLevelError(mutation.error, FIELDS);
 
   return (
     <FormFrame label={t('auth.register')} onSubmit={handleSubmit((v) => mutation.mutate(v))} error={formError}>
@@ -48,9 +48,9 @@ export function RegisterForm({ onRegistered }: { onRegistered: (user: User) => v
         helperText={t('auth.passwordHint')}
         required
       />
-      <Button type="submit" variant="contained" fullWidth size="large" disabled={mutation.isPending} sx={{ mt: 2 }}>
+      <SubmitButton pending={mutation.isPending} wide>
         {mutation.isPending ? t('auth.registering') : t('auth.createAccount')}
-      </Button>
+      </SubmitButton>
     </FormFrame>
   );
 }

@@ -1,11 +1,11 @@
-import Button from '@mui/material/Button';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { SubmitButton } from '@/components/submit-button';
 import { FormFrame } from '@/components/form-frame';
 import { NewPasswordFields, newPasswordShape, passwordsMatch } from '@/components/new-password-fields';
-import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
+import { formLevelError, schemaResolver, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
 import { resetPassword } from '../api/auth-api';
 
@@ -25,13 +25,13 @@ export function ResetForm({ resetToken, onDone }: { resetToken: string; onDone: 
     onSuccess: onDone,
     onError: (error) => showFieldError(error, setError, ['password']),
   });
-  const formError = mutation.error && !isFieldError(mutation.error, ['password']) ? mutation.error : null;
+  const formError = formLevelError(mutation.error, ['password']);
   return (
     <FormFrame label={t('auth.resetTitle')} onSubmit={handleSubmit((v) => mutation.mutate(v))} error={formError}>
       <NewPasswordFields control={control} />
-      <Button type="submit" variant="contained" fullWidth size="large" disabled={mutation.isPending} sx={{ mt: 2 }}>
+      <SubmitButton pending={mutation.isPending} wide>
         {t('auth.setPassword')}
-      </Button>
+      </SubmitButton>
     </FormFrame>
   );
 }

@@ -1,8 +1,8 @@
-import Button from '@mui/material/Button';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { redeemCouponRequest } from '@till/protocol';
+import { SubmitButton } from '@/components/submit-button';
 import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
 import { ApiError, codeOf } from '@/lib/api-error';
@@ -53,9 +53,7 @@ export function RedeemForm() {
       sx={{ maxWidth: 420 }}
     >
       <FormTextField control={control} name="couponCode" label={t('coupon.label')} autoComplete="off" required />
-      <Button type="submit" variant="contained" disabled={mutation.isPending}>
-        {t('credits.redeem')}
-      </Button>
+      <SubmitButton pending={mutation.isPending}>{t('credits.redeem')}</SubmitButton>
     </FormFrame>
   );
 }

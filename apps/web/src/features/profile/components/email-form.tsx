@@ -1,13 +1,13 @@
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { emailSchema, type User } from '@till/protocol';
+import { SubmitButton } from '@/components/submit-button';
 import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
-import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
+import { formLevelError, schemaResolver, showFieldError } from '@/lib/form';
 import { meKey } from '@/lib/use-me';
 import { useTill } from '@/lib/till';
 import { updateProfile } from '../api/profile-api';
@@ -33,7 +33,7 @@ export function EmailForm({ user }: { user: User }) {
     },
     onError: (error) => showFieldError(error, setError, FIELDS),
   });
-  const formError = mutation.error && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
+  const formError = formLevelError(mutation.error, FIELDS);
   return (
     <FormFrame
       label={t('profile.email')}
@@ -63,9 +63,7 @@ export function EmailForm({ user }: { user: User }) {
         autoComplete="current-password"
         required
       />
-      <Button type="submit" variant="contained" disabled={mutation.isPending}>
-        {t('profile.changeEmail')}
-      </Button>
+      <SubmitButton pending={mutation.isPending}>{t('profile.changeEmail')}</SubmitButton>
     </FormFrame>
   );
 }

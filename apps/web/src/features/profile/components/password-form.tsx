@@ -1,12 +1,12 @@
-import Button from '@mui/material/Button';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { SubmitButton } from '@/components/submit-button';
 import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
 import { NewPasswordFields, newPasswordShape, passwordsMatch } from '@/components/new-password-fields';
-import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
+import { formLevelError, schemaResolver, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
 import { updateProfile } from '../api/profile-api';
 
@@ -29,7 +29,7 @@ export function PasswordForm() {
     onSuccess: () => reset(),
     onError: (error) => showFieldError(error, setError, FIELDS),
   });
-  const formError = mutation.error && !isFieldError(mutation.error, FIELDS) ? mutation.error : null;
+  const formError = formLevelError(mutation.error, FIELDS);
   return (
     <FormFrame
       label={t('profile.password')}
@@ -46,9 +46,7 @@ export function PasswordForm() {
         required
       />
       <NewPasswordFields control={control} />
-      <Button type="submit" variant="contained" disabled={mutation.isPending}>
-        {t('profile.changePassword')}
-      </Button>
+      <SubmitButton pending={mutation.isPending}>{t('profile.changePassword')}</SubmitButton>
     </FormFrame>
   );
 }

@@ -1,13 +1,13 @@
-import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { updateInfoRequest, type User } from '@till/protocol';
+import { SubmitButton } from '@/components/submit-button';
 import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
-import { isFieldError, schemaResolver, showFieldError } from '@/lib/form';
+import { formLevelError, schemaResolver, showFieldError } from '@/lib/form';
 import { LANGUAGES, setLanguage } from '@/lib/i18n';
 import { meKey } from '@/lib/use-me';
 import { useTill } from '@/lib/till';
@@ -38,7 +38,7 @@ export function ProfileForm({ user }: { user: User }) {
     <FormFrame
       label={t('profile.details')}
       onSubmit={handleSubmit((v) => mutation.mutate(v))}
-      error={mutation.error && !isFieldError(mutation.error, FIELDS) ? mutation.error : null}
+      error={formLevelError(mutation.error, FIELDS)}
       success={mutation.isSuccess ? t('profile.saved') : null}
     >
       <FormTextField control={control} name="name" label={t('fields.name')} autoComplete="name" required />
@@ -55,9 +55,7 @@ export function ProfileForm({ user }: { user: User }) {
           </TextField>
         )}
       />
-      <Button type="submit" variant="contained" disabled={mutation.isPending}>
-        {t('common.save')}
-      </Button>
+      <SubmitButton pending={mutation.isPending}>{t('common.save')}</SubmitButton>
     </FormFrame>
   );
 }
