@@ -73,9 +73,15 @@ export class ApiClient {
     this.serviceCall = createServiceCall(this.transport);
   }
 
-  /** The axios instance, for interceptors (logging, headers). */
-  get http() {
-    return this.transport.http;
+  /**
+   * The axios instance, for interceptors (logging, headers). axios loads with the first call, or
+   * with this: an app may call it early to have the library ready before the user needs it.
+   *
+   * @example
+   * (await client.http()).interceptors.request.use((config) => config);
+   */
+  http() {
+    return this.transport.http();
   }
 
   /**

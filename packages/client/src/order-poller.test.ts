@@ -3,9 +3,11 @@ import { OrderPoller } from './order-poller.js';
 import { StoreClient } from './store-client.js';
 import { fakeHttp, type FakeReply, type SeenRequest } from './test-support/fake-http.js';
 
-function setup(handler: (req: SeenRequest) => FakeReply | Promise<FakeReply>) {
+async function setup(handler: (req: SeenRequest) => FakeReply | Promise<FakeReply>) {
   const http = fakeHttp(handler);
   const store = new StoreClient({ storeHost: 'http://store.test', adapter: http.adapter });
+  // The HTTP layer loads with the first call; loaded here, the polls' timing is the timers' alone.
+  await store.http();
   store.session.start({ token: 'tok', expire: 86_400 });
   return { store, poller: new OrderPoller({ store }), requests: http.requests };
 }
@@ -18,7 +20,7 @@ describe('OrderPoller', () => {
 
   it('polls every 2 000 ms with iden and token, and clears the entry once the order is final', async () => {
     const answers = ['pending', 'pending', 'paid'];
-    const { poller, requests } = setup(() => status(answers.shift() ?? 'paid'));
+    const { poller, requests } = await setup(() => status(answers.shift() ?? 'paid'));
     const seen: string[] = [];
     poller.add({ iden: 'o1', callback: (r) => seen.push(r.code === 900 ? r.data.status : String(r.code)) });
     expect(poller.running).toBe(true);
@@ -40,7 +42,7 @@ describe('OrderPoller', () => {
   });
 
   it('uses one timer for every entry, each at its own url', async () => {
-    const { poller, requests } = setup(() => status('pending'));
+    const { poller, requests } = await setup(() => status('pending'));
     // The session's expiry timer is already there.
     const before = vi.getTimerCount();
     poller.add({ iden: 'a', callback: () => {} });
@@ -57,7 +59,7 @@ describe('OrderPoller', () => {
 
   it('survives a failed poll and a throwing callback, and keeps polling', async () => {
     const replies: FakeReply[] = [{ fail: 'network' }, { status: 502, body: 'bad gateway' }, status('paid')];
-    const { poller } = setup(() => replies.shift() ?? status('paid'));
+    const { poller } = await setup(() => replies.shift() ?? status('paid'));
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     const codes: number[] = [];
     poller.add({
@@ -75,7 +77,7 @@ describe('OrderPoller', () => {
   });
 
   it('does not stack calls for an order whose last poll is still under way', async () => {
-    const { poller, requests } = setup(
+    const { poller, requests } = await setup(
       () => new Promise<FakeReply>((resolve) => setTimeout(() => resolve(status('pending')), 4_500)),
     );
     poller.add({ iden: 'o1', callback: () => {} });
@@ -88,7 +90,7 @@ describe('OrderPoller', () => {
   });
 
   it('waits without calling while logged out, and goes on after login', async () => {
-    const { poller, store, requests } = setup(() => status('pending'));
+    const { poller, store, requests } = await setup(() => status('pending'));
     store.session.clear();
     poller.add({ iden: 'o1', callback: () => {} });
     await vi.advanceTimersByTimeAsync(6_000);
@@ -101,7 +103,7 @@ describe('OrderPoller', () => {
   });
 
   it('drops an order the server does not know (904)', async () => {
-    const { poller } = setup(() => ({ body: { code: 904, parameter: 'iden' } }));
+    const { poller } = await setup(() => ({ body: { code: 904, parameter: 'iden' } }));
     const callback = vi.fn();
     poller.add({ iden: 'nope', callback });
     await vi.advanceTimersByTimeAsync(2_000);
@@ -110,7 +112,7 @@ describe('OrderPoller', () => {
   });
 
   it('stops watching an order on remove, and answers a stop function from add', async () => {
-    const { poller, requests } = setup(() => status('pending'));
+    const { poller, requests } = await setup(() => status('pending'));
     const stop = poller.add({ iden: 'a', callback: () => {} });
     poller.add({ iden: 'b', callback: () => {} });
     stop();

@@ -61,9 +61,15 @@ export class StoreClient {
     this.queue = this.transport.queue;
   }
 
-  /** The axios instance, for interceptors. */
-  get http() {
-    return this.transport.http;
+  /**
+   * The axios instance, for interceptors (logging, headers). axios loads with the first call, or
+   * with this: an app may call it early to have the library ready before the user needs it.
+   *
+   * @example
+   * (await client.http()).interceptors.request.use((config) => config);
+   */
+  http() {
+    return this.transport.http();
   }
 
   /**

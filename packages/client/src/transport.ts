@@ -1,13 +1,11 @@
-import axios, { type AxiosInstance, type AxiosProgressEvent, type AxiosRequestConfig } from 'axios';
+import type { AxiosInstance, AxiosProgressEvent, AxiosRequestConfig } from 'axios';
 import { Code, TOKEN_PLACEHOLDER } from '@till/protocol';
 import { clientFailure, type Answer } from './answers.js';
 import { CallQueue, replaceTokenPlaceholders } from './call-queue.js';
-import { BodyError } from './errors/body-error.js';
-import { HttpError } from './errors/http-error.js';
 import { NetworkError } from './errors/network-error.js';
-import { TimeoutError } from './errors/timeout-error.js';
 import type { RequestInfo } from './errors/till-error.js';
-import { buildFormData, needsMultipart, type UploadFiles } from './form-data.js';
+import type { UploadFiles } from './form-data.js';
+import type * as HttpModule from './http.js';
 import { Session } from './session.js';
 
 /**
@@ -61,33 +59,52 @@ export interface CallSpec {
   onUploadProgress?: (event: AxiosProgressEvent) => void;
 }
 
+type HttpLayer = typeof HttpModule;
+
+/** The wire layer (axios and the body encoding), loaded once per process or page. */
+let httpLayer: Promise<HttpLayer> | undefined;
+function loadHttpLayer(): Promise<HttpLayer> {
+  httpLayer ??= import('./http.js').catch((error: unknown) => {
+    // A chunk that could not be fetched (offline) is fetched again by the next call.
+    httpLayer = undefined;
+    throw error;
+  });
+  return httpLayer;
+}
+
 /**
  * The HTTP side shared by the clients: one axios instance with the protocol's defaults, the token
  * put into the payload, logged-out calls parked in the queue, every failure turned into 905 and
  * every 901 ending the session. Internal: apps use {@link ApiClient} and {@link StoreClient}.
  */
 export class Transport {
-  readonly http: AxiosInstance;
   readonly session: Session;
   readonly queue: CallQueue;
   private readonly timeout: number;
+  private readonly options: TransportOptions;
+  private instance: Promise<{ layer: HttpLayer; http: AxiosInstance }> | undefined;
 
   constructor(options: TransportOptions & { timeout: number }) {
     this.session = options.session ?? new Session();
     this.queue = options.queue ?? new CallQueue({ session: this.session });
     this.timeout = options.timeout;
-    this.http = axios.create({
-      // Paths are written without a leading slash; '/' keeps them at the origin's root when the
-      // host is left out, instead of relative to the page the app is showing.
-      baseURL: `${(options.host ?? '').replace(/\/+$/, '')}/`,
-      timeout: options.timeout,
-      headers: { Accept: 'application/json', ...options.headers },
-      xsrfCookieName: 'XSRF-TOKEN',
-      xsrfHeaderName: 'X-XSRF-TOKEN',
-      validateStatus: (status) => status >= 200 && status < 300,
-      responseType: 'json',
-      ...(options.adapter ? { adapter: options.adapter } : {}),
+    this.options = options;
+  }
+
+  /** The axios instance, made on first use (the first call, or this). */
+  async http(): Promise<AxiosInstance> {
+    return (await this.load()).http;
+  }
+
+  private load(): Promise<{ layer: HttpLayer; http: AxiosInstance }> {
+    this.instance ??= loadHttpLayer().then((layer) => {
+      const { host, headers, adapter } = this.options;
+      return { layer, http: layer.createHttp({ host, headers, adapter, timeout: this.timeout }) };
     });
+    this.instance.catch(() => {
+      this.instance = undefined;
+    });
+    return this.instance;
   }
 
   /** Sends a call (or parks it until the next login); never rejects. */
@@ -106,55 +123,30 @@ export class Transport {
 
   private async send<T>(spec: CallSpec, token: string | undefined): Promise<Answer<T>> {
     const request = this.info(spec);
-    let data: unknown;
+    let fields = spec.fields ?? {};
     try {
-      let fields = spec.fields ?? {};
       if (token) fields = replaceTokenPlaceholders(fields, token);
       // A call that may go without a token must not send the placeholder itself.
       else if (fields.token === TOKEN_PLACEHOLDER) {
         const { token: _placeholder, ...rest } = fields;
         fields = rest;
       }
-      data =
-        spec.method === 'GET' ? undefined : needsMultipart(fields, spec) ? buildFormData(fields, spec.files) : fields;
     } catch (error) {
       return clientFailure(new NetworkError(request, error, 'request'));
     }
-    const answer = await this.perform<T>(spec, data, request);
+    let loaded;
+    try {
+      loaded = await this.load();
+    } catch (error) {
+      // The wire layer itself could not be loaded: as unreachable as the server, and worth a retry.
+      return clientFailure(new NetworkError(request, error));
+    }
+    const answer = await loaded.layer.perform<T>(loaded.http, spec, fields, request);
     // Only the token this call carried is known dead: a 901 for a token that a newer login has
     // replaced must not end the newer session.
     if ((answer as { code: number }).code === Code.InvalidToken && token && this.session.token === token)
       this.session.clear('invalid');
     return answer;
-  }
-
-  private async perform<T>(spec: CallSpec, data: unknown, request: RequestInfo): Promise<Answer<T>> {
-    try {
-      const res = await this.http.request<unknown>({
-        method: spec.method ?? 'POST',
-        url: spec.path,
-        data,
-        ...(spec.onUploadProgress ? { onUploadProgress: spec.onUploadProgress } : {}),
-      });
-      const body = res.data;
-      if (body && typeof body === 'object' && typeof (body as { code?: unknown }).code === 'number') {
-        return body as Answer<T>;
-      }
-      return clientFailure(new BodyError(body, request));
-    } catch (error) {
-      return clientFailure(this.toError(error, request));
-    }
-  }
-
-  private toError(error: unknown, request: RequestInfo) {
-    if (axios.isAxiosError(error)) {
-      if (error.response) return new HttpError(error.response.status, error.response.data, request, error);
-      if (error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT')
-        return new TimeoutError(this.timeout, request, error);
-      if (error.code === 'ERR_CANCELED') return new NetworkError(request, error);
-      if (error.request) return new NetworkError(request, error);
-    }
-    return new NetworkError(request, error, 'request');
   }
 
   private info(spec: CallSpec): RequestInfo {
