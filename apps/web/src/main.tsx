@@ -31,9 +31,18 @@ preloadPage(pathname);
 // The store's pages come with the catalog in them; without it (a page from the worker's cache),
 // they ask for the products at once, in parallel with their own script, instead of after it has
 // loaded and rendered.
-if ([paths.home.path, paths.product.path].some((p) => matchPath(p, pathname)) && !seedProducts(queryClient, document)) {
-  void queryClient.prefetchQuery(productsQuery(till));
-}
+const storePage = [paths.home.path, paths.product.path].some((p) => matchPath(p, pathname));
+if (storePage && !seedProducts(queryClient, document)) void queryClient.prefetchQuery(productsQuery(till));
+
+// The SDK loads its wire layer (axios) with the first call. A store page drawn from its own
+// catalog makes none, so it starts that load when the visitor first touches the page, ahead of the
+// call that follows; every other page calls at once, so it starts the load now, beside its chunk.
+// A failed load is tried again by the first call, which then says it cannot reach the server.
+const loadWireLayer = () => void till.api.http().catch(() => undefined);
+if (storePage) {
+  for (const type of ['pointerdown', 'keydown', 'focusin'])
+    window.addEventListener(type, loadWireLayer, { once: true, passive: true, capture: true });
+} else loadWireLayer();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
