@@ -1,5 +1,5 @@
 // Build steps of the web app, shared with bench/web (which builds the stack's smallest app the same way).
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
@@ -56,6 +56,26 @@ export function axiosWithoutFetch(): Plugin {
     },
     load(id) {
       return id === stub ? 'export const getFetch = () => false;\nexport default false;\n' : null;
+    },
+  };
+}
+
+/**
+ * Builds with React Router's production bundle. Its package points every condition at
+ * `dist/development` (remix-run/react-router#12532, #14753), which ships the development warnings
+ * and their strings to the browser; `dist/production` is the same API without them.
+ */
+export function reactRouterProduction(): Plugin {
+  return {
+    name: 'till-react-router-production',
+    enforce: 'pre',
+    apply: 'build',
+    async resolveId(source, importer, options) {
+      if (source !== 'react-router' && !source.startsWith('react-router/')) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      if (!resolved) return null;
+      const production = resolved.id.replace(/([\\/])dist\1development\1/, '$1dist$1production$1');
+      return production !== resolved.id && existsSync(production) ? { ...resolved, id: production } : resolved;
     },
   };
 }

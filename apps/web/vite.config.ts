@@ -3,7 +3,13 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { appRoutePattern } from './src/app/paths.ts';
-import { axiosWithoutFetch, eagerCompileHint, precompress, preloadFirstPage } from './vite-plugins.ts';
+import {
+  axiosWithoutFetch,
+  eagerCompileHint,
+  precompress,
+  preloadFirstPage,
+  reactRouterProduction,
+} from './vite-plugins.ts';
 
 // The page a visitor sees first: its chunks load with the entry's and compile as they stream in.
 const FIRST_PAGE = 'src/app/routes/catalog.tsx';
@@ -22,6 +28,7 @@ export default defineConfig({
   plugins: [
     react(),
     axiosWithoutFetch(),
+    reactRouterProduction(),
     eagerCompileHint(FIRST_PAGE),
     preloadFirstPage(FIRST_PAGE),
     precompress(),
