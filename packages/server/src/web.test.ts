@@ -63,7 +63,7 @@ describe("the store's pages", () => {
   beforeAll(async () => {
     writeFileSync(
       join(dist, 'index.html'),
-      '<!doctype html><title>Till shell</title><body><div id="root"></div></body>',
+      '<!doctype html><title>Till shell</title><body><div id="root"><!--till-first-screen--></div></body>',
     );
     t = await startTestApp({ config: { webDist: dist } });
   });
@@ -130,6 +130,57 @@ describe("the store's pages", () => {
     expect(catalogOf(refused.body)?.answer).toEqual(catalogOf(plain)?.answer);
     for (const url of ['/orders', '/login', '/products/a/b']) {
       expect(catalogOf((await t.app.inject({ method: 'GET', url })).body), url).toBeUndefined();
+    }
+  });
+
+  const escapeForTest = (text: string) =>
+    text
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&#39;');
+
+  /** The cards the page draws: each one's title, description and picture, as the HTML holds them. */
+  const drawnCards = (html: string) =>
+    [
+      ...html.matchAll(
+        /<li class="shell-card">(?:<img src="([^"]*)"[^>]*>)?<div><h2>(.*?)<\/h2><span class="shell-chip"><\/span><p>(.*?)<\/p><\/div><\/li>/gs,
+      ),
+    ].map((m) => ({ image: m[1], title: m[2], description: m[3] }));
+
+  it("draw the catalog's first cards in the catalog's page, escaped, and no other page does", async () => {
+    for (const alias of ['more-1', 'more-2'])
+      await saveProduct(t, { alias, title: alias, type: 0, price: { amount: 100, currency: 'USD' } });
+    await saveProduct(t, {
+      alias: 'drawn',
+      title: 'Drawn <b>"bold"</b> & $& $\' $1',
+      description: "<img src=x onerror=alert(1)> it's here",
+      imageUrl: 'https://img.example.test/p.png?a=1&b="2"',
+      type: 0,
+      price: { amount: 100, currency: 'USD' },
+    });
+    const html = (await t.app.inject({ method: 'GET', url: '/' })).body;
+    const products = (catalogOf(html)?.answer as { data: { products: { title: string }[] } }).data.products;
+    const cards = drawnCards(html);
+    // The first six products of the catalog, in its order.
+    expect(products.length).toBeGreaterThan(6);
+    expect(cards.map((c) => c.title)).toHaveLength(6);
+    expect(html.match(/<li class="shell-card">/g)).toHaveLength(6);
+    expect(html).not.toContain('<!--till-first-screen-->');
+    expect(html).toContain('<div class="shell-page" aria-hidden="true">');
+    expect(cards.map((c) => c.title)).toEqual(products.slice(0, 6).map((p) => escapeForTest(p.title)));
+    const drawn = products.findIndex((p) => p.title.startsWith('Drawn'));
+    expect(cards[drawn]).toEqual({
+      title: 'Drawn &lt;b&gt;&quot;bold&quot;&lt;/b&gt; &amp; $&amp; $&#39; $1',
+      description: '&lt;img src=x onerror=alert(1)&gt; it&#39;s here',
+      image: 'https://img.example.test/p.png?a=1&amp;b=&quot;2&quot;',
+    });
+    // The replacement patterns in the texts stayed text: the shell around them is whole, once.
+    expect(html.match(/<title>Till shell<\/title>/g)).toHaveLength(1);
+    expect(html.match(/<\/body>/g)).toHaveLength(1);
+    for (const url of ['/products/drawn', '/orders', '/login']) {
+      expect(drawnCards((await t.app.inject({ method: 'GET', url })).body), url).toEqual([]);
     }
   });
 });

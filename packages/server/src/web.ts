@@ -16,6 +16,8 @@ export interface WebAppOptions {
 
 /** The store's pages: the catalog and a product. */
 const STORE_PAGE = /^(?:products\/[^/]+)?$/;
+/** The catalog's page, whose cards the shell also draws. */
+const CATALOG_PAGE = '';
 
 /**
  * The catalog as the products call answers it, for a `<script type="application/json">`: `<` is
@@ -28,6 +30,34 @@ export function catalogScript(products: Product[], at: number): string {
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
   return `<script type="application/json" id="till-catalog">${json}</script>`;
+}
+
+/** Where the shell (`apps/web/index.html`) takes the drawn catalog: inside `#root`, after the bar. */
+export const FIRST_SCREEN_MARK = '<!--till-first-screen-->';
+/** Cards drawn: as many as the widest layout shows in its first rows (three columns, two rows). */
+const DRAWN_CARDS = 6;
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+/**
+ * The catalog's first cards as plain HTML, drawn where the app draws them (the shell's styles
+ * follow the app's layout), so that a phone shows the products as soon as the page arrives rather
+ * than after the scripts have loaded and run. Only the products' own texts and pictures: the page
+ * heading, the kinds and the prices are written in the visitor's language, which only the app
+ * knows, so their places are kept blank. The app's first render replaces it.
+ */
+export function catalogPreview(products: Product[]): string {
+  const cards = products.slice(0, DRAWN_CARDS).map((p) => {
+    const image = p.imageUrl
+      ? `<img src="${escapeHtml(p.imageUrl)}" alt="" loading="lazy" width="640" height="360">`
+      : '';
+    return `<li class="shell-card">${image}<div><h2>${escapeHtml(p.title)}</h2><span class="shell-chip"></span><p>${escapeHtml(p.description)}</p></div></li>`;
+  });
+  return `<div class="shell-page" aria-hidden="true"><div class="shell-head"></div><ul class="shell-catalog">${cards.join('')}</ul></div>`;
 }
 
 /** Whether an Accept-Encoding header accepts `coding` (named with a quality above 0). */
@@ -62,7 +92,8 @@ function sendStorePage(request: FastifyRequest, reply: FastifyReply, html: strin
  * Serves the built web app when there is one: its files, and `index.html` for any other GET that
  * asks for HTML, so that client-side routes (`/confirm/:token`, `/orders/:iden`) load the app. The
  * store's pages also carry the catalog (`options.catalog`), so that the first screen renders as soon
- * as its scripts have run instead of asking for the products after them.
+ * as its scripts have run instead of asking for the products after them, and the catalog's page
+ * draws its first cards before any script has run.
  */
 export async function registerWebApp(app: FastifyInstance, config: Config, options: WebAppOptions = {}): Promise<void> {
   const root = resolve(config.webDist ?? defaultDist);
@@ -89,7 +120,10 @@ export async function registerWebApp(app: FastifyInstance, config: Config, optio
       return reply.status(404).send({ code: 404, error: 'not_found' });
     }
     if (catalog && STORE_PAGE.test(path) && shell.includes('</body>')) {
-      const html = shell.replace('</body>', `${catalogScript(await catalog(), Date.now())}</body>`);
+      const products = await catalog();
+      // Replaced through functions: a `$&` or `$'` in a product's text is text, not a replacement pattern.
+      let html = shell.replace('</body>', () => `${catalogScript(products, Date.now())}</body>`);
+      if (path === CATALOG_PAGE && products.length) html = html.replace(FIRST_SCREEN_MARK, () => catalogPreview(products));
       return sendStorePage(request, reply, html);
     }
     return reply.sendFile('index.html', root, { maxAge: 0 });
