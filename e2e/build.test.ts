@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -31,5 +31,20 @@ describe('the production build', () => {
       expect(brotliDecompressSync(readFileSync(join(webDist, `${path}.br`))).toString('utf8'), path).toBe(read(path));
       expect(gunzipSync(readFileSync(join(webDist, `${path}.gz`))).toString('utf8'), path).toBe(read(path));
     }
+  });
+
+  it("carries React Router's production bundle, without its development warnings", () => {
+    const scripts = readdirSync(join(webDist, 'assets')).filter((f) => f.endsWith('.js'));
+    const all = scripts.map((f) => read(`assets/${f}`)).join('\n');
+    // A string of the router (in both bundles), then one of a warning only the development one has.
+    expect(all).toContain('useNavigate() may be used only in the context of a <Router> component.');
+    expect(all).not.toContain('No routes matched location');
+  });
+
+  it('keeps the wire layer (axios) out of the scripts every page runs at start', () => {
+    // axios names its error codes; the chunk that holds it is loaded by the first call.
+    for (const path of atStart) expect(read(path), path).not.toContain('ERR_BAD_RESPONSE');
+    const scripts = readdirSync(join(webDist, 'assets')).filter((f) => f.endsWith('.js'));
+    expect(scripts.filter((f) => read(`assets/${f}`).includes('ERR_BAD_RESPONSE'))).toHaveLength(1);
   });
 });

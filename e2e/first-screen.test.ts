@@ -82,4 +82,50 @@ describe('the first screen', () => {
     await fresh.getByRole('heading', { name: 'Pro unlock' }).waitFor();
     await ctx.close();
   });
+
+  it('draws the catalog before any script has run, where the app then draws it, as the largest paint', async () => {
+    for (const viewport of viewports) {
+      const ctx = await newContext(env, viewport);
+      // A slow network: the entry script arrives a second after the page.
+      await ctx.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+        await new Promise((r) => setTimeout(r, 1_000));
+        await route.continue();
+      });
+      await ctx.addInitScript(() => {
+        const seen: { drawn: boolean }[] = [];
+        (window as unknown as { lcp: typeof seen }).lcp = seen;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as (PerformanceEntry & { element: Element | null })[])
+            seen.push({ drawn: Boolean(e.element?.closest('.shell-page')) });
+        }).observe({ type: 'largest-contentful-paint', buffered: true });
+      });
+      const page = await ctx.newPage();
+      const where = (title: string) =>
+        page.evaluate((t) => {
+          const h2 = [...document.querySelectorAll('#root li h2')].find((e) => e.textContent === t);
+          const r = h2?.getBoundingClientRect();
+          return r && { x: r.x, y: r.y, width: r.width, height: r.height };
+        }, title);
+      await page.goto('/', { waitUntil: 'commit' });
+      await page.locator('.shell-card h2', { hasText: 'Pro unlock' }).waitFor();
+      // Drawn by the server: no app yet, and nothing a screen reader would read twice.
+      expect(await page.getByRole('banner').count()).toBe(0);
+      expect(await page.locator('.shell-page').getAttribute('aria-hidden')).toBe('true');
+      const drawn = await where('Pro unlock');
+
+      await page.getByRole('heading', { name: 'Pro unlock' }).waitFor();
+      expect(await page.locator('.shell-page').count()).toBe(0);
+      const drawnByApp = await where('Pro unlock');
+      // The same place, to within half a pixel.
+      for (const key of ['x', 'y', 'width', 'height'] as const)
+        expect(Math.abs((drawnByApp?.[key] ?? NaN) - (drawn?.[key] ?? NaN)), `${viewport.name} ${key}`).toBeLessThan(
+          0.5,
+        );
+      // The app's cards are no larger than the drawn ones: the largest paint stays the drawn one.
+      const lcp = await page.evaluate(() => (window as unknown as { lcp: { drawn: boolean }[] }).lcp);
+      expect(lcp.length).toBeGreaterThan(0);
+      expect(lcp.at(-1)?.drawn, viewport.name).toBe(true);
+      await ctx.close();
+    }
+  });
 });
