@@ -38,10 +38,7 @@ export const FIRST_SCREEN_MARK = '<!--till-first-screen-->';
 const DRAWN_CARDS = 6;
 
 const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /**
  * The catalog's first cards as plain HTML, drawn where the app draws them (the shell's styles
@@ -123,7 +120,8 @@ export async function registerWebApp(app: FastifyInstance, config: Config, optio
       const products = await catalog();
       // Replaced through functions: a `$&` or `$'` in a product's text is text, not a replacement pattern.
       let html = shell.replace('</body>', () => `${catalogScript(products, Date.now())}</body>`);
-      if (path === CATALOG_PAGE && products.length) html = html.replace(FIRST_SCREEN_MARK, () => catalogPreview(products));
+      if (path === CATALOG_PAGE && products.length)
+        html = html.replace(FIRST_SCREEN_MARK, () => catalogPreview(products));
       return sendStorePage(request, reply, html);
     }
     return reply.sendFile('index.html', root, { maxAge: 0 });
