@@ -26,6 +26,12 @@ describe('the production build', () => {
     for (const path of lazy) expect(read(path).startsWith(HINT), path).toBe(false);
   });
 
+  it('fetches the scripts every page runs at start at low priority: the page paints without them', () => {
+    const tags = [...html.matchAll(/<(?:script type="module"|link rel="modulepreload")[^>]*>/g)].map((m) => m[0]);
+    expect(tags.length).toBe(atStart.length);
+    for (const tag of tags) expect(tag).toContain('fetchpriority="low"');
+  });
+
   it('keeps the precompressed copies the server sends equal to the hinted scripts', () => {
     for (const path of atStart.filter((p) => read(p).length >= 1024)) {
       expect(brotliDecompressSync(readFileSync(join(webDist, `${path}.br`))).toString('utf8'), path).toBe(read(path));

@@ -131,6 +131,29 @@ export function preloadFirstPage(firstPage: string): Plugin {
 }
 
 /**
+ * Fetches the app's scripts at low priority (`fetchpriority="low"` on the entry and its preloads):
+ * the page paints before they run (the shell draws the bar, and the server the catalog's cards),
+ * so nothing a visitor sees first waits on them. Module scripts never block rendering, yet Chrome
+ * fetches them at high priority, and Lighthouse's simulation then counts them as blocking the
+ * first paint whenever they happened to finish before it.
+ */
+export function lowPriorityScripts(): Plugin {
+  return {
+    name: 'till-low-priority-scripts',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        return html.replace(
+          /<(script type="module"|link rel="modulepreload")(?![^>]*fetchpriority)/g,
+          '<$1 fetchpriority="low"',
+        );
+      },
+    },
+  };
+}
+
+/**
  * Marks the scripts that run at start (the entry, the first page's, and what they import) with
  * V8's explicit compile hint (`//# allFunctionsCalledOnLoad`, Chrome 136+): their functions are
  * compiled while the script streams in, on a background thread, instead of one by one on the main

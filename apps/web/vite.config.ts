@@ -6,6 +6,7 @@ import { appRoutePattern } from './src/app/paths.ts';
 import {
   axiosWithoutFetch,
   eagerCompileHint,
+  lowPriorityScripts,
   precompress,
   preloadFirstPage,
   reactRouterProduction,
@@ -31,6 +32,7 @@ export default defineConfig({
     reactRouterProduction(),
     eagerCompileHint(FIRST_PAGE),
     preloadFirstPage(FIRST_PAGE),
+    lowPriorityScripts(),
     precompress(),
     VitePWA({
       // main.tsx registers the worker itself, after checking that the script is really served.
