@@ -39,18 +39,22 @@ describe('the first screen', () => {
     };
   }
 
-  it('loads the wire layer only once the visitor touches the page, and any other page loads it at once', async () => {
-    const ctx = await newContext(env, viewports[1]);
-    const page = await ctx.newPage();
+  /** Opens the catalog, sees that it fetched no wire layer, touches it and sees the layer come. */
+  async function openAndTouch(page: Page) {
     const scripts = watchScripts(page);
     await page.goto('/', { waitUntil: 'networkidle' });
     await page.getByRole('heading', { name: 'Pro unlock' }).waitFor();
     expect((await scripts.all()).length).toBeGreaterThan(3);
     expect(await scripts.wireLayer()).toEqual([]);
-
     // The first touch starts the load, ahead of the call it leads to.
     await page.keyboard.press('Tab');
     await expect.poll(() => scripts.wireLayer()).toHaveLength(1);
+    return (await scripts.wireLayer())[0]!;
+  }
+
+  it('loads the wire layer only once the visitor touches the page, and any other page loads it at once', async () => {
+    const ctx = await newContext(env, viewports[1]);
+    await openAndTouch(await ctx.newPage());
 
     // Any other page starts the load at once, beside its own chunk.
     const other = await ctx.newPage();
@@ -62,22 +66,16 @@ describe('the first screen', () => {
 
   it('says it cannot reach the server when the wire layer cannot be fetched, and loads it on Try again', async () => {
     const ctx = await newContext(env, viewports[0]);
-    const page = await ctx.newPage();
-    const scripts = watchScripts(page);
-    await page.goto('/', { waitUntil: 'networkidle' });
-    await page.getByRole('heading', { name: 'Pro unlock' }).waitFor();
-    await page.keyboard.press('Tab');
-    await expect.poll(() => scripts.wireLayer()).toHaveLength(1);
-    const [chunk] = await scripts.wireLayer();
+    const chunk = await openAndTouch(await ctx.newPage());
 
     // The wire layer's chunk does not arrive (the connection dropped); a visitor who opens another
     // page first has the catalog asked for when they go to the store.
     const fresh = await ctx.newPage();
-    await fresh.route(`**${chunk!}`, (route) => route.abort('internetdisconnected'));
+    await fresh.route(`**${chunk}`, (route) => route.abort('internetdisconnected'));
     await fresh.goto('/login');
     await fresh.getByRole('banner').getByRole('link', { name: 'Till' }).click();
     await fresh.getByText("Can't reach the server. Check your connection and try again.").waitFor();
-    await fresh.unroute(`**${chunk!}`);
+    await fresh.unroute(`**${chunk}`);
     await fresh.getByRole('button', { name: 'Try again' }).click();
     await fresh.getByRole('heading', { name: 'Pro unlock' }).waitFor();
     await ctx.close();
@@ -102,7 +100,7 @@ describe('the first screen', () => {
       const page = await ctx.newPage();
       const where = (title: string) =>
         page.evaluate((t) => {
-          const h2 = [...document.querySelectorAll('#root li h2')].find((e) => e.textContent === t);
+          const h2 = Array.from(document.querySelectorAll('#root li h2')).find((e) => e.textContent === t);
           const r = h2?.getBoundingClientRect();
           return r && { x: r.x, y: r.y, width: r.width, height: r.height };
         }, title);
