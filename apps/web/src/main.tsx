@@ -36,7 +36,8 @@ if (storePage && !seedProducts(queryClient, document)) void queryClient.prefetch
 
 // The SDK loads its wire layer (axios) with the first call. A store page drawn from its own
 // catalog makes none, so it starts that load when the visitor first touches the page, ahead of the
-// call that follows; every other page calls at once, so it starts the load now, beside its chunk.
+// call that follows; every other page starts it now, beside its own chunk (most of them call at
+// once, and a form's first call comes within seconds).
 // A failed load is tried again by the first call, which then says it cannot reach the server.
 const loadWireLayer = () => void till.api.http().catch(() => undefined);
 if (storePage) {
