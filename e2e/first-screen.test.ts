@@ -84,9 +84,11 @@ describe('the first screen', () => {
   it('draws the catalog before any script has run, where the app then draws it, as the largest paint', async () => {
     for (const viewport of viewports) {
       const ctx = await newContext(env, viewport);
-      // A slow network: the entry script arrives a second after the page.
+      // A slow network: the entry script arrives only once the drawn page has been looked at.
+      let release = () => {};
+      const arrived = new Promise<void>((r) => (release = r));
       await ctx.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
-        await new Promise((r) => setTimeout(r, 1_000));
+        await arrived;
         await route.continue();
       });
       await ctx.addInitScript(() => {
@@ -110,6 +112,7 @@ describe('the first screen', () => {
       expect(await page.getByRole('banner').count()).toBe(0);
       expect(await page.locator('.shell-page').getAttribute('aria-hidden')).toBe('true');
       const drawn = await where('Pro unlock');
+      release();
 
       await page.getByRole('heading', { name: 'Pro unlock' }).waitFor();
       expect(await page.locator('.shell-page').count()).toBe(0);
