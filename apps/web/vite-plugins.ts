@@ -80,10 +80,10 @@ export function reactRouterProduction(): Plugin {
   };
 }
 
-type Bundle = Parameters<NonNullable<Extract<Plugin['generateBundle'], { handler: unknown }>['handler']>>[1];
+export type Bundle = Parameters<NonNullable<Extract<Plugin['generateBundle'], { handler: unknown }>['handler']>>[1];
 
 /** A chunk's file and every chunk it imports statically (the bundle is keyed by file name). */
-function withStaticImports(bundle: Bundle, fileNames: string[]): Set<string> {
+export function withStaticImports(bundle: Bundle, fileNames: string[]): Set<string> {
   const found = new Set<string>();
   const visit = (fileName: string) => {
     if (found.has(fileName)) return;

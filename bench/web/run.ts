@@ -4,7 +4,7 @@
 // the same run with the same build steps, is the smallest app on the same stack (bench/web/floor):
 // the ratio says how much the first screen carries beyond what its libraries alone weigh.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +13,12 @@ import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
-import { axiosWithoutFetch, reactRouterProduction } from '../../apps/web/vite-plugins.js';
+import {
+  axiosWithoutFetch,
+  reactRouterProduction,
+  withStaticImports,
+  type Bundle,
+} from '../../apps/web/vite-plugins.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../../e2e/support/chromium.js';
 import { buildApp, loadConfig } from '../../packages/server/src/index.js';
 
@@ -58,30 +63,20 @@ process.exit(ok ? 0 : 1);
  * statically (axios, imported when the query runs, is left out, as on Till's first screen).
  */
 async function floorSize(): Promise<number> {
-  const outDir = join(dir, 'floor');
-  await build({
+  const output = (await build({
     root: fileURLToPath(new URL('./floor', import.meta.url)),
     configFile: false,
     logLevel: 'error',
     mode: 'production',
     plugins: [react(), axiosWithoutFetch(), reactRouterProduction()],
-    build: { outDir, target: 'es2022', emptyOutDir: true, manifest: true },
-  });
-  const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Record<
-    string,
-    { file: string; isEntry?: boolean; imports?: string[] }
-  >;
-  const files = new Set<string>();
-  const visit = (key: string) => {
-    const entry = manifest[key];
-    if (!entry || files.has(entry.file)) return;
-    files.add(entry.file);
-    entry.imports?.forEach(visit);
-  };
-  Object.keys(manifest)
-    .filter((key) => manifest[key]?.isEntry)
-    .forEach(visit);
-  const bytes = [...files].reduce((n, f) => n + gzipSync(readFileSync(join(outDir, f)), { level: 9 }).length, 0);
+    build: { target: 'es2022', write: false },
+  })) as { output: Bundle[string][] };
+  const bundle: Bundle = Object.fromEntries(output.output.map((o) => [o.fileName, o]));
+  const entries = output.output.flatMap((o) => (o.type === 'chunk' && o.isEntry ? [o.fileName] : []));
+  const bytes = [...withStaticImports(bundle, entries)].reduce((n, file) => {
+    const chunk = bundle[file];
+    return n + (chunk?.type === 'chunk' ? gzipSync(chunk.code, { level: 9 }).length : 0);
+  }, 0);
   return bytes / 1024;
 }
 

@@ -80,14 +80,12 @@ function loadHttpLayer(): Promise<HttpLayer> {
 export class Transport {
   readonly session: Session;
   readonly queue: CallQueue;
-  private readonly timeout: number;
-  private readonly options: TransportOptions;
+  private readonly options: TransportOptions & { timeout: number };
   private instance: Promise<{ layer: HttpLayer; http: AxiosInstance }> | undefined;
 
   constructor(options: TransportOptions & { timeout: number }) {
     this.session = options.session ?? new Session();
     this.queue = options.queue ?? new CallQueue({ session: this.session });
-    this.timeout = options.timeout;
     this.options = options;
   }
 
@@ -98,8 +96,8 @@ export class Transport {
 
   private load(): Promise<{ layer: HttpLayer; http: AxiosInstance }> {
     this.instance ??= loadHttpLayer().then((layer) => {
-      const { host, headers, adapter } = this.options;
-      return { layer, http: layer.createHttp({ host, headers, adapter, timeout: this.timeout }) };
+      const { host, headers, adapter, timeout } = this.options;
+      return { layer, http: layer.createHttp({ host, headers, adapter, timeout }) };
     });
     this.instance.catch(() => {
       this.instance = undefined;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { escapeHtml } from './http/html.js';
 import { startTestApp, type TestApp } from './test-support/app.js';
 import { saveProduct } from './test-support/store.js';
 
@@ -133,14 +134,6 @@ describe("the store's pages", () => {
     }
   });
 
-  const escapeForTest = (text: string) =>
-    text
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      .replace(/'/g, '&#39;');
-
   /** The cards the page draws: each one's title, description and picture, as the HTML holds them. */
   const drawnCards = (html: string) =>
     [
@@ -169,12 +162,12 @@ describe("the store's pages", () => {
     expect(html.match(/<li class="shell-card">/g)).toHaveLength(6);
     expect(html).not.toContain('<!--till-first-screen-->');
     expect(html).toContain('<div class="shell-page" aria-hidden="true">');
-    expect(cards.map((c) => c.title)).toEqual(products.slice(0, 6).map((p) => escapeForTest(p.title)));
+    expect(cards.map((c) => c.title)).toEqual(products.slice(0, 6).map((p) => escapeHtml(p.title)));
     const drawn = products.findIndex((p) => p.title.startsWith('Drawn'));
     expect(cards[drawn]).toEqual({
-      title: 'Drawn &lt;b&gt;&quot;bold&quot;&lt;/b&gt; &amp; $&amp; $&#39; $1',
-      description: '&lt;img src=x onerror=alert(1)&gt; it&#39;s here',
-      image: 'https://img.example.test/p.png?a=1&amp;b=&quot;2&quot;',
+      title: 'Drawn &#60;b&#62;&#34;bold&#34;&#60;/b&#62; &#38; $&#38; $&#39; $1',
+      description: '&#60;img src=x onerror=alert(1)&#62; it&#39;s here',
+      image: 'https://img.example.test/p.png?a=1&#38;b=&#34;2&#34;',
     });
     // The replacement patterns in the texts stayed text: the shell around them is whole, once.
     expect(html.match(/<title>Till shell<\/title>/g)).toHaveLength(1);

@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Code, type Product } from '@till/protocol';
 import type { Config } from './config.js';
+import { escapeHtml } from './http/html.js';
 
 const defaultDist = fileURLToPath(new URL('../../../apps/web/dist', import.meta.url));
 
@@ -33,12 +34,9 @@ export function catalogScript(products: Product[], at: number): string {
 }
 
 /** Where the shell (`apps/web/index.html`) takes the drawn catalog: inside `#root`, after the bar. */
-export const FIRST_SCREEN_MARK = '<!--till-first-screen-->';
+const FIRST_SCREEN_MARK = '<!--till-first-screen-->';
 /** Cards drawn: as many as the widest layout shows in its first rows (three columns, two rows). */
 const DRAWN_CARDS = 6;
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /**
  * The catalog's first cards as plain HTML, drawn where the app draws them (the shell's styles
@@ -47,7 +45,7 @@ const escapeHtml = (text: string) =>
  * heading, the kinds and the prices are written in the visitor's language, which only the app
  * knows, so their places are kept blank. The app's first render replaces it.
  */
-export function catalogPreview(products: Product[]): string {
+function catalogPreview(products: Product[]): string {
   const cards = products.slice(0, DRAWN_CARDS).map((p) => {
     const image = p.imageUrl
       ? `<img src="${escapeHtml(p.imageUrl)}" alt="" loading="lazy" width="640" height="360">`

@@ -1,9 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { escapeHtml } from '../http/html.js';
 import type { OutboxEntry } from './mailer.js';
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** `/dev/mail` (a page) and `/dev/mail.json`: the dev outbox. Never registered in production. */
 export function registerDevOutbox(app: FastifyInstance, outbox: OutboxEntry[]): void {

@@ -1,3 +1,5 @@
+import { escapeHtml } from '../http/html.js';
+
 /** The mails Till sends, each with a plain-text and an HTML body. */
 export type MailKind = 'confirm' | 'reset' | 'email_change_notice' | 'email_change_confirm';
 
@@ -64,10 +66,6 @@ const de: Catalog = {
 
 // The languages mails are written in; any other `lang` falls back to English.
 const catalogs: Record<string, Catalog> = { en, de };
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** Renders a mail in the language closest to `lang`. */
 export function renderMail(

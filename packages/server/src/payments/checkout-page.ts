@@ -2,16 +2,13 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Money, Order } from '@till/protocol';
 import type { Config } from '../config.js';
 import { Failure } from '../errors.js';
+import { escapeHtml } from '../http/html.js';
 import type { StoreDeps } from '../store/deps.js';
 import { loadOrder } from '../store/orders.js';
 import type { DefaultProvider } from './default-provider.js';
 import type { PaymentsService } from './service.js';
 
 const FORM = 'application/x-www-form-urlencoded';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function formatMoney(m: Money): string {
   return `${(m.amount / 100).toFixed(2)} ${escapeHtml(m.currency)}`;
