@@ -4,20 +4,20 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { registerAccountRoutes } from './accounts/routes.js';
-import { AccountsService } from './accounts/service.js';
+import { registerAccountRoutes } from './modules/accounts/routes.js';
+import { AccountsService } from './modules/accounts/service.js';
 import type { Config } from './config.js';
 import { connect, type Db } from './db/connect.js';
-import { registerFiles } from './files/routes.js';
+import { registerFiles } from './modules/files/routes.js';
 import { migrateToLatest } from './db/migrate.js';
 import { CallRegistry } from './http/calls.js';
-import { ServiceRegistry } from './http/services.js';
+import { ServiceRegistry } from './http/service-calls.js';
 import { buildOpenApi } from './http/openapi.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerDevOutbox } from './mail/dev-outbox-routes.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { Limiter } from './security/rate-limit.js';
-import { registerStoreRoutes } from './store/services.js';
+import { registerStoreRoutes } from './modules/store/services.js';
 import { registerWebApp } from './web.js';
 
 /** Everything the modules share, built once per app. */

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../../db/migrate.js';
+import { createTestDb, dialects, type TestDb } from '../../test-support/db.js';
+import { AccountsRepo, type UserRow } from './repo.js';
+
+describe.each(dialects)('AccountsRepo on %s', (dialect) => {
+  let db: TestDb;
+  let repo: AccountsRepo;
+  beforeAll(async () => {
+    db = await createTestDb(dialect);
+    await migrateToLatest(db.kysely, db.dialect);
+    repo = new AccountsRepo(db.kysely);
+  });
+  afterAll(() => db.drop());
+
+  const newUser = async (email = `${randomUUID()}@example.test`): Promise<UserRow> => {
+    const now = Date.now();
+    const row: UserRow = {
+      id: randomUUID(),
+      email,
+      name: 'Repo',
+      lang: 'en',
+      level: 1,
+      email_confirmed: 0,
+      password_hash: 'hash',
+      pending_email: null,
+      avatar_file_id: null,
+      avatar_key: null,
+      credits: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    await repo.insertUser(row);
+    return row;
+  };
+
+  it('migrates twice without harm', async () => {
+    await migrateToLatest(db.kysely, db.dialect);
+  });
+
+  it('finds users by id and by e-mail in any case, and updates them', async () => {
+    const u = await newUser();
+    expect(await repo.findUserById(u.id)).toEqual(u);
+    expect((await repo.findUserByEmail(u.email.toUpperCase()))?.id).toBe(u.id);
+    await repo.updateUser(u.id, { name: 'Changed', email_confirmed: 1 });
+    expect(await repo.findUserById(u.id)).toMatchObject({ name: 'Changed', email_confirmed: 1 });
+    expect(await repo.findUserById('missing')).toBeUndefined();
+  });
+
+  it('refuses a second user with the same e-mail and a negative balance', async () => {
+    const u = await newUser();
+    await expect(newUser(u.email)).rejects.toThrow();
+    await expect(
+      db.kysely.updateTable('users').set({ credits: -1 }).where('id', '=', u.id).execute(),
+    ).rejects.toThrow();
+  });
+
+  it('keeps sessions: live ones are found, expired ones are not, others can be ended', async () => {
+    const u = await newUser();
+    const now = Date.now();
+    const session = (id: string, hash: string, expires: number) => ({
+      id,
+      user_id: u.id,
+      token_hash: hash,
+      created_at: now,
+      expires_at: expires,
+      last_seen_at: null,
+      user_agent: 'test',
+      ip: '127.0.0.1',
+    });
+    await repo.insertSession(session('s1', `h1-${u.id}`, now + 60_000));
+    await repo.insertSession(session('s2', `h2-${u.id}`, now + 60_000));
+    await repo.insertSession(session('s3', `h3-${u.id}`, now - 1));
+    expect(await repo.findSession(`h1-${u.id}`, now)).toMatchObject({ session_id: 's1', user_id: u.id });
+    expect(await repo.findSession(`h3-${u.id}`, now)).toBeUndefined();
+    expect((await repo.listSessions(u.id, now)).map((s) => s.id).sort()).toEqual(['s1', 's2']);
+    await repo.touchSession('s1', now + 5);
+    expect((await repo.findSession(`h1-${u.id}`, now))?.last_seen_at).toBe(now + 5);
+    expect(await repo.deleteOtherSessions(u.id, 's1')).toBe(2);
+    expect((await repo.listSessions(u.id, now)).map((s) => s.id)).toEqual(['s1']);
+    await repo.deleteSession('s1');
+    expect(await repo.listSessions(u.id, now)).toEqual([]);
+  });
+
+  it('spends a link token once, only of its kind and before it expires', async () => {
+    const u = await newUser();
+    const now = Date.now();
+    const link = (hash: string, expires: number) => ({
+      token_hash: hash,
+      user_id: u.id,
+      kind: 'reset' as const,
+      new_email: null,
+      created_at: now,
+      expires_at: expires,
+      used_at: null,
+    });
+    await repo.insertLinkToken(link(`a-${u.id}`, now + 1000));
+    await repo.insertLinkToken(link(`b-${u.id}`, now - 1));
+    expect(await repo.consumeLinkToken(`a-${u.id}`, 'confirm', now)).toBeUndefined();
+    const racing = await Promise.all([1, 2, 3, 4].map(() => repo.consumeLinkToken(`a-${u.id}`, 'reset', now)));
+    expect(racing.filter(Boolean)).toHaveLength(1);
+    expect(await repo.consumeLinkToken(`b-${u.id}`, 'reset', now)).toBeUndefined();
+    await repo.insertLinkToken(link(`c-${u.id}`, now + 1000));
+    await repo.voidLinkTokens(u.id, 'reset', now);
+    expect(await repo.consumeLinkToken(`c-${u.id}`, 'reset', now)).toBeUndefined();
+  });
+});

@@ -1,0 +1,163 @@
+import { CompiledQuery, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { Database, LinkTokensTable, SessionsTable, UsersTable } from '../../db/schema.js';
+
+export type UserRow = Selectable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type LinkTokenRow = Selectable<LinkTokensTable>;
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** A user as read with their session: everything but the password hash, which no caller needs. */
+export type SessionUser = Omit<UserRow, 'password_hash'>;
+
+/** The session columns that come with a user from {@link AccountsRepo.findSession}. */
+export interface SessionFields {
+  session_id: string;
+  user_id: string;
+  expires_at: number;
+  last_seen_at: number | null;
+}
+
+/** SQL for users, sessions and link tokens. Every method takes an optional transaction. */
+export class AccountsRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly read: Db['read'] = (query, parameters) =>
+      db.executeQuery<never>(CompiledQuery.raw(query.sql, [...parameters])).then((r) => [...r.rows]),
+  ) {}
+
+  private x(trx?: Executor): Executor {
+    return trx ?? this.db;
+  }
+
+  async insertUser(row: UsersTable, trx?: Executor): Promise<void> {
+    await this.x(trx).insertInto('users').values(row).execute();
+  }
+
+  findUserByEmail(email: string, trx?: Executor): Promise<UserRow | undefined> {
+    return this.x(trx).selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+  }
+
+  findUserById(id: string, trx?: Executor): Promise<UserRow | undefined> {
+    return this.x(trx).selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async updateUser(
+    id: string,
+    changes: Partial<Omit<UsersTable, 'id' | 'created_at' | 'credits'>>,
+    trx?: Executor,
+  ): Promise<void> {
+    await this.x(trx)
+      .updateTable('users')
+      .set({ ...changes, updated_at: Date.now() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async insertSession(row: SessionsTable, trx?: Executor): Promise<void> {
+    await this.x(trx).insertInto('sessions').values(row).execute();
+  }
+
+  private sessionLookup: CompiledQuery | undefined;
+
+  /**
+   * The live session with this token hash, with its user, in one query. It runs on every
+   * authenticated call, so its SQL is compiled once and reused with new parameters (token hash,
+   * then time): building the query anew each time cost more than running it.
+   */
+  async findSession(tokenHash: string, now: number): Promise<(SessionUser & SessionFields) | undefined> {
+    this.sessionLookup ??= this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'users.id',
+        'users.email',
+        'users.name',
+        'users.lang',
+        'users.level',
+        'users.email_confirmed',
+        'users.pending_email',
+        'users.avatar_file_id',
+        'users.avatar_key',
+        'users.credits',
+        'users.created_at',
+        'users.updated_at',
+        'sessions.id as session_id',
+        'sessions.expires_at',
+        'sessions.last_seen_at',
+        'users.id as user_id',
+      ])
+      .where('sessions.token_hash', '=', '')
+      .where('sessions.expires_at', '>', 0)
+      .compile();
+    const rows = await this.read<SessionUser & SessionFields>(this.sessionLookup, [tokenHash, now]);
+    return rows[0];
+  }
+
+  async touchSession(id: string, now: number): Promise<void> {
+    await this.db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
+  }
+
+  listSessions(userId: string, now: number): Promise<SessionRow[]> {
+    return this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', now)
+      .orderBy('created_at', 'desc')
+      .execute();
+  }
+
+  async deleteSession(id: string, trx?: Executor): Promise<void> {
+    await this.x(trx).deleteFrom('sessions').where('id', '=', id).execute();
+  }
+
+  /** Ends every session of the user except `keepId` (all of them when it is null); answers how many. */
+  async deleteOtherSessions(userId: string, keepId: string | null, trx?: Executor): Promise<number> {
+    let q = this.x(trx).deleteFrom('sessions').where('user_id', '=', userId);
+    if (keepId) q = q.where('id', '!=', keepId);
+    const res = await q.executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+
+  async deleteExpiredSessions(now: number): Promise<void> {
+    await this.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+  }
+
+  async insertLinkToken(row: LinkTokensTable, trx?: Executor): Promise<void> {
+    await this.x(trx).insertInto('link_tokens').values(row).execute();
+  }
+
+  /**
+   * Marks a link token used and answers it, in one statement, so that two clicks racing on the same
+   * link cannot both succeed: only the update that finds `used_at` still null gets a row.
+   */
+  async consumeLinkToken(
+    tokenHash: string,
+    kind: LinkTokenRow['kind'],
+    now: number,
+    trx?: Executor,
+  ): Promise<LinkTokenRow | undefined> {
+    const row = await this.x(trx)
+      .updateTable('link_tokens')
+      .set({ used_at: now })
+      .where('token_hash', '=', tokenHash)
+      .where('kind', '=', kind)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returningAll()
+      .executeTakeFirst();
+    return row;
+  }
+
+  /** Voids the user's unused links of a kind (a new reset link replaces the old one). */
+  async voidLinkTokens(userId: string, kind: LinkTokenRow['kind'], now: number, trx?: Executor): Promise<void> {
+    await this.x(trx)
+      .updateTable('link_tokens')
+      .set({ used_at: now })
+      .where('user_id', '=', userId)
+      .where('kind', '=', kind)
+      .where('used_at', 'is', null)
+      .execute();
+  }
+}

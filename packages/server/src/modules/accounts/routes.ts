@@ -1,0 +1,131 @@
+import {
+  authSuccess,
+  genResetLinkRequest,
+  Level,
+  loginRequest,
+  okResponse,
+  registerRequest,
+  resetPasswordRequest,
+  revokeSessionsResponse,
+  sessionsResponse,
+  tokenRequest,
+  updateInfoRequest,
+  userResponse,
+} from '@till/protocol';
+import { z } from 'zod';
+import { Failure } from '../../errors.js';
+import type { CallRegistry } from '../../http/calls.js';
+import type { AccountsService } from './service.js';
+
+const tag = 'accounts';
+const linkToken = z.object({ token: z.string().min(16).max(128) });
+
+/** The account calls of the protocol. */
+export function registerAccountRoutes(calls: CallRegistry, accounts: AccountsService): void {
+  calls.define({
+    path: '/api/register',
+    summary: 'Create an account; mails a confirmation link and answers a session.',
+    tag,
+    request: registerRequest,
+    response: authSuccess,
+    handler: async (input, ctx) => accounts.register(input, ctx),
+  });
+
+  calls.define({
+    path: '/api/login',
+    summary: 'Log in with e-mail and password.',
+    tag,
+    request: loginRequest,
+    response: authSuccess,
+    handler: async (input, ctx) => accounts.login(input, ctx),
+  });
+
+  calls.define({
+    path: '/api/genResetLink',
+    summary: 'Mail a password reset link (the answer is the same for unknown addresses).',
+    tag,
+    request: genResetLinkRequest,
+    response: okResponse,
+    handler: async (input, ctx) => accounts.genResetLink(input, ctx),
+  });
+
+  calls.define({
+    path: '/api/resetPassword/:token',
+    summary: 'Set a new password with a mailed reset token; ends every session.',
+    tag,
+    params: true,
+    request: resetPasswordRequest.extend(linkToken.shape),
+    response: okResponse,
+    handler: async (input) => accounts.resetPassword(input.token, input.password),
+  });
+
+  calls.define({
+    method: 'GET',
+    path: '/api/confirmUser/:token',
+    summary: 'Confirm an e-mail address with a mailed token.',
+    tag,
+    params: true,
+    request: linkToken,
+    response: okResponse,
+    handler: async (input) => accounts.confirmUser(input.token),
+  });
+
+  calls.define({
+    path: '/api/auth/getUserInfo',
+    summary: 'The logged-in user.',
+    tag,
+    auth: Level.Registered,
+    request: tokenRequest,
+    response: userResponse,
+    handler: async (_input, ctx) => {
+      const user = await accounts.getUser(ctx.caller);
+      return user instanceof Failure ? user : { user };
+    },
+  });
+
+  calls.define({
+    path: '/api/auth/updateInfo',
+    summary: 'Change name, language, e-mail (confirmed before it applies), password or avatar.',
+    tag,
+    auth: Level.Registered,
+    request: updateInfoRequest,
+    response: userResponse,
+    handler: async (input, ctx) => {
+      const user = await accounts.updateInfo(ctx.caller, input);
+      return user instanceof Failure ? user : { user };
+    },
+  });
+
+  calls.define({
+    path: '/api/auth/logout',
+    summary: 'End this session.',
+    tag,
+    auth: Level.Registered,
+    request: tokenRequest,
+    response: okResponse,
+    handler: async (_input, ctx) => {
+      await accounts.logout(ctx.caller);
+      return {};
+    },
+  });
+
+  calls.define({
+    path: '/api/auth/sessions',
+    summary: "The user's live sessions.",
+    tag,
+    auth: Level.Registered,
+    request: tokenRequest,
+    response: sessionsResponse,
+    handler: async (_input, ctx) => ({ data: { sessions: await accounts.listSessions(ctx.caller) } }),
+  });
+
+  calls.define({
+    path: '/api/auth/revokeSessions',
+    summary: 'End every session of the user but this one.',
+    tag,
+    auth: Level.Registered,
+    request: tokenRequest,
+    response: revokeSessionsResponse,
+    handler: async (_input, ctx) => ({ data: { revoked: await accounts.revokeOtherSessions(ctx.caller) } }),
+  });
+}

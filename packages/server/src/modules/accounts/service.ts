@@ -1,0 +1,367 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Level, type User } from '@till/protocol';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/connect.js';
+import type { Database } from '../../db/schema.js';
+import { fail, Failure, type Outcome } from '../../errors.js';
+import type { Caller } from '../../http/calls.js';
+import { renderMail, type MailKind } from '../../mail/templates.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { hashPassword, isCommonPassword, verifyPassword } from '../../security/passwords.js';
+import type { Limiter } from '../../security/rate-limit.js';
+import { hashToken, newToken } from '../../security/tokens.js';
+import { AccountsRepo, type SessionUser, type UserRow } from './repo.js';
+
+const HOUR = 3_600_000;
+export const RESET_LINK_TTL_MS = 1 * HOUR;
+export const CONFIRM_LINK_TTL_MS = 24 * HOUR;
+
+/** The budgets the account calls spend. */
+export interface AccountLimiters {
+  loginPerIp: Limiter;
+  loginFailures: Limiter;
+  registerPerIp: Limiter;
+  mailPerIp: Limiter;
+  mailPerAddress: Limiter;
+}
+
+export interface AccountsDeps {
+  db: Kysely<Database>;
+  /** Hot-path reads outside transactions (see `Db.read`). */
+  read?: Db['read'];
+  config: Config;
+  mailer: Mailer;
+  limiters: AccountLimiters;
+  log: FastifyBaseLogger;
+  now?: () => number;
+}
+
+/** Request facts kept with a session. */
+export interface ClientInfo {
+  ip: string;
+  userAgent: string | null;
+}
+
+/** A fresh session: the opaque token and its lifetime in seconds. */
+export interface IssuedSession {
+  token: string;
+  expire: number;
+  user: User;
+}
+
+/** Lets the files module give avatars: checks a file and answers the stored avatar key. */
+export type AvatarSetter = (userId: string, fileId: string) => Promise<Outcome<string>>;
+/** Answers the URL of a stored avatar key. */
+export type AvatarUrl = (userId: string, key: string) => string;
+/** Removes a stored avatar copy that is no longer used. */
+export type AvatarRemover = (key: string) => Promise<void>;
+
+// The user row read with the session rides on the caller for the rest of that request, so that
+// getUserInfo needs no second query. A symbol keeps it out of sight of other modules and of JSON;
+// a WeakMap did the same but cost the collector visibly under load.
+const LOADED = Symbol('loaded user');
+type LoadedCaller = Caller & { [LOADED]?: SessionUser };
+
+/** Registration, login, links, profile and sessions. */
+export class AccountsService {
+  readonly repo: AccountsRepo;
+  private readonly now: () => number;
+  private avatarSetter: AvatarSetter | undefined;
+  private avatarUrl: AvatarUrl | undefined;
+  private avatarRemover: AvatarRemover | undefined;
+
+  constructor(private readonly deps: AccountsDeps) {
+    this.repo = new AccountsRepo(deps.db, deps.read);
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Plugs in avatar handling (the files module does this). */
+  useAvatars(setter: AvatarSetter, url: AvatarUrl, remover?: AvatarRemover): void {
+    this.avatarSetter = setter;
+    this.avatarUrl = url;
+    this.avatarRemover = remover;
+  }
+
+  /** The level a user has now: admins by configuration once confirmed, 2 once confirmed, else 1. */
+  levelOf(row: Pick<UserRow, 'email' | 'level' | 'email_confirmed'>): number {
+    if (!row.email_confirmed) return Level.Registered;
+    if (this.deps.config.adminEmails.includes(row.email)) return Level.Admin;
+    return Math.max(row.level, Level.Confirmed);
+  }
+
+  /** The user as the protocol shows it. */
+  toUser(row: SessionUser): User {
+    return {
+      id: row.id,
+      email: row.email,
+      name: row.name,
+      lang: row.lang,
+      level: this.levelOf(row),
+      emailConfirmed: Boolean(row.email_confirmed),
+      avatarUrl: row.avatar_key && this.avatarUrl ? this.avatarUrl(row.id, row.avatar_key) : null,
+      credits: row.credits,
+      createdAt: new Date(row.created_at).toISOString(),
+      pendingEmail: row.pending_email,
+    };
+  }
+
+  async register(
+    input: { email: string; password: string; name: string; lang?: string | undefined },
+    client: ClientInfo,
+  ): Promise<Outcome<IssuedSession>> {
+    const wait = await this.deps.limiters.registerPerIp.hit(client.ip);
+    if (wait) return fail.rateLimited(wait);
+    if (await isCommonPassword(input.password)) return fail.invalidInput('password', 'weak');
+    const email = input.email.toLowerCase();
+    if (await this.repo.findUserByEmail(email)) return fail.invalidInput('email', 'taken');
+    const now = this.now();
+    const row: UserRow = {
+      id: randomUUID(),
+      email,
+      name: input.name,
+      lang: input.lang ?? 'en',
+      level: Level.Registered,
+      email_confirmed: 0,
+      password_hash: await hashPassword(input.password),
+      pending_email: null,
+      avatar_file_id: null,
+      avatar_key: null,
+      credits: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await this.repo.insertUser(row);
+    } catch (error) {
+      // Two registrations of one address racing: the unique index lets only one in.
+      if (await this.repo.findUserByEmail(email)) return fail.invalidInput('email', 'taken');
+      throw error;
+    }
+    await this.sendLink(row, 'confirm', email, CONFIRM_LINK_TTL_MS);
+    return this.issueSession(row, client);
+  }
+
+  async login(input: { email: string; password: string }, client: ClientInfo): Promise<Outcome<IssuedSession>> {
+    const email = input.email.toLowerCase();
+    const { loginPerIp, loginFailures } = this.deps.limiters;
+    const ipWait = await loginPerIp.hit(client.ip);
+    if (ipWait) return fail.rateLimited(ipWait);
+    const accountWait = await loginFailures.blockedFor(email);
+    if (accountWait) return fail.rateLimited(accountWait);
+    const row = await this.repo.findUserByEmail(email);
+    const ok = await verifyPassword(row?.password_hash, input.password);
+    if (!row || !ok) {
+      // Counted for unknown addresses too, so that the answer does not tell which ones exist.
+      await loginFailures.hit(email);
+      return fail.wrongCredentials();
+    }
+    await loginFailures.reset(email);
+    return this.issueSession(row, client);
+  }
+
+  /** Checks a session token: the caller, or 901. */
+  async authenticate(token: string): Promise<Outcome<Caller>> {
+    const now = this.now();
+    const found = await this.repo.findSession(hashToken(token), now);
+    if (!found) return fail.invalidToken();
+    // Writing last-seen on every call would make every read a write; once a minute is plenty.
+    if (!found.last_seen_at || now - found.last_seen_at > 60_000) await this.repo.touchSession(found.session_id, now);
+    const caller: LoadedCaller = {
+      userId: found.id,
+      sessionId: found.session_id,
+      email: found.email,
+      level: this.levelOf(found),
+      [LOADED]: found,
+    };
+    return caller;
+  }
+
+  async genResetLink(
+    input: { email: string; lang?: string | undefined },
+    client: ClientInfo,
+  ): Promise<Outcome<object>> {
+    const email = input.email.toLowerCase();
+    const wait =
+      (await this.deps.limiters.mailPerIp.hit(client.ip)) || (await this.deps.limiters.mailPerAddress.hit(email));
+    if (wait) return fail.rateLimited(wait);
+    const row = await this.repo.findUserByEmail(email);
+    // The answer is the same whether or not the address has an account.
+    if (!row) return {};
+    await this.repo.voidLinkTokens(row.id, 'reset', this.now());
+    await this.sendLink({ ...row, lang: input.lang ?? row.lang }, 'reset', email, RESET_LINK_TTL_MS);
+    return {};
+  }
+
+  async resetPassword(token: string, password: string): Promise<Outcome<object>> {
+    if (await isCommonPassword(password)) return fail.invalidInput('password', 'weak');
+    const passwordHash = await hashPassword(password);
+    const link = await this.repo.consumeLinkToken(hashToken(token), 'reset', this.now());
+    if (!link) return fail.badLinkToken();
+    // A mailed link proves the address, so a reset also confirms it.
+    await this.repo.updateUser(link.user_id, { password_hash: passwordHash, email_confirmed: 1 });
+    await this.repo.deleteOtherSessions(link.user_id, null);
+    return {};
+  }
+
+  async confirmUser(token: string): Promise<Outcome<object>> {
+    const hash = hashToken(token);
+    const now = this.now();
+    const link =
+      (await this.repo.consumeLinkToken(hash, 'confirm', now)) ??
+      (await this.repo.consumeLinkToken(hash, 'email_change', now));
+    if (!link) return fail.badLinkToken();
+    const row = await this.repo.findUserById(link.user_id);
+    if (!row) return fail.badLinkToken();
+    if (link.kind === 'email_change' && link.new_email) {
+      if (row.pending_email !== link.new_email) return fail.badLinkToken();
+      const owner = await this.repo.findUserByEmail(link.new_email);
+      if (owner && owner.id !== row.id) return fail.invalidInput('email', 'taken');
+      await this.repo.updateUser(row.id, { email: link.new_email, pending_email: null, email_confirmed: 1 });
+    } else {
+      await this.repo.updateUser(row.id, { email_confirmed: 1, level: Math.max(row.level, Level.Confirmed) });
+    }
+    return {};
+  }
+
+  /** The caller's account, as read with their session when the request was authenticated. */
+  async getUser(caller: Caller): Promise<Outcome<User>> {
+    const row = (caller as LoadedCaller)[LOADED] ?? (await this.repo.findUserById(caller.userId));
+    return row ? this.toUser(row) : fail.invalidToken();
+  }
+
+  async updateInfo(
+    caller: Caller,
+    input: {
+      name?: string | undefined;
+      lang?: string | undefined;
+      email?: string | undefined;
+      password?: string | undefined;
+      currentPassword?: string | undefined;
+      avatarFileId?: string | null | undefined;
+    },
+  ): Promise<Outcome<User>> {
+    const row = await this.repo.findUserById(caller.userId);
+    if (!row) return fail.invalidToken();
+    const newEmail = input.email?.toLowerCase();
+    const emailChange = newEmail !== undefined && newEmail !== row.email;
+    if (emailChange || input.password !== undefined) {
+      if (!input.currentPassword) return fail.invalidInput('currentPassword', 'required');
+      if (!(await verifyPassword(row.password_hash, input.currentPassword))) return fail.wrongCredentials();
+    }
+    const changes: Parameters<AccountsRepo['updateUser']>[1] = {};
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.lang !== undefined) changes.lang = input.lang;
+    if (input.password !== undefined) {
+      if (await isCommonPassword(input.password)) return fail.invalidInput('password', 'weak');
+      changes.password_hash = await hashPassword(input.password);
+    }
+    if (emailChange) {
+      const owner = await this.repo.findUserByEmail(newEmail);
+      if (owner) return fail.invalidInput('email', 'taken');
+      const wait = await this.deps.limiters.mailPerAddress.hit(newEmail);
+      if (wait) return fail.rateLimited(wait);
+      changes.pending_email = newEmail;
+    }
+    if (input.avatarFileId !== undefined) {
+      if (input.avatarFileId === null) {
+        changes.avatar_file_id = null;
+        changes.avatar_key = null;
+      } else {
+        if (!this.avatarSetter) return fail.notFound('avatarFileId');
+        const key = await this.avatarSetter(row.id, input.avatarFileId);
+        if (key instanceof Failure) return key;
+        changes.avatar_file_id = input.avatarFileId;
+        changes.avatar_key = key;
+      }
+    }
+    if (Object.keys(changes).length) await this.repo.updateUser(row.id, changes);
+    // A removed avatar's copy goes once the row no longer points at it.
+    if (input.avatarFileId === null && row.avatar_key && this.avatarRemover) await this.avatarRemover(row.avatar_key);
+    if (input.password !== undefined) await this.repo.deleteOtherSessions(row.id, caller.sessionId);
+    const updated = { ...row, ...changes };
+    if (emailChange) {
+      await this.repo.voidLinkTokens(row.id, 'email_change', this.now());
+      await this.sendLink(updated, 'email_change_confirm', newEmail, CONFIRM_LINK_TTL_MS, newEmail);
+      await this.sendMail(updated, 'email_change_notice', row.email, { newEmail });
+    }
+    return this.toUser((await this.repo.findUserById(row.id)) ?? updated);
+  }
+
+  async logout(caller: Caller): Promise<void> {
+    await this.repo.deleteSession(caller.sessionId);
+  }
+
+  async listSessions(caller: Caller) {
+    const rows = await this.repo.listSessions(caller.userId, this.now());
+    return rows.map((s) => ({
+      id: s.id,
+      createdAt: new Date(s.created_at).toISOString(),
+      expiresAt: new Date(s.expires_at).toISOString(),
+      lastSeenAt: s.last_seen_at ? new Date(s.last_seen_at).toISOString() : null,
+      userAgent: s.user_agent,
+      ip: s.ip,
+      current: s.id === caller.sessionId,
+    }));
+  }
+
+  revokeOtherSessions(caller: Caller): Promise<number> {
+    return this.repo.deleteOtherSessions(caller.userId, caller.sessionId);
+  }
+
+  private async issueSession(row: UserRow, client: ClientInfo): Promise<IssuedSession> {
+    const token = newToken();
+    const now = this.now();
+    const ttl = this.deps.config.sessionTtl;
+    await this.repo.insertSession({
+      id: randomUUID(),
+      user_id: row.id,
+      token_hash: hashToken(token),
+      created_at: now,
+      expires_at: now + ttl * 1000,
+      last_seen_at: now,
+      user_agent: client.userAgent,
+      ip: client.ip,
+    });
+    return { token, expire: ttl, user: this.toUser(row) };
+  }
+
+  private async sendLink(
+    row: UserRow,
+    kind: 'confirm' | 'reset' | 'email_change_confirm',
+    to: string,
+    ttlMs: number,
+    newEmail?: string,
+  ): Promise<void> {
+    const token = newToken();
+    const now = this.now();
+    await this.repo.insertLinkToken({
+      token_hash: hashToken(token),
+      user_id: row.id,
+      kind: kind === 'email_change_confirm' ? 'email_change' : kind,
+      new_email: newEmail ?? null,
+      created_at: now,
+      expires_at: now + ttlMs,
+      used_at: null,
+    });
+    const page = kind === 'reset' ? 'reset' : 'confirm';
+    await this.sendMail(row, kind, to, { link: `${this.deps.config.publicUrl}/${page}/${token}` });
+  }
+
+  private async sendMail(
+    row: UserRow,
+    kind: MailKind,
+    to: string,
+    values: { link?: string; newEmail?: string },
+  ): Promise<void> {
+    const mail = renderMail(kind, row.lang, { name: row.name, ...values });
+    try {
+      await this.deps.mailer.send({ to, ...mail });
+    } catch (error) {
+      // The account change stands; the user can ask for the mail again. The error is logged
+      // without the message body, which holds a link token.
+      this.deps.log.error({ kind, err: error instanceof Error ? error.message : String(error) }, 'mail not sent');
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filesMatrix, startFilesApp, uploadOne, type FilesTestApp } from '../../test-support/files.js';
+import { registerUser } from '../../test-support/users.js';
+
+const photo = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: '#2a6' } })
+    .jpeg()
+    .toBuffer();
+
+interface UserJson {
+  avatarUrl: string | null;
+}
+
+describe.each(filesMatrix)('avatars on %s with %s storage', (dialect, driver) => {
+  let t: FilesTestApp;
+  beforeAll(async () => {
+    t = await startFilesApp(dialect, driver);
+  });
+  afterAll(() => t.close());
+
+  const setAvatar = async (token: string, avatarFileId: string | null) =>
+    t.call('/api/auth/updateInfo', { token, avatarFileId });
+
+  it('turns an uploaded image into a 256x256 WebP copy with a lasting link of its own', async () => {
+    const u = await registerUser(t);
+    const f = await uploadOne(t, u.token, await photo(900, 600), 'me.jpg');
+    const res = await setAvatar(u.token, f.id);
+    expect(res.code).toBe(900);
+    const avatarUrl = (res.user as UserJson).avatarUrl!;
+    expect(avatarUrl).toMatch(/\/api\/files\/avatar\/[\w-]{22}$/);
+    // The link names the copy only: nothing in it leads to the original file.
+    expect(avatarUrl).not.toContain(f.id);
+    const img = await fetch(avatarUrl);
+    expect(img.status).toBe(200);
+    expect(img.headers.get('content-type')).toBe('image/webp');
+    expect(img.headers.get('cache-control')).toContain('immutable');
+    const meta = await sharp(Buffer.from(await img.arrayBuffer())).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 256, 256]);
+    const info = await t.call('/api/auth/getUserInfo', { token: u.token });
+    expect((info.user as UserJson).avatarUrl).toBe(avatarUrl);
+
+    // The copy outlives the original, and a new avatar replaces the old copy.
+    expect((await t.call('/api/files/delete', { token: u.token, id: f.id })).code).toBe(900);
+    expect((await fetch(avatarUrl)).status).toBe(200);
+    const g = await uploadOne(t, u.token, await photo(300, 300), 'new.jpg');
+    const next = (await setAvatar(u.token, g.id)).user as UserJson;
+    expect(next.avatarUrl).not.toBe(avatarUrl);
+    expect((await fetch(avatarUrl)).status).toBe(404);
+    expect(await t.storage.list('avatars/')).toHaveLength(
+      (await t.ctx.db.kysely.selectFrom('users').select('id').where('avatar_key', 'is not', null).execute()).length,
+    );
+
+    expect(((await setAvatar(u.token, null)).user as UserJson).avatarUrl).toBeNull();
+    expect((await fetch(next.avatarUrl!)).status).toBe(404);
+    // Removing the avatar removes its stored copy too.
+    const keysBefore = await t.storage.list('avatars/');
+    const h = await uploadOne(t, u.token, await photo(64, 64), 'last.jpg');
+    await setAvatar(u.token, h.id);
+    expect(await t.storage.list('avatars/')).toHaveLength(keysBefore.length + 1);
+    await setAvatar(u.token, null);
+    expect(await t.storage.list('avatars/')).toHaveLength(keysBefore.length);
+  });
+
+  it("refuses another user's file, an unknown id and a file that is not an image", async () => {
+    const owner = await registerUser(t);
+    const other = await registerUser(t);
+    const f = await uploadOne(t, owner.token, await photo(50, 50), 'p.jpg');
+    expect(await setAvatar(other.token, f.id)).toEqual({ code: 904, parameter: 'avatarFileId' });
+    expect(await setAvatar(other.token, '00000000-0000-4000-8000-000000000000')).toEqual({
+      code: 904,
+      parameter: 'avatarFileId',
+    });
+    const text = await uploadOne(t, other.token, 'not a picture', 'p.jpg');
+    expect(await setAvatar(other.token, text.id)).toEqual({ code: 907, parameter: 'avatarFileId', reason: 'invalid' });
+    // A file that starts like a JPEG but does not decode is refused too, not a server error.
+    const broken = await uploadOne(t, other.token, (await photo(400, 400)).subarray(0, 600), 'half.jpg');
+    expect(broken.mime).toBe('image/jpeg');
+    expect(await setAvatar(other.token, broken.id)).toEqual({
+      code: 907,
+      parameter: 'avatarFileId',
+      reason: 'invalid',
+    });
+    expect((await t.call('/api/auth/getUserInfo', { token: other.token })).user).toMatchObject({ avatarUrl: null });
+  });
+
+  it('does not serve made-up avatar ids', async () => {
+    expect((await fetch(`${t.url}/api/files/avatar/AAAAAAAAAAAAAAAAAAAAAA`)).status).toBe(404);
+    expect((await fetch(`${t.url}/api/files/avatar/..%2F..%2Fetc`)).status).toBe(404);
+  });
+});

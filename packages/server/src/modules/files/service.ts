@@ -1,0 +1,137 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Level, type FileInfo } from '@till/protocol';
+import type { Config } from '../../config.js';
+import type { Database, FilesTable } from '../../db/schema.js';
+import { runInTransaction } from '../../db/transaction.js';
+import { AbortTransaction, fail, Failure, type Outcome } from '../../errors.js';
+import type { Caller } from '../../http/calls.js';
+import { FileLinks } from './links.js';
+import { FilesRepo, type FileRow } from './repo.js';
+import type { ObjectStorage } from './storage/storage.js';
+
+export interface FilesDeps {
+  db: Kysely<Database>;
+  storage: ObjectStorage;
+  config: Config;
+  log: FastifyBaseLogger;
+  now: () => number;
+}
+
+/** A file whose bytes are in storage but which has no row yet. */
+export interface StagedFile {
+  id: string;
+  key: string;
+  name: string;
+  size: number;
+  mime: string;
+}
+
+/** Storage key of a file: random, sharded by the id's first two characters. */
+export function fileKey(id: string): string {
+  return `f/${id.slice(0, 2)}/${id}`;
+}
+
+/** The rules of files: commit uploads within the quota, list, delete, and turn rows into links. */
+export class FilesService {
+  readonly repo: FilesRepo;
+  readonly links: FileLinks;
+
+  constructor(readonly deps: FilesDeps) {
+    this.repo = new FilesRepo(deps.db);
+    this.links = new FileLinks(deps.config, deps.now);
+  }
+
+  /** The file as the protocol shows it, with a link fit for its viewer. */
+  toFile(row: FileRow | FilesTable): FileInfo {
+    return {
+      id: row.id,
+      name: row.name,
+      size: row.size,
+      mime: row.mime,
+      url: this.links.fileUrl(row),
+      createdAt: new Date(row.created_at).toISOString(),
+      public: Boolean(row.public),
+    };
+  }
+
+  /**
+   * Records staged files in one transaction that first reserves their bytes against the quota. On
+   * any failure the staged objects are removed, so a refused or failed upload leaves nothing.
+   */
+  async commit(userId: string, staged: StagedFile[], isPublic: boolean): Promise<Outcome<FileInfo[]>> {
+    const now = this.deps.now();
+    const rows: FilesTable[] = staged.map((s) => ({
+      id: s.id,
+      user_id: userId,
+      name: s.name,
+      size: s.size,
+      mime: s.mime,
+      storage_key: s.key,
+      public: isPublic ? 1 : 0,
+      created_at: now,
+    }));
+    const total = staged.reduce((sum, s) => sum + s.size, 0);
+    let outcome: FilesTable[] | Failure;
+    try {
+      outcome = await runInTransaction(this.deps.db, async (trx) => {
+        if (!(await this.repo.reserve(userId, total, this.deps.config.upload.quotaBytes, trx))) {
+          throw new AbortTransaction(fail.invalidInput('file', 'quota'));
+        }
+        await this.repo.insertFiles(rows, trx);
+        return rows;
+      });
+    } catch (error) {
+      await this.discard(staged);
+      throw error;
+    }
+    if (outcome instanceof Failure) {
+      await this.discard(staged);
+      return outcome;
+    }
+    return outcome.map((row) => this.toFile(row));
+  }
+
+  /** Removes staged objects that will never get a row. */
+  async discard(staged: StagedFile[]): Promise<void> {
+    await Promise.all(staged.map((s) => this.deleteObject(s.key)));
+  }
+
+  async list(
+    caller: Caller,
+    input: { page: number; pageSize: number; userId?: string | undefined },
+  ): Promise<Outcome<{ data: { files: FileInfo[]; total: number } }>> {
+    const owner = input.userId ?? caller.userId;
+    // Another user's files (and so their links) are for administrators only.
+    if (owner !== caller.userId && caller.level < Level.Admin) return fail.forbidden(Level.Admin);
+    const [rows, total] = await Promise.all([
+      this.repo.listByUser(owner, input.pageSize, (input.page - 1) * input.pageSize),
+      this.repo.countByUser(owner),
+    ]);
+    return { data: { files: rows.map((r) => this.toFile(r)), total } };
+  }
+
+  /** Deletes a file of the caller (any file, for an administrator): the row, then the object. */
+  async remove(caller: Caller, id: string): Promise<Outcome<{ data: object }>> {
+    const ownerId = caller.level >= Level.Admin ? undefined : caller.userId;
+    const outcome = await runInTransaction(this.deps.db, async (trx) => {
+      const row = await this.repo.deleteFile(id, ownerId, trx);
+      // Another user's file reads as absent, so ids cannot be probed.
+      if (!row) throw new AbortTransaction(fail.notFound('id'));
+      await this.repo.release(row.user_id, row.size, trx);
+      return row;
+    });
+    if (outcome instanceof Failure) return outcome;
+    // The row goes first: once it is gone the file is no longer served, whatever happens next.
+    await this.deleteObject(outcome.storage_key);
+    return { data: {} };
+  }
+
+  async deleteObject(key: string): Promise<void> {
+    try {
+      await this.deps.storage.delete(key);
+    } catch (error) {
+      this.deps.log.error({ key, err: error instanceof Error ? error.message : String(error) }, 'object not deleted');
+    }
+  }
+}

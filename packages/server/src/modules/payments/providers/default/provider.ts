@@ -1,0 +1,76 @@
+import type { Order, PaymentInstruction } from '@till/protocol';
+import { z } from 'zod';
+import type { Config } from '../../../../config.js';
+import { fail, type Outcome } from '../../../../errors.js';
+import { sign, verifySignature } from '../../../../security/tokens.js';
+import type { PaymentProvider, ProviderEvent } from '../../provider.js';
+
+const eventSchema = z.object({
+  eventId: z.string().min(1).max(200),
+  orderId: z.string().min(1).max(64),
+  outcome: z.enum(['paid', 'failed']),
+  amount: z.number().int().min(0),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+});
+
+// Distinct prefixes keep a page link's signature from ever passing as a notification's, and back.
+const PAGE = 'default-page:';
+const NOTIFY = 'default-notify:';
+
+/**
+ * The built-in sandbox provider: a checkout page served by this server, where the buyer pays or
+ * declines. Its confirmation is a notification signed with the server's secret and applied through
+ * the same path as a real provider's, so the whole purchase path runs on a fresh machine with no keys.
+ */
+export class DefaultProvider implements PaymentProvider {
+  readonly name = 'default' as const;
+
+  constructor(private readonly config: Config) {}
+
+  /** The signed link to the checkout page of an order: only who was given it can open the page. */
+  pageUrl(iden: string): string {
+    return `${this.config.publicUrl}/api/pay/default/${encodeURIComponent(iden)}?sig=${this.pageSignature(iden)}`;
+  }
+
+  pageSignature(iden: string): string {
+    return sign(this.config.signingSecret, PAGE + iden);
+  }
+
+  checkPageSignature(iden: string, signature: string): boolean {
+    return verifySignature(this.config.signingSecret, PAGE + iden, signature);
+  }
+
+  start(order: Order): PaymentInstruction {
+    return { provider: this.name, url: this.pageUrl(order.iden) };
+  }
+
+  offer(products: string[]): PaymentInstruction {
+    return {
+      provider: this.name,
+      form: {
+        action: `${this.config.publicUrl}/api/store/doCheckout`,
+        method: 'POST',
+        fields: { products: products.join(';'), provider: this.name },
+      },
+    };
+  }
+
+  /** The notification the checkout page sends when the buyer pays or declines. */
+  signNotification(event: ProviderEvent): { payload: string; signature: string } {
+    const payload = JSON.stringify(event);
+    return { payload, signature: sign(this.config.signingSecret, NOTIFY + payload) };
+  }
+
+  readNotification(payload: string, signature: string): Outcome<ProviderEvent> {
+    if (!verifySignature(this.config.signingSecret, NOTIFY + payload, signature))
+      return fail.paymentRejected('signature');
+    let json: unknown;
+    try {
+      json = JSON.parse(payload);
+    } catch {
+      return fail.invalidInput('payload', 'invalid');
+    }
+    const event = eventSchema.safeParse(json);
+    return event.success ? event.data : fail.invalidInput('payload', 'invalid');
+  }
+}

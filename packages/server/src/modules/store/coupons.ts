@@ -1,0 +1,113 @@
+import type { Coupon } from '@till/protocol';
+import { runInTransaction } from '../../db/transaction.js';
+import { AbortTransaction, Failure, fail, type Outcome } from '../../errors.js';
+import { consumeCouponUse } from './coupon-uses.js';
+import { moveCredits } from './credits.js';
+import { iso, readJson, type Executor, type StoreDeps } from './deps.js';
+import { applyGrants } from './grants.js';
+import type { CouponRow } from './pricing.js';
+
+/** Codes are kept upper-case and compared without regard to case. */
+export function normalizeCode(code: string): string {
+  return code.trim().toUpperCase();
+}
+
+/** The coupon as the protocol shows it to a buyer (limits and counts stay with administrators). */
+export function toCoupon(row: CouponRow): Coupon {
+  const money = (amount: number | null, currency: string | null) =>
+    amount != null && currency ? { amount, currency } : null;
+  return {
+    code: row.code,
+    kind: row.kind,
+    percentOff: row.percent_off,
+    amountOff: money(row.amount_off, row.amount_currency),
+    grantCredits: row.grant_credits,
+    grantProducts: readJson<string[] | null>(row.grant_products, null),
+    startsAt: row.starts_at != null ? iso(row.starts_at) : null,
+    endsAt: row.ends_at != null ? iso(row.ends_at) : null,
+    appliesTo: readJson<string[] | null>(row.applies_to, null) ?? 'all',
+    minTotal: money(row.min_total, row.min_total_currency),
+  };
+}
+
+export async function findCoupon(x: Executor, code: string): Promise<CouponRow | undefined> {
+  return x.selectFrom('coupons').selectAll().where('code', '=', normalizeCode(code)).executeTakeFirst();
+}
+
+/**
+ * Whether a buyer may use the coupon now: 908 `unknown` (also for a switched-off coupon, which
+ * should not be told apart from a wrong code), `not_started`, `expired`, `used_up`,
+ * `already_redeemed`, and `not_applicable` when it is not of the `kind` the call uses. The counts
+ * read here only give the buyer an early answer; the guarded {@link consumeCouponUse} decides when
+ * uses race.
+ */
+export async function checkCoupon(
+  x: Executor,
+  code: string,
+  userId: string,
+  now: number,
+  kind?: CouponRow['kind'],
+): Promise<Outcome<CouponRow>> {
+  const row = await findCoupon(x, code);
+  if (!row || !row.active) return fail.couponRefused('unknown');
+  if (kind && row.kind !== kind) return fail.couponRefused('not_applicable');
+  if (row.starts_at != null && now < row.starts_at) return fail.couponRefused('not_started');
+  if (row.ends_at != null && now >= row.ends_at) return fail.couponRefused('expired');
+  if (row.usage_limit != null && row.used >= row.usage_limit) return fail.couponRefused('used_up');
+  if (row.per_user_limit != null) {
+    const mine = await x
+      .selectFrom('coupon_uses')
+      .select('uses')
+      .where('coupon_code', '=', row.code)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if ((mine?.uses ?? 0) >= row.per_user_limit) return fail.couponRefused('already_redeemed');
+  }
+  return row;
+}
+
+/** getCoupon and redeemCoupon. */
+export class Coupons {
+  constructor(private readonly deps: StoreDeps) {}
+
+  async getCoupon(userId: string, code: string): Promise<Outcome<{ coupon: Coupon }>> {
+    const row = await checkCoupon(this.deps.db, code, userId, this.deps.now());
+    return row instanceof Failure ? row : { coupon: toCoupon(row) };
+  }
+
+  /**
+   * Redeems a grant coupon: the use, the credits and the products in one transaction, so that a
+   * refused use grants nothing and a granted use is counted.
+   */
+  async redeem(
+    userId: string,
+    code: string,
+  ): Promise<Outcome<{ granted: { credits: number; products: string[] }; balance: number }>> {
+    const now = this.deps.now();
+    return runInTransaction(this.deps.db, async (trx) => {
+      const row = await checkCoupon(trx, code, userId, now, 'grant');
+      if (row instanceof Failure) throw new AbortTransaction(row);
+      await consumeCouponUse(trx, row, userId, now);
+      let credits = 0;
+      if (row.grant_credits) {
+        await moveCredits(trx, { userId, amount: row.grant_credits, reason: 'coupon', reference: row.code, now });
+        credits += row.grant_credits;
+      }
+      const ids = readJson<string[]>(row.grant_products, []);
+      const products = ids.length ? await trx.selectFrom('products').selectAll().where('id', 'in', ids).execute() : [];
+      const granted = await applyGrants(
+        trx,
+        products.map((p) => ({
+          productId: p.id,
+          type: p.type,
+          quantity: 1,
+          grantCredits: p.grant_credits,
+          grantPeriod: p.grant_period,
+        })),
+        { userId, orderId: null, source: `coupon:${row.code}`, creditReason: 'coupon', reference: row.code, now },
+      );
+      const user = await trx.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow();
+      return { granted: { credits: credits + granted.credits, products: granted.products }, balance: user.credits };
+    });
+  }
+}

@@ -1,0 +1,90 @@
+import { sql, type Selectable, type Transaction } from 'kysely';
+import type { CreditEntry } from '@till/protocol';
+import type { CreditLedgerTable, Database } from '../../db/schema.js';
+import { AbortTransaction, fail } from '../../errors.js';
+import { iso, pageOf, type Executor, type StoreDeps } from './deps.js';
+import { newId } from './ids.js';
+
+/** Why credits moved; shown to the buyer in their history. */
+export type CreditReason = 'purchase' | 'spend' | 'coupon' | 'refund' | 'adjustment';
+
+export interface CreditMove {
+  userId: string;
+  /** Positive to give, negative to take. */
+  amount: number;
+  reason: CreditReason;
+  reference: string | null;
+  now: number;
+}
+
+export function toCreditEntry(row: Selectable<CreditLedgerTable>): CreditEntry {
+  return {
+    id: row.id,
+    amount: row.amount,
+    reason: row.reason,
+    reference: row.reference,
+    balanceAfter: row.balance_after,
+    createdAt: iso(row.created_at),
+  };
+}
+
+/**
+ * Moves credits and writes the ledger entry, inside the caller's transaction, so that the balance and
+ * the ledger never disagree.
+ *
+ * The balance changes by one conditional update (`credits + amount >= 0`), never by a read and a
+ * write: on PostgreSQL concurrent moves queue on the row lock and each re-checks the condition
+ * against the committed balance, so fifty spends racing for ten purchases' worth of credits get
+ * exactly ten. The CHECK on `users.credits` would refuse a negative balance even if this guard
+ * were wrong. Throws {@link AbortTransaction} with 909 (or 904 for an unknown user).
+ */
+export async function moveCredits(trx: Transaction<Database>, move: CreditMove): Promise<CreditEntry> {
+  const updated = await trx
+    .updateTable('users')
+    .set({ credits: sql<number>`credits + ${move.amount}` })
+    .where('id', '=', move.userId)
+    .where(sql<number>`credits + ${move.amount}`, '>=', 0)
+    .returning('credits')
+    .executeTakeFirst();
+  if (!updated) {
+    const user = await trx.selectFrom('users').select('credits').where('id', '=', move.userId).executeTakeFirst();
+    throw new AbortTransaction(user ? fail.notEnoughCredits(user.credits, -move.amount) : fail.notFound('userId'));
+  }
+  const row = {
+    id: newId(move.now),
+    user_id: move.userId,
+    amount: move.amount,
+    reason: move.reason,
+    reference: move.reference,
+    balance_after: updated.credits,
+    created_at: move.now,
+  };
+  await trx.insertInto('credit_ledger').values(row).execute();
+  return toCreditEntry(row);
+}
+
+/** A user's balance and ledger, newest first. */
+export async function creditHistory(
+  deps: StoreDeps,
+  userId: string,
+  page: { page: number; pageSize: number },
+  x: Executor = deps.db,
+): Promise<{ balance: number; entries: CreditEntry[]; total: number } | undefined> {
+  const user = await x.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirst();
+  if (!user) return undefined;
+  const { offset, limit } = pageOf(page);
+  const rows = await x
+    .selectFrom('credit_ledger')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+  const count = await x
+    .selectFrom('credit_ledger')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return { balance: user.credits, entries: rows.map(toCreditEntry), total: Number(count.n) };
+}

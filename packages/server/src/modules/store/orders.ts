@@ -1,0 +1,195 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Order, OrderStatusValue, Provider } from '@till/protocol';
+import type { Database, OrderItemsTable, OrdersTable } from '../../db/schema.js';
+import { runInTransaction } from '../../db/transaction.js';
+import { AbortTransaction, fail } from '../../errors.js';
+import type { Line } from './catalog.js';
+import { releaseCouponUse } from './coupon-uses.js';
+import type { Executor } from './deps.js';
+import { applyGrants, type GrantLine } from './grants.js';
+import { newId } from './ids.js';
+import { toOrder } from './order-view.js';
+
+export { toOrder, withItems } from './order-view.js';
+
+export type OrderRow = Selectable<OrdersTable>;
+export type OrderItemRow = Selectable<OrderItemsTable>;
+
+/**
+ * Every change of status an order may make. A change that is not here is refused (912), never
+ * written: a paid order cannot fail, a refunded one cannot be paid again.
+ */
+export const ORDER_TRANSITIONS: Readonly<Record<OrderStatusValue, readonly OrderStatusValue[]>> = {
+  pending: ['paid', 'failed', 'cancelled'],
+  paid: ['refunded'],
+  failed: [],
+  cancelled: [],
+  refunded: [],
+};
+
+/** The statuses an order may be in to move to `to`. */
+export function sourcesOf(to: OrderStatusValue): OrderStatusValue[] {
+  return (Object.keys(ORDER_TRANSITIONS) as OrderStatusValue[]).filter((from) => ORDER_TRANSITIONS[from].includes(to));
+}
+
+export interface NewOrder {
+  /** Given when the caller needs the iden before the order exists (a ledger reference). */
+  id?: string;
+  userId: string;
+  currency: string;
+  subtotal: number;
+  discount: number;
+  total: number;
+  creditsSpent: number;
+  couponCode: string | null;
+  provider: Provider;
+  data: string | null;
+  lines: Line[];
+}
+
+/** A pending order just written, with its rows, so that the caller need not read them back. */
+export interface InsertedOrder {
+  row: OrderRow;
+  items: OrderItemRow[];
+}
+
+/** Writes a pending order and its items (with a copy of what each product grants). */
+export async function insertOrder(trx: Transaction<Database>, order: NewOrder, now: number): Promise<InsertedOrder> {
+  const row: OrderRow = {
+    id: order.id ?? newId(now),
+    user_id: order.userId,
+    status: 'pending',
+    currency: order.currency,
+    subtotal: order.subtotal,
+    discount: order.discount,
+    total: order.total,
+    credits_spent: order.creditsSpent,
+    coupon_code: order.couponCode,
+    provider: order.provider,
+    data: order.data,
+    note: null,
+    created_at: now,
+    updated_at: now,
+    paid_at: null,
+    closed_at: null,
+  };
+  const items: OrderItemRow[] = order.lines.map(({ product: p, quantity }, line) => ({
+    order_id: row.id,
+    line,
+    product_id: p.id,
+    alias: p.alias,
+    title: p.title,
+    type: p.type,
+    price_amount: p.price_amount,
+    price_currency: p.price_currency,
+    credit_price: p.credit_price,
+    quantity,
+    grant_credits: p.grant_credits,
+    grant_period: p.grant_period,
+  }));
+  await trx.insertInto('orders').values(row).execute();
+  await trx.insertInto('order_items').values(items).execute();
+  return { row, items };
+}
+
+/**
+ * Moves an order to `to` in one conditional update (`WHERE status IN (allowed sources)`), so that
+ * of two requests racing to pay, fail or refund the same order exactly one wins; the other gets 912
+ * with the status it found.
+ */
+export async function transitionOrder(
+  trx: Transaction<Database>,
+  iden: string,
+  to: OrderStatusValue,
+  now: number,
+  note?: string,
+): Promise<OrderRow> {
+  const stamp = to === 'paid' ? { paid_at: now } : { closed_at: now };
+  const row = await trx
+    .updateTable('orders')
+    .set({ status: to, updated_at: now, ...stamp, ...(note ? { note } : {}) })
+    .where('id', '=', iden)
+    .where('status', 'in', sourcesOf(to))
+    .returningAll()
+    .executeTakeFirst();
+  if (row) return row;
+  const current = await trx.selectFrom('orders').select('status').where('id', '=', iden).executeTakeFirst();
+  throw new AbortTransaction(current ? fail.conflict(current.status) : fail.notFound('iden'));
+}
+
+export function grantLinesOf(items: OrderItemRow[]): GrantLine[] {
+  return items.map((i) => ({
+    productId: i.product_id,
+    type: i.type,
+    quantity: i.quantity,
+    grantCredits: i.grant_credits,
+    grantPeriod: i.grant_period,
+  }));
+}
+
+export async function itemsOf(x: Executor, iden: string): Promise<OrderItemRow[]> {
+  return x.selectFrom('order_items').selectAll().where('order_id', '=', iden).orderBy('line').execute();
+}
+
+/**
+ * pending -> paid, and the grants, once: only the transaction whose update moved the order grants.
+ * `known` saves reading back the items of an order made in the same transaction.
+ */
+export async function payOrder(
+  trx: Transaction<Database>,
+  iden: string,
+  now: number,
+  known?: OrderItemRow[],
+  refuseOwned = false,
+): Promise<Order> {
+  const row = await transitionOrder(trx, iden, 'paid', now);
+  const items = known ?? (await itemsOf(trx, iden));
+  await applyGrants(trx, grantLinesOf(items), {
+    userId: row.user_id,
+    orderId: iden,
+    source: `order:${iden}`,
+    creditReason: 'purchase',
+    reference: iden,
+    now,
+    refuseOwned,
+  });
+  return toOrder(row, items);
+}
+
+/** pending -> failed or cancelled; the coupon use the order held is given back. */
+export async function closeOrder(
+  trx: Transaction<Database>,
+  iden: string,
+  to: 'failed' | 'cancelled',
+  now: number,
+): Promise<Order> {
+  const row = await transitionOrder(trx, iden, to, now);
+  if (row.coupon_code) await releaseCouponUse(trx, row.coupon_code, row.user_id, now);
+  return toOrder(row, await itemsOf(trx, iden));
+}
+
+export async function loadOrder(x: Executor, iden: string): Promise<{ row: OrderRow; order: Order } | undefined> {
+  const row = await x.selectFrom('orders').selectAll().where('id', '=', iden).executeTakeFirst();
+  if (!row) return undefined;
+  return { row, order: toOrder(row, await itemsOf(x, iden)) };
+}
+
+/** How long a pending order may hold a coupon use before someone else may take it back. */
+export const PENDING_COUPON_HOLD_MS = 24 * 3_600_000;
+
+/**
+ * Cancels this coupon's pending orders older than {@link PENDING_COUPON_HOLD_MS}, giving their uses
+ * back, so that checkouts abandoned on the payment page do not use a limited coupon up for good.
+ * Each is its own conditional transition: an order paid meanwhile stays paid.
+ */
+export async function expireStaleCouponHolds(db: Kysely<Database>, code: string, now: number): Promise<void> {
+  const stale = await db
+    .selectFrom('orders')
+    .select('id')
+    .where('coupon_code', '=', code.toUpperCase())
+    .where('status', '=', 'pending')
+    .where('created_at', '<', now - PENDING_COUPON_HOLD_MS)
+    .limit(100)
+    .execute();
+  for (const { id } of stale) await runInTransaction(db, (trx) => closeOrder(trx, id, 'cancelled', now));
+}
