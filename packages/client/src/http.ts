@@ -6,7 +6,7 @@ import { NetworkError } from './errors/network-error.js';
 import { TimeoutError } from './errors/timeout-error.js';
 import type { RequestInfo } from './errors/till-error.js';
 import { buildFormData, needsMultipart } from './form-data.js';
-import type { CallSpec } from './transport.js';
+import type { CallSpec } from './call-spec.js';
 
 // What touches the wire: axios, the request body and the mapping of failures to 905. The
 // transport loads this module with its first call, so that a web app's bundler makes it a chunk

@@ -1,10 +1,10 @@
-import type { AxiosInstance, AxiosProgressEvent, AxiosRequestConfig } from 'axios';
+import type { AxiosInstance, AxiosRequestConfig } from 'axios';
 import { Code, TOKEN_PLACEHOLDER } from '@till/protocol';
 import { clientFailure, type Answer } from './answers.js';
 import { CallQueue, replaceTokenPlaceholders } from './call-queue.js';
 import { NetworkError } from './errors/network-error.js';
 import type { RequestInfo } from './errors/till-error.js';
-import type { UploadFiles } from './form-data.js';
+import type { CallSpec } from './call-spec.js';
 import type * as HttpModule from './http.js';
 import { Session } from './session.js';
 
@@ -29,35 +29,7 @@ export interface TransportOptions {
   headers?: Record<string, string>;
 }
 
-/**
- * Whether a call carries the session token.
- *
- * @example
- * await till.serviceCall('api/store/products', {}, { token: 'optional' });
- */
-export type TokenUse =
-  /** Needs a token: waits in the queue while logged out. */
-  | 'required'
-  /** Sends the token when logged in, goes without it otherwise. */
-  | 'optional'
-  /** Never sends a token. */
-  | 'none';
-
-/**
- * One call as the clients describe it.
- *
- * @example
- * await till.api.request<{ code: 900 }>({ path: 'api/auth/logout', token: 'required' });
- */
-export interface CallSpec {
-  method?: 'GET' | 'POST';
-  /** Path without a leading slash (`api/login`), or a full URL. */
-  path: string;
-  fields?: Record<string, unknown>;
-  token: TokenUse;
-  files?: UploadFiles;
-  onUploadProgress?: (event: AxiosProgressEvent) => void;
-}
+export type { CallSpec, TokenUse } from './call-spec.js';
 
 type HttpLayer = typeof HttpModule;
 

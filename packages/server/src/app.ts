@@ -3,44 +3,23 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
-import { registerAccountRoutes } from './modules/accounts/routes.js';
-import { AccountsService } from './modules/accounts/service.js';
 import type { Config } from './config.js';
-import { connect, type Db } from './db/connect.js';
-import { registerFiles } from './modules/files/routes.js';
+import type { AppContext, BuildOptions } from './context.js';
+import { connect } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { Flows } from './flows/index.js';
 import { CallRegistry } from './http/calls.js';
-import { ServiceRegistry } from './http/service-calls.js';
+import type { ModuleHost, TillModule } from './http/module.js';
 import { buildOpenApi } from './http/openapi.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { ServiceCalls } from './http/service-calls.js';
 import { registerDevOutbox } from './mail/dev-outbox-routes.js';
-import { createMailer, type Mailer } from './mail/mailer.js';
-import { Limiter } from './security/rate-limit.js';
-import { registerStoreRoutes } from './modules/store/services.js';
+import { createMailer } from './mail/mailer.js';
+import { AccountsModule, accountLimiters } from './modules/accounts/index.js';
+import { FilesModule } from './modules/files/index.js';
+import { PaymentsModule, type PaymentPorts } from './modules/payments/index.js';
+import { StoreModule } from './modules/store/index.js';
 import { registerWebApp } from './web.js';
-
-/** Everything the modules share, built once per app. */
-export interface AppContext {
-  config: Config;
-  db: Db;
-  mailer: Mailer;
-  redis: Redis | undefined;
-  calls: CallRegistry;
-  accounts: AccountsService;
-  now: () => number;
-}
-
-export interface BuildOptions {
-  /** Use this database instead of opening `config.databaseUrl` (it is not closed with the app). */
-  db?: Db;
-  /** Use this mailer instead of the configured one. */
-  mailer?: Mailer;
-  /** The clock, for tests of expiry. */
-  now?: () => number;
-  /** Pino logger options, or false to log nothing. */
-  logger?: boolean | Record<string, unknown>;
-}
 
 // Link tokens ride in some paths; they must never reach a log line.
 const SECRET_PATH = /^(\/api\/(?:resetPassword|confirmUser)\/)[^/?#]+/;
@@ -82,24 +61,35 @@ export async function buildApp(
     : undefined;
   const now = options.now ?? Date.now;
 
-  const limits = config.rateLimits;
-  const accounts = new AccountsService({
+  const ctx: AppContext = { config, db, mailer, redis, now };
+
+  // The modules, each built from what it needs. None imports another: the accounts module gets its
+  // avatars from the files module, payments reach orders through the flows, and the flows compose
+  // the store and payments.
+  const log = app.log;
+  const files = await FilesModule.open({ db: db.kysely, config, log, now });
+  const accounts = new AccountsModule({
     db: db.kysely,
     read: (query, parameters) => db.read(query, parameters),
     config,
     mailer,
-    log: app.log,
+    log,
     now,
-    limiters: {
-      loginPerIp: new Limiter('login-ip', { points: limits.loginPerIp, duration: 60 }, redis),
-      loginFailures: new Limiter('login-fail', { points: limits.loginFailuresPerAccount, duration: 900 }, redis),
-      registerPerIp: new Limiter('register-ip', { points: limits.registerPerIp, duration: 3600 }, redis),
-      mailPerIp: new Limiter('mail-ip', { points: limits.mailPerIp, duration: 3600 }, redis),
-      mailPerAddress: new Limiter('mail-to', { points: limits.mailPerAddress, duration: 3600 }, redis),
-    },
+    limiters: accountLimiters(config.rateLimits, redis),
+    avatars: files.avatars,
   });
-  const calls = new CallRegistry(app, (token) => accounts.authenticate(token));
-  const ctx: AppContext = { config, db, mailer, redis, calls, accounts, now };
+  const store = new StoreModule({ db: db.kysely, dialect: db.dialect, config, log, now });
+  // Payments call back into the flows, which are built from payments: the ports close over them.
+  const ports: PaymentPorts = {
+    findOrder: (iden) => flows.findOrder(iden),
+    applyEvent: (provider, event) => flows.applyEvent(provider, event),
+  };
+  const payments = new PaymentsModule({ config, log, now }, ports);
+  const flows: Flows = new Flows({ db: db.kysely, log, now, store, payments });
+  const modules: TillModule[] = [accounts, store, payments, flows, files];
+
+  const calls = new CallRegistry(app, (token) => accounts.authenticate(token), options.answerCheck);
+  const host: ModuleHost = { app, calls, services: new ServiceCalls(calls) };
 
   registerSecurityHeaders(app, config.corsOrigins);
   // Without other origins to allow, every call is same-origin and CORS has nothing to do.
@@ -144,12 +134,9 @@ export async function buildApp(
     return { code: 900, status: 'ok' };
   });
 
-  registerAccountRoutes(calls, accounts);
-  const store = await registerStoreRoutes(app, ctx);
-  // Generic service calls (POST /{servicePath}); the files module is the first to add its services.
-  const services = new ServiceRegistry(calls);
-  await registerFiles(app, ctx, services);
-  await services.register(app);
+  for (const module of modules) await module.register(host);
+  // Generic service calls (POST /{servicePath}) go last: the catch-all must not shadow a module's route.
+  await host.services.register(app);
 
   if (mailer.outbox && !config.production) registerDevOutbox(app, mailer.outbox);
   await registerWebApp(app, config, { catalog: () => store.catalog.listActive() });

@@ -1,48 +1,33 @@
-import type { OrderStatusValue, Provider } from '@till/protocol';
+import type { Provider } from '@till/protocol';
 import { runInTransaction } from '../db/transaction.js';
 import { AbortTransaction, Failure, fail, type Outcome } from '../errors.js';
-import type { StoreDeps } from '../modules/store/deps.js';
-import { closeOrder, payOrder } from '../modules/store/orders.js';
-import type { ProviderEvent, ProviderRegistry } from '../modules/payments/provider.js';
+import { claimEvent, type AppliedEvent, type ProviderEvent } from '../modules/payments/index.js';
+import { closeOrder, payOrder } from '../modules/store/index.js';
+import type { FlowDeps } from './deps.js';
 
-/** What applying a notification did. */
-export interface AppliedEvent {
-  status: OrderStatusValue;
-  /** False when the event had been applied before and nothing changed. */
-  applied: boolean;
-}
-
-/** Applies provider notifications to orders, each event once. */
-export class PaymentsService {
-  constructor(
-    private readonly deps: StoreDeps,
-    readonly providers: ProviderRegistry,
-  ) {}
+/** Applies provider events to orders, each event once. */
+export class PaymentEvents {
+  constructor(private readonly deps: FlowDeps) {}
 
   /** Verifies a provider's notification and applies it: 904 for an unknown provider, 910 when it does not verify. */
   async applyNotification(providerName: string, payload: string, signature: string): Promise<Outcome<AppliedEvent>> {
-    const provider = this.providers.get(providerName);
+    const provider = this.deps.payments.providers.get(providerName);
     if (!provider) return fail.notFound('provider');
     const event = provider.readNotification(payload, signature);
     if (event instanceof Failure) return event;
-    return this.applyEvent(provider.name, event);
+    return this.apply(provider.name, event);
   }
 
   /**
-   * Applies one verified event. The event's key (provider, event id) is written in the same
-   * transaction as the order's change: a replay finds the key taken and changes nothing, and on
-   * PostgreSQL a replay racing the first waits on the key until the first commits. Only the
-   * transaction that moves the order from pending applies the grants.
+   * Applies one verified event. Its key is claimed in the same transaction as the order's change,
+   * so a replay finds the key taken and changes nothing; only the transaction that moves the order
+   * from pending applies the grants. Undone as a whole by the transaction: nothing here reaches
+   * outside the database.
    */
-  async applyEvent(provider: Provider, event: ProviderEvent): Promise<Outcome<AppliedEvent>> {
+  async apply(provider: Provider, event: ProviderEvent): Promise<Outcome<AppliedEvent>> {
     const now = this.deps.now();
     return runInTransaction(this.deps.db, async (trx) => {
-      const fresh = await trx
-        .insertInto('payment_events')
-        .values({ provider, event_id: event.eventId, order_id: event.orderId, outcome: event.outcome, created_at: now })
-        .onConflict((oc) => oc.columns(['provider', 'event_id']).doNothing())
-        .returning('event_id')
-        .executeTakeFirst();
+      const fresh = await claimEvent(trx, { provider, ...event }, now);
       const order = await trx.selectFrom('orders').selectAll().where('id', '=', event.orderId).executeTakeFirst();
       if (!order) throw new AbortTransaction(fail.notFound('iden'));
       if (!fresh) return { status: order.status, applied: false };

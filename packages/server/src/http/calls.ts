@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toInputError, tokenRequest } from '@till/protocol';
 import type { z } from 'zod';
 import { Failure, fail, type Outcome } from '../errors.js';
+import type { AnswerCheck } from './answer-check.js';
 
 /** Who is calling, once their token has been checked. */
 export interface Caller {
@@ -79,8 +80,16 @@ export class CallRegistry {
 
   constructor(
     private readonly app: FastifyInstance,
-    private readonly authenticate: Authenticate,
+    /** Checks a session token (901 or the caller): the one check every module's calls use. */
+    readonly authenticate: Authenticate,
+    /** Checks every answer against its declared schema (tests). */
+    private readonly answerCheck?: AnswerCheck,
   ) {}
+
+  /** Holds an answer up against the schema its call declares, when answers are checked. */
+  checkAnswer(path: string, declared: z.ZodType | undefined, body: Record<string, unknown>): void {
+    this.answerCheck?.check(path, declared, body);
+  }
 
   /** Adds a call to the document without registering a route (for routes registered by hand). */
   describe(call: DescribedCall): void {
@@ -118,7 +127,9 @@ export class CallRegistry {
     fields?: Record<string, unknown>,
   ): Promise<Record<string, unknown>> {
     const outcome = await this.run(spec, request, reply, fields);
-    return outcome instanceof Failure ? outcome.toResponse() : { code: 900, ...outcome };
+    const body = outcome instanceof Failure ? outcome.toResponse() : { code: 900, ...outcome };
+    if (!reply.sent) this.checkAnswer(spec.path, spec.response, body);
+    return body;
   }
 
   private async run(spec: CallSpec, request: FastifyRequest, reply: FastifyReply, fields?: Record<string, unknown>) {
@@ -158,4 +169,9 @@ export class CallRegistry {
     if (caller) return (spec as AuthedCallSpec<z.ZodType>).handler(input, { ...ctx, caller });
     return (spec as PublicCallSpec<z.ZodType>).handler(input, ctx);
   }
+}
+
+/** Store and payment answers carry their payload in `data`. */
+export function asData<T extends object>(outcome: Outcome<T>): Outcome<{ data: T }> {
+  return outcome instanceof Failure ? outcome : { data: outcome };
 }

@@ -27,7 +27,7 @@ const FIELD_LIMITS = { fields: 50, fieldSize: 64 * 1024, files: 0, parts: 50 };
  * input, `{code: 900, ...value}`) and also accept their fields as multipart; stream services read
  * the body themselves. An unknown path answers 904 with `parameter: 'servicePath'`.
  */
-export class ServiceRegistry {
+export class ServiceCalls {
   private readonly json = new Map<string, CallSpec>();
   private readonly streams = new Map<string, StreamServiceSpec>();
 
@@ -80,11 +80,13 @@ export class ServiceRegistry {
     const stream = this.streams.get(path);
     if (stream) {
       const outcome = await stream.handler(request, reply);
-      return outcome instanceof Failure ? outcome.toResponse() : { code: 900, ...outcome };
+      const body = outcome instanceof Failure ? outcome.toResponse() : { code: 900, ...outcome };
+      this.calls.checkAnswer(stream.path, stream.response, body);
+      return body;
     }
     const spec = this.json.get(path);
     // An unknown service's multipart body is left unread; Node discards it after the answer.
-    if (!spec) return fail.notFound('servicePath').toResponse();
+    if (!spec) return fail.notFound('servicePath').toResponse() as Record<string, unknown>;
     if (!request.isMultipart()) return this.calls.answer(spec, request, reply);
     const fields = await readFields(request);
     return fields instanceof Failure ? fields.toResponse() : this.calls.answer(spec, request, reply, fields);

@@ -1,8 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type AppContext, type BuildOptions } from '../app.js';
+import { buildApp } from '../app.js';
+import type { AppContext, BuildOptions } from '../context.js';
 import { loadConfig, type Config } from '../config.js';
 import type { Dialect } from '../db/connect.js';
+import { AnswerCheck } from '../http/answer-check.js';
 import { createTestDb, type TestDb } from './db.js';
 
 /** A running test server: the real app on a throwaway database. */
@@ -10,6 +12,8 @@ export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
   db: TestDb;
+  /** What the answers sent so far held against their declared schemas. */
+  answerCheck: AnswerCheck;
   /** `http://127.0.0.1:PORT` when started with `listen`, else ''. */
   url: string;
   /** POST a JSON body through `inject` and answer the parsed body. */
@@ -39,7 +43,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const db = await createTestDb(options.dialect ?? 'sqlite', options.poolSize);
   const base = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...options.env });
   const config: Config = { ...base, rateLimits: { ...generous }, ...options.config };
-  const { app, ctx } = await buildApp(config, { logger: false, ...options, db });
+  const answerCheck = new AnswerCheck();
+  const { app, ctx } = await buildApp(config, { logger: false, answerCheck, ...options, db });
   let url = '';
   if (options.listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -57,9 +62,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       const res = await app.inject({ method: 'POST', url: path, payload: body });
       return res.json();
     },
+    answerCheck,
     async close() {
       await app.close();
       await db.drop();
+      // Every answer this app sent was held against its call's declared schema (the OpenAPI document).
+      if (answerCheck.drift.length) {
+        throw new Error(`answers that their schemas do not describe:\n${answerCheck.drift.join('\n')}`);
+      }
     },
   };
 }

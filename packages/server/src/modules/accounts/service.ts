@@ -35,6 +35,7 @@ export interface AccountsDeps {
   mailer: Mailer;
   limiters: AccountLimiters;
   log: FastifyBaseLogger;
+  avatars?: Avatars | undefined;
   now?: () => number;
 }
 
@@ -51,12 +52,18 @@ export interface IssuedSession {
   user: User;
 }
 
-/** Lets the files module give avatars: checks a file and answers the stored avatar key. */
-export type AvatarSetter = (userId: string, fileId: string) => Promise<Outcome<string>>;
-/** Answers the URL of a stored avatar key. */
-export type AvatarUrl = (userId: string, key: string) => string;
-/** Removes a stored avatar copy that is no longer used. */
-export type AvatarRemover = (key: string) => Promise<void>;
+/**
+ * Where avatars come from: uploaded files, which this module does not own. The app hands in the
+ * files module's implementation; without one, `avatarFileId` is refused as not found.
+ */
+export interface Avatars {
+  /** Checks the user's uploaded image, stores its avatar copy and answers that copy's key. */
+  make(userId: string, fileId: string): Promise<Outcome<string>>;
+  /** The link to a stored avatar copy. */
+  url(key: string): string;
+  /** Removes an avatar copy that is no longer used. */
+  remove(key: string): Promise<void>;
+}
 
 // The user row read with the session rides on the caller for the rest of that request, so that
 // getUserInfo needs no second query. A symbol keeps it out of sight of other modules and of JSON;
@@ -68,20 +75,10 @@ type LoadedCaller = Caller & { [LOADED]?: SessionUser };
 export class AccountsService {
   readonly repo: AccountsRepo;
   private readonly now: () => number;
-  private avatarSetter: AvatarSetter | undefined;
-  private avatarUrl: AvatarUrl | undefined;
-  private avatarRemover: AvatarRemover | undefined;
 
   constructor(private readonly deps: AccountsDeps) {
     this.repo = new AccountsRepo(deps.db, deps.read);
     this.now = deps.now ?? Date.now;
-  }
-
-  /** Plugs in avatar handling (the files module does this). */
-  useAvatars(setter: AvatarSetter, url: AvatarUrl, remover?: AvatarRemover): void {
-    this.avatarSetter = setter;
-    this.avatarUrl = url;
-    this.avatarRemover = remover;
   }
 
   /** The level a user has now: admins by configuration once confirmed, 2 once confirmed, else 1. */
@@ -100,7 +97,7 @@ export class AccountsService {
       lang: row.lang,
       level: this.levelOf(row),
       emailConfirmed: Boolean(row.email_confirmed),
-      avatarUrl: row.avatar_key && this.avatarUrl ? this.avatarUrl(row.id, row.avatar_key) : null,
+      avatarUrl: row.avatar_key && this.deps.avatars ? this.deps.avatars.url(row.avatar_key) : null,
       credits: row.credits,
       createdAt: new Date(row.created_at).toISOString(),
       pendingEmail: row.pending_email,
@@ -269,8 +266,8 @@ export class AccountsService {
         changes.avatar_file_id = null;
         changes.avatar_key = null;
       } else {
-        if (!this.avatarSetter) return fail.notFound('avatarFileId');
-        const key = await this.avatarSetter(row.id, input.avatarFileId);
+        if (!this.deps.avatars) return fail.notFound('avatarFileId');
+        const key = await this.deps.avatars.make(row.id, input.avatarFileId);
         if (key instanceof Failure) return key;
         changes.avatar_file_id = input.avatarFileId;
         changes.avatar_key = key;
@@ -278,7 +275,7 @@ export class AccountsService {
     }
     if (Object.keys(changes).length) await this.repo.updateUser(row.id, changes);
     // A removed avatar's copy goes once the row no longer points at it.
-    if (input.avatarFileId === null && row.avatar_key && this.avatarRemover) await this.avatarRemover(row.avatar_key);
+    if (input.avatarFileId === null && row.avatar_key) await this.deps.avatars?.remove(row.avatar_key);
     if (input.password !== undefined) await this.repo.deleteOtherSessions(row.id, caller.sessionId);
     const updated = { ...row, ...changes };
     if (emailChange) {

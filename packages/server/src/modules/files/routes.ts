@@ -1,14 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { filesDeleteRequest, filesListData, filesListRequest, filesUploadData, Level, Paths } from '@till/protocol';
 import { z } from 'zod';
-import type { AppContext } from '../../app.js';
-import type { ServiceRegistry } from '../../http/service-calls.js';
-import { makeAvatar } from './avatar.js';
+import type { ModuleHost } from '../../http/module.js';
 import { notFound, refused, sendObject } from './download.js';
 import { AVATAR_ROUTE, DOWNLOAD_ROUTE } from './links.js';
-import { FilesService } from './service.js';
+import type { FilesService } from './service.js';
 import { IMAGE_TYPES } from './sniff.js';
-import { openStorage } from './storage/open-storage.js';
 import { handleUpload } from './upload.js';
 
 const tag = 'files';
@@ -24,14 +20,9 @@ const uploadFields = z.object({
 const listRequest = filesListRequest.extend({ userId: z.string().min(1).max(64).optional() });
 const ok = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(900), data });
 
-/**
- * The files module: upload, list and delete as generic service calls, the download and avatar
- * links, and avatars for `updateInfo`. Storage is opened from `STORAGE_URL` and closed with the app.
- */
-export async function registerFiles(app: FastifyInstance, ctx: AppContext, services: ServiceRegistry): Promise<void> {
-  const storage = await openStorage(ctx.config.storageUrl);
-  const files = new FilesService({ db: ctx.db.kysely, storage, config: ctx.config, log: app.log, now: ctx.now });
-  app.addHook('onClose', () => storage.close());
+/** Upload, list and delete as generic service calls, and the download and avatar links. */
+export function registerFileRoutes({ app, calls, services }: ModuleHost, files: FilesService): void {
+  const storage = files.deps.storage;
 
   services.defineStream({
     path: `/${Paths.filesUpload}`,
@@ -39,7 +30,7 @@ export async function registerFiles(app: FastifyInstance, ctx: AppContext, servi
     tag,
     request: uploadFields,
     response: ok(filesUploadData),
-    handler: (request) => handleUpload(request, files, (token) => ctx.accounts.authenticate(token)),
+    handler: (request) => handleUpload(request, files, (token) => calls.authenticate(token)),
   });
   services.define({
     path: `/${Paths.filesList}`,
@@ -84,7 +75,7 @@ export async function registerFiles(app: FastifyInstance, ctx: AppContext, servi
       });
     },
   });
-  ctx.calls.describe({ method: 'GET', path: DOWNLOAD_ROUTE, summary: 'A file, by its `url` (ranges supported).', tag });
+  calls.describe({ method: 'GET', path: DOWNLOAD_ROUTE, summary: 'A file, by its `url` (ranges supported).', tag });
 
   app.route({
     method: ['GET', 'HEAD'],
@@ -105,11 +96,5 @@ export async function registerFiles(app: FastifyInstance, ctx: AppContext, servi
       });
     },
   });
-  ctx.calls.describe({ method: 'GET', path: AVATAR_ROUTE, summary: "A user's avatar (its `avatarUrl`).", tag });
-
-  ctx.accounts.useAvatars(
-    (userId, fileId) => makeAvatar(files, userId, fileId),
-    (_userId, key) => files.links.avatarUrl(key),
-    (key) => files.deleteObject(key),
-  );
+  calls.describe({ method: 'GET', path: AVATAR_ROUTE, summary: "A user's avatar (its `avatarUrl`).", tag });
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import type { FileInfo } from '@till/protocol';
+import { Code, type FileInfo } from '@till/protocol';
 import { fail, Failure, type Outcome } from '../../errors.js';
 import type { Authenticate, Caller } from '../../http/calls.js';
 import { sanitizeFileName } from './names.js';
@@ -92,7 +92,7 @@ export async function handleUpload(
   if (!failure && !caller) failure = fail.invalidInput('token', 'required');
   if (!failure && !staged.length) failure = fail.invalidInput('file', 'required');
   if (failure || !caller) {
-    if (failure?.body.kind === 'invalid_input' && failure.body.reason === 'incomplete') {
+    if (failure?.body.code === Code.InvalidInput && failure.body.reason === 'incomplete') {
       request.log.info({ files: staged.length }, 'upload abandoned by the client; removed');
     }
     current?.file.destroy();

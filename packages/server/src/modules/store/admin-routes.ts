@@ -9,30 +9,25 @@ import {
   adminCreditsAdjustRequest,
   adminCreditsHistoryData,
   adminCreditsHistoryRequest,
-  adminOrderRefundData,
-  adminOrderRefundRequest,
   adminOrdersListData,
   adminOrdersListRequest,
   adminProductSaveData,
   adminProductSaveRequest,
   adminProductsListData,
   adminProductsListRequest,
-  adminUsersListData,
-  adminUsersListRequest,
   dataResponse,
   Level,
 } from '@till/protocol';
 import { Failure } from '../../errors.js';
-import type { CallRegistry } from '../../http/calls.js';
+import { asData, type CallRegistry } from '../../http/calls.js';
+import type { StoreParts } from './parts.js';
 import { listAdminOrders } from './order-queries.js';
-import { asData } from './routes.js';
-import type { StoreServices } from './services.js';
 
 const tag = 'admin';
 const auth = Level.Admin;
 
 /** The administrator's store calls (903 below level 9). */
-export function registerAdminRoutes(calls: CallRegistry, s: StoreServices): void {
+export function registerAdminRoutes(calls: CallRegistry, s: StoreParts): void {
   calls.define({
     path: '/api/admin/products/list',
     summary: 'Every product, inactive ones included.',
@@ -85,22 +80,13 @@ export function registerAdminRoutes(calls: CallRegistry, s: StoreServices): void
     handler: async (input) => asData(await s.couponAdmin.bulk(input)),
   });
   calls.define({
-    path: '/api/admin/users/list',
-    summary: 'Users with their balances; `query` matches part of the e-mail or name.',
-    tag,
-    auth,
-    request: adminUsersListRequest,
-    response: dataResponse(adminUsersListData),
-    handler: async (input) => ({ data: await s.admin.listUsers(input) }),
-  });
-  calls.define({
     path: '/api/admin/credits/adjust',
     summary: 'Give or take credits with a reason (a ledger entry; 909 below zero).',
     tag,
     auth,
     request: adminCreditsAdjustRequest,
     response: dataResponse(adminCreditsAdjustData),
-    handler: async (input, ctx) => asData(await s.admin.adjustCredits(ctx.caller.userId, input)),
+    handler: async (input, ctx) => asData(await s.credits.adjustCredits(ctx.caller.userId, input)),
   });
   calls.define({
     path: '/api/admin/credits/history',
@@ -109,7 +95,7 @@ export function registerAdminRoutes(calls: CallRegistry, s: StoreServices): void
     auth,
     request: adminCreditsHistoryRequest,
     response: dataResponse(adminCreditsHistoryData),
-    handler: async (input) => asData(await s.admin.creditHistory(input)),
+    handler: async (input) => asData(await s.credits.creditHistory(input)),
   });
   calls.define({
     path: '/api/admin/orders/list',
@@ -119,14 +105,5 @@ export function registerAdminRoutes(calls: CallRegistry, s: StoreServices): void
     request: adminOrdersListRequest,
     response: dataResponse(adminOrdersListData),
     handler: async (input) => ({ data: await listAdminOrders(s.deps.db, input, input) }),
-  });
-  calls.define({
-    path: '/api/admin/orders/refund',
-    summary: 'Refund a paid order, reversing its grants (912 when not paid or its credits are spent).',
-    tag,
-    auth,
-    request: adminOrderRefundRequest,
-    response: dataResponse(adminOrderRefundData),
-    handler: async (input) => asData(await s.admin.refund(input.iden, input.reason)),
   });
 }

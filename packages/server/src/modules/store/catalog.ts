@@ -1,10 +1,11 @@
 import type { Selectable } from 'kysely';
-import type { Product, productInput } from '@till/protocol';
+import { ProductType, type Product, type productInput } from '@till/protocol';
 import type { z } from 'zod';
 import type { ProductsTable } from '../../db/schema.js';
 import { fail, type Outcome } from '../../errors.js';
 import { newId } from './ids.js';
-import { readJson, type Executor, type StoreDeps } from './deps.js';
+import { readJson, type Executor } from '../../db/rows.js';
+import type { StoreDeps } from './deps.js';
 
 export type ProductRow = Selectable<ProductsTable>;
 type StoreIds = Product['storeIds'];
@@ -113,7 +114,8 @@ export class Catalog {
     }
     for (const line of lines.values()) {
       // Owning something twice means nothing; a second copy is a mistake in the cart.
-      if (line.product.type === 1 && line.quantity > 1) return fail.invalidInput(parameter, 'invalid');
+      if (line.product.type === ProductType.NonConsumable && line.quantity > 1)
+        return fail.invalidInput(parameter, 'invalid');
     }
     return [...lines.values()];
   }

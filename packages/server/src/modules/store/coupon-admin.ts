@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import type { CouponsTable } from '../../db/schema.js';
 import { fail, type Outcome } from '../../errors.js';
 import { toCoupon, normalizeCode } from './coupons.js';
-import { iso, pageOf, type StoreDeps } from './deps.js';
+import { iso, pageOf } from '../../db/rows.js';
+import type { StoreDeps } from './deps.js';
 import { newCouponCode, newId } from './ids.js';
 import type { CouponRow } from './pricing.js';
 

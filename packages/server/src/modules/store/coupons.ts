@@ -3,7 +3,8 @@ import { runInTransaction } from '../../db/transaction.js';
 import { AbortTransaction, Failure, fail, type Outcome } from '../../errors.js';
 import { consumeCouponUse } from './coupon-uses.js';
 import { moveCredits } from './credits.js';
-import { iso, readJson, type Executor, type StoreDeps } from './deps.js';
+import { iso, readJson, type Executor } from '../../db/rows.js';
+import type { StoreDeps } from './deps.js';
 import { applyGrants } from './grants.js';
 import type { CouponRow } from './pricing.js';
 

@@ -2,7 +2,8 @@ import { sql, type Selectable, type Transaction } from 'kysely';
 import type { CreditEntry } from '@till/protocol';
 import type { CreditLedgerTable, Database } from '../../db/schema.js';
 import { AbortTransaction, fail } from '../../errors.js';
-import { iso, pageOf, type Executor, type StoreDeps } from './deps.js';
+import { iso, pageOf, type Executor } from '../../db/rows.js';
+import type { StoreDeps } from './deps.js';
 import { newId } from './ids.js';
 
 /** Why credits moved; shown to the buyer in their history. */

@@ -1,11 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Dialect } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
-
-/** A query runner: the database, or an open transaction. */
-export type Executor = Kysely<Database> | Transaction<Database>;
 
 /** What every part of the store is built from. */
 export interface StoreDeps {
@@ -14,24 +11,4 @@ export interface StoreDeps {
   config: Config;
   log: FastifyBaseLogger;
   now: () => number;
-}
-
-/** Reads a JSON column that the store itself wrote; a damaged value reads as the fallback. */
-export function readJson<T>(text: string | null, fallback: T): T {
-  if (text == null) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
-
-/** Epoch millis as the ISO text the protocol shows. */
-export function iso(millis: number): string {
-  return new Date(millis).toISOString();
-}
-
-/** The offset and limit of a 1-based page. */
-export function pageOf(input: { page: number; pageSize: number }): { offset: number; limit: number } {
-  return { offset: (input.page - 1) * input.pageSize, limit: input.pageSize };
 }

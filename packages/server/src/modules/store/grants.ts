@@ -1,9 +1,10 @@
 import { sql, type Transaction } from 'kysely';
-import type { Entitlement } from '@till/protocol';
+import { Code, ProductType, type Entitlement } from '@till/protocol';
 import type { Database } from '../../db/schema.js';
 import { AbortTransaction, fail } from '../../errors.js';
 import { moveCredits, type CreditReason } from './credits.js';
-import { iso, type StoreDeps } from './deps.js';
+import { iso } from '../../db/rows.js';
+import type { StoreDeps } from './deps.js';
 import { newId } from './ids.js';
 
 /** What one line grants, as copied onto an order item (or read from a product for a coupon). */
@@ -68,10 +69,10 @@ export async function applyGrants(
   const products: string[] = [];
   for (const line of lines) {
     products.push(line.productId);
-    if (line.type === 1) {
+    if (line.type === ProductType.NonConsumable) {
       const granted = await insertEntitlement(trx, from, line.productId, 'ownership', from.now, null);
       if (!granted && from.refuseOwned) throw new AbortTransaction(fail.invalidInput('products', 'owned'));
-    } else if (line.type === 2 && line.grantPeriod) {
+    } else if (line.type === ProductType.Subscription && line.grantPeriod) {
       // Serialises subscription grants per buyer on PostgreSQL (a no-op write takes the row lock),
       // so two purchases committing together both extend the time instead of overlapping.
       await trx
@@ -150,7 +151,7 @@ export async function revokeGrants(
     try {
       await moveCredits(trx, { userId: order.userId, amount: -granted, reason: 'refund', reference, now });
     } catch (error) {
-      if (error instanceof AbortTransaction && error.failure.body.kind === 'not_enough_credits') {
+      if (error instanceof AbortTransaction && error.failure.body.code === Code.NotEnoughCredits) {
         throw new AbortTransaction(fail.conflict(order.status, 'credits_spent'));
       }
       throw error;

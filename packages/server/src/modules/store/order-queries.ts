@@ -1,6 +1,6 @@
 import type { AdminOrder, Order, OrderStatusValue } from '@till/protocol';
-import { pageOf, type Executor } from './deps.js';
-import { withItems } from './orders.js';
+import { pageOf, type Executor } from '../../db/rows.js';
+import { withItems } from './order-view.js';
 
 /** Filters of order lists; every one is optional. */
 export interface OrderFilters {

@@ -1,6 +1,10 @@
+import type { Selectable } from 'kysely';
 import type { Order, Provider } from '@till/protocol';
-import { iso, type Executor } from './deps.js';
-import type { OrderItemRow, OrderRow } from './orders.js';
+import { iso, type Executor } from '../../db/rows.js';
+import type { OrderItemsTable, OrdersTable } from '../../db/schema.js';
+
+export type OrderRow = Selectable<OrdersTable>;
+export type OrderItemRow = Selectable<OrderItemsTable>;
 
 /** The order as the protocol shows it. */
 export function toOrder(row: OrderRow, items: OrderItemRow[]): Order {

@@ -1,19 +1,14 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Order, OrderStatusValue, Provider } from '@till/protocol';
-import type { Database, OrderItemsTable, OrdersTable } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
 import { runInTransaction } from '../../db/transaction.js';
 import { AbortTransaction, fail } from '../../errors.js';
 import type { Line } from './catalog.js';
 import { releaseCouponUse } from './coupon-uses.js';
-import type { Executor } from './deps.js';
+import type { Executor } from '../../db/rows.js';
 import { applyGrants, type GrantLine } from './grants.js';
 import { newId } from './ids.js';
-import { toOrder } from './order-view.js';
-
-export { toOrder, withItems } from './order-view.js';
-
-export type OrderRow = Selectable<OrdersTable>;
-export type OrderItemRow = Selectable<OrderItemsTable>;
+import { toOrder, type OrderItemRow, type OrderRow } from './order-view.js';
 
 /**
  * Every change of status an order may make. A change that is not here is refused (912), never
@@ -131,16 +126,20 @@ export async function itemsOf(x: Executor, iden: string): Promise<OrderItemRow[]
   return x.selectFrom('order_items').selectAll().where('order_id', '=', iden).orderBy('line').execute();
 }
 
-/**
- * pending -> paid, and the grants, once: only the transaction whose update moved the order grants.
- * `known` saves reading back the items of an order made in the same transaction.
- */
+/** How {@link payOrder} goes about it. */
+export interface PayOptions {
+  /** The order's items when the caller has them (an order made in the same transaction). */
+  items?: OrderItemRow[];
+  /** Refuse (907 `owned`) rather than skip a non-consumable the buyer owns already (see `GrantSource`). */
+  refuseOwned?: boolean;
+}
+
+/** pending -> paid, and the grants, once: only the transaction whose update moved the order grants. */
 export async function payOrder(
   trx: Transaction<Database>,
   iden: string,
   now: number,
-  known?: OrderItemRow[],
-  refuseOwned = false,
+  { items: known, refuseOwned = false }: PayOptions = {},
 ): Promise<Order> {
   const row = await transitionOrder(trx, iden, 'paid', now);
   const items = known ?? (await itemsOf(trx, iden));

@@ -72,10 +72,10 @@ describe('pricing', () => {
   it('sums a cart and refuses lines without a money price or in another currency', () => {
     expect(moneySubtotal([line(product('a', 150), 3)], 'products')).toEqual({ currency: 'USD', subtotal: 450 });
     expect(moneySubtotal([line(product('a', null))], 'products')).toMatchObject({
-      body: { kind: 'invalid_input', reason: 'no_price' },
+      body: { code: 907, reason: 'no_price' },
     });
     expect(moneySubtotal([line(product('a', 1)), line(product('b', 1, 'EUR'))], 'products')).toMatchObject({
-      body: { kind: 'invalid_input', reason: 'currency' },
+      body: { code: 907, reason: 'currency' },
     });
   });
 });

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { CouponsTable } from '../../db/schema.js';
 import { fail, type Outcome } from '../../errors.js';
-import { readJson } from './deps.js';
+import { readJson } from '../../db/rows.js';
 import type { Line } from './catalog.js';
 
 export type CouponRow = Selectable<CouponsTable>;

@@ -2,17 +2,11 @@ import {
   cancelOrderData,
   cancelOrderRequest,
   dataResponse,
-  doCheckoutData,
-  doCheckoutRequest,
-  getCheckoutFormData,
-  getCheckoutFormRequest,
   getCouponData,
   getCouponRequest,
   Level,
   orderStatusData,
   orderStatusRequest,
-  payWithCreditsData,
-  payWithCreditsRequest,
   redeemCouponData,
   redeemCouponRequest,
   storeCreditsData,
@@ -26,25 +20,20 @@ import {
   storeProductsData,
   storeProductsRequest,
 } from '@till/protocol';
-import { runInTransaction } from '../../db/transaction.js';
-import { Failure, fail, type Outcome } from '../../errors.js';
-import type { CallRegistry } from '../../http/calls.js';
-import type { StoreServices } from './services.js';
+import { fail } from '../../errors.js';
+import { asData, type CallRegistry } from '../../http/calls.js';
+import { toProduct } from './catalog.js';
 import { creditHistory } from './credits.js';
 import { listEntitlements } from './grants.js';
-import { listOrders } from './order-queries.js';
-import { closeOrder, loadOrder } from './orders.js';
-import { toProduct } from './catalog.js';
+import type { StoreParts } from './parts.js';
 
 const tag = 'store';
 
-/** Store answers carry their payload in `data`. */
-export function asData<T extends object>(outcome: Outcome<T>): Outcome<{ data: T }> {
-  return outcome instanceof Failure ? outcome : { data: outcome };
-}
-
-/** The buyer's store calls: the protocol's, then the catalog, orders, entitlements and credits. */
-export function registerBuyerRoutes(calls: CallRegistry, s: StoreServices): void {
+/**
+ * The buyer's store calls that need no other module: coupons, the catalog, orders, entitlements and
+ * credits. Buying (checkout, credits, provider events) is in the flows layer.
+ */
+export function registerBuyerRoutes(calls: CallRegistry, s: StoreParts): void {
   const { deps } = s;
   calls.define({
     path: '/api/store/getCoupon',
@@ -65,43 +54,13 @@ export function registerBuyerRoutes(calls: CallRegistry, s: StoreServices): void
     handler: async (input, ctx) => asData(await s.coupons.redeem(ctx.caller.userId, input.couponCode)),
   });
   calls.define({
-    path: '/api/auth/payWithCredits',
-    summary: 'Buy with credits (`products` and `dataObj` are JSON text); the order comes back paid.',
-    tag,
-    auth: Level.Registered,
-    request: payWithCreditsRequest,
-    response: dataResponse(payWithCreditsData),
-    handler: async (input, ctx) => asData(await s.checkout.payWithCredits(ctx.caller.userId, input)),
-  });
-  calls.define({
-    path: '/api/store/doCheckout',
-    summary: 'A new order from `products` (ids joined with `;`) and `couponCode`, or how to pay `pastOrder`.',
-    tag,
-    auth: Level.Registered,
-    request: doCheckoutRequest,
-    response: dataResponse(doCheckoutData),
-    handler: async (input, ctx) => asData(await s.checkout.doCheckout(ctx.caller.userId, input)),
-  });
-  calls.define({
-    path: '/api/store/getCheckoutForm',
-    summary: 'The cart (ids joined with `,`), its total and the configured ways to pay.',
-    tag,
-    request: getCheckoutFormRequest,
-    response: dataResponse(getCheckoutFormData),
-    handler: async (input) => asData(await s.checkout.getCheckoutForm(input.products)),
-  });
-  calls.define({
     path: '/api/store/orderStatus',
     summary: "One of the buyer's orders; polled until it is no longer pending.",
     tag,
     auth: Level.Registered,
     request: orderStatusRequest,
     response: dataResponse(orderStatusData),
-    handler: async (input, ctx) => {
-      const found = await loadOrder(deps.db, input.iden);
-      if (!found || found.row.user_id !== ctx.caller.userId) return fail.notFound('iden');
-      return { data: { status: found.order.status, order: found.order } };
-    },
+    handler: async (input, ctx) => asData(await s.orders.status(ctx.caller.userId, input.iden)),
   });
   calls.define({
     path: '/api/store/cancelOrder',
@@ -110,12 +69,7 @@ export function registerBuyerRoutes(calls: CallRegistry, s: StoreServices): void
     auth: Level.Registered,
     request: cancelOrderRequest,
     response: dataResponse(cancelOrderData),
-    handler: async (input, ctx) => {
-      const found = await loadOrder(deps.db, input.iden);
-      if (!found || found.row.user_id !== ctx.caller.userId) return fail.notFound('iden');
-      const order = await runInTransaction(deps.db, (trx) => closeOrder(trx, input.iden, 'cancelled', deps.now()));
-      return asData(order instanceof Failure ? order : { order });
-    },
+    handler: async (input, ctx) => asData(await s.orders.cancel(ctx.caller.userId, input.iden)),
   });
   calls.define({
     path: '/api/store/products',
@@ -143,9 +97,7 @@ export function registerBuyerRoutes(calls: CallRegistry, s: StoreServices): void
     auth: Level.Registered,
     request: storeOrdersRequest,
     response: dataResponse(storeOrdersData),
-    handler: async (input, ctx) => ({
-      data: await listOrders(deps.db, { userId: ctx.caller.userId, status: input.status }, input),
-    }),
+    handler: async (input, ctx) => ({ data: await s.orders.list(ctx.caller.userId, input) }),
   });
   calls.define({
     path: '/api/store/entitlements',

@@ -1,12 +1,17 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Money, Order } from '@till/protocol';
 import type { Config } from '../../../../config.js';
-import { Failure } from '../../../../errors.js';
+import { Failure, type Outcome } from '../../../../errors.js';
 import { escapeHtml } from '../../../../http/html.js';
-import type { StoreDeps } from '../../../store/deps.js';
-import { loadOrder } from '../../../store/orders.js';
-import type { DefaultProvider } from './provider.js';
-import type { PaymentsService } from '../../../../flows/apply-payment-event.js';
+import type { PaymentPorts, ProviderEvent } from '../../provider.js';
+
+/** What the page needs of the sandbox provider: its signed links and notifications. */
+export interface SandboxSigner {
+  readonly name: 'default';
+  checkPageSignature(iden: string, signature: string): boolean;
+  signNotification(event: ProviderEvent): { payload: string; signature: string };
+  readNotification(payload: string, signature: string): Outcome<ProviderEvent>;
+}
 
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -49,14 +54,14 @@ const STATUS_TEXT: Record<string, string> = {
 /**
  * The built-in provider's checkout page. Its link carries a signature of the order's iden, so the
  * page needs no session; paying or declining posts a form back here, which becomes a signed
- * notification applied through {@link PaymentsService.applyNotification}, like a real provider's.
+ * notification, read back through the provider's own check and applied through
+ * {@link PaymentPorts.applyEvent}, like a real provider's.
  */
 export async function registerCheckoutPage(
   app: FastifyInstance,
-  deps: StoreDeps,
   config: Config,
-  provider: DefaultProvider,
-  payments: PaymentsService,
+  provider: SandboxSigner,
+  ports: PaymentPorts,
 ): Promise<void> {
   const send = (reply: FastifyReply, status: number, html: string) =>
     reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
@@ -72,9 +77,8 @@ export async function registerCheckoutPage(
     scope.get('/api/pay/default/:iden', async (request, reply) => {
       const { iden } = request.params as { iden: string };
       const { sig } = request.query as { sig?: string };
-      const found = sig && provider.checkPageSignature(iden, sig) ? await loadOrder(deps.db, iden) : undefined;
-      if (!found) return send(reply, 404, page('Order not found', '<p>This payment link is not valid.</p>'));
-      const order = found.order;
+      const order = sig && provider.checkPageSignature(iden, sig) ? await ports.findOrder(iden) : undefined;
+      if (!order) return send(reply, 404, page('Order not found', '<p>This payment link is not valid.</p>'));
       const back = `<p><a href="${escapeHtml(`${config.publicUrl}/orders/${encodeURIComponent(iden)}`)}">Back to your order</a></p>`;
       if (order.status !== 'pending') {
         return send(
@@ -95,8 +99,8 @@ export async function registerCheckoutPage(
       const { iden } = request.params as { iden: string };
       const body = (request.body ?? {}) as Record<string, string | undefined>;
       const sig = body.sig ?? '';
-      const found = provider.checkPageSignature(iden, sig) ? await loadOrder(deps.db, iden) : undefined;
-      if (!found || (body.action !== 'pay' && body.action !== 'decline')) {
+      const order = provider.checkPageSignature(iden, sig) ? await ports.findOrder(iden) : undefined;
+      if (!order || (body.action !== 'pay' && body.action !== 'decline')) {
         return send(reply, 400, page('Payment not possible', '<p>This payment link is not valid.</p>'));
       }
       // One event per order and choice: a double click on "Pay" is the same event, applied once.
@@ -104,12 +108,13 @@ export async function registerCheckoutPage(
         eventId: `${iden}:${body.action}`,
         orderId: iden,
         outcome: body.action === 'pay' ? 'paid' : 'failed',
-        amount: found.order.total.amount,
-        currency: found.order.total.currency,
+        amount: order.total.amount,
+        currency: order.total.currency,
       });
-      const applied = await payments.applyNotification('default', note.payload, note.signature);
+      const event = provider.readNotification(note.payload, note.signature);
+      const applied = event instanceof Failure ? event : await ports.applyEvent(provider.name, event);
       if (applied instanceof Failure)
-        request.log.info({ iden, outcome: applied.body.kind }, 'checkout page choice refused');
+        request.log.info({ iden, outcome: applied.body.code }, 'checkout page choice refused');
       // Post/redirect/get: a reload shows the result instead of posting again.
       return reply.redirect(`/api/pay/default/${encodeURIComponent(iden)}?sig=${encodeURIComponent(sig)}`, 303);
     });

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import type { Config } from '../../../../config.js';
 import { fail, type Outcome } from '../../../../errors.js';
 import { sign, verifySignature } from '../../../../security/tokens.js';
-import type { PaymentProvider, ProviderEvent } from '../../provider.js';
+import type { ModuleHost } from '../../../../http/module.js';
+import type { PaymentPorts, PaymentProvider, ProviderEvent } from '../../provider.js';
+import { registerCheckoutPage } from './page.js';
 
 const eventSchema = z.object({
   eventId: z.string().min(1).max(200),
@@ -24,6 +26,7 @@ const NOTIFY = 'default-notify:';
  */
 export class DefaultProvider implements PaymentProvider {
   readonly name = 'default' as const;
+  readonly checkout = true;
 
   constructor(private readonly config: Config) {}
 
@@ -40,8 +43,8 @@ export class DefaultProvider implements PaymentProvider {
     return verifySignature(this.config.signingSecret, PAGE + iden, signature);
   }
 
-  start(order: Order): PaymentInstruction {
-    return { provider: this.name, url: this.pageUrl(order.iden) };
+  start(order: Order): Promise<PaymentInstruction> {
+    return Promise.resolve({ provider: this.name, url: this.pageUrl(order.iden) });
   }
 
   offer(products: string[]): PaymentInstruction {
@@ -72,5 +75,10 @@ export class DefaultProvider implements PaymentProvider {
     }
     const event = eventSchema.safeParse(json);
     return event.success ? event.data : fail.invalidInput('payload', 'invalid');
+  }
+
+  /** The checkout page itself, served by this server. */
+  register({ app }: ModuleHost, ports: PaymentPorts): Promise<void> {
+    return registerCheckoutPage(app, this.config, this, ports);
   }
 }

@@ -1,0 +1,27 @@
+import type { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import type { Db } from './db/connect.js';
+import type { AnswerCheck } from './http/answer-check.js';
+import type { Mailer } from './mail/mailer.js';
+
+/** What the app is built on, once per app: handed to the modules' constructors, never imported by them. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  mailer: Mailer;
+  redis: Redis | undefined;
+  now: () => number;
+}
+
+export interface BuildOptions {
+  /** Use this database instead of opening `config.databaseUrl` (it is not closed with the app). */
+  db?: Db;
+  /** Use this mailer instead of the configured one. */
+  mailer?: Mailer;
+  /** The clock, for tests of expiry. */
+  now?: () => number;
+  /** Pino logger options, or false to log nothing. */
+  logger?: boolean | Record<string, unknown>;
+  /** Check every answer against its call's declared schema (tests). */
+  answerCheck?: AnswerCheck;
+}

@@ -1,0 +1,25 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from './schema.js';
+
+/** A query runner: the database, or an open transaction. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+/** Reads a JSON column that the server itself wrote; a damaged value reads as the fallback. */
+export function readJson<T>(text: string | null, fallback: T): T {
+  if (text == null) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Epoch millis (how times are stored) as the ISO text the protocol shows. */
+export function iso(millis: number): string {
+  return new Date(millis).toISOString();
+}
+
+/** The offset and limit of a 1-based page. */
+export function pageOf(input: { page: number; pageSize: number }): { offset: number; limit: number } {
+  return { offset: (input.page - 1) * input.pageSize, limit: input.pageSize };
+}

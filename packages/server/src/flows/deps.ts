@@ -1,0 +1,14 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { PaymentsModule } from '../modules/payments/index.js';
+import type { StoreModule } from '../modules/store/index.js';
+
+/** What the flows are built from: the modules they compose, and the database their transactions run on. */
+export interface FlowDeps {
+  db: Kysely<Database>;
+  log: FastifyBaseLogger;
+  now: () => number;
+  store: StoreModule;
+  payments: PaymentsModule;
+}

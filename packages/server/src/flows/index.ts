@@ -1,0 +1,49 @@
+import type { Order, PayWithCreditsRequest, Provider } from '@till/protocol';
+import type { Outcome } from '../errors.js';
+import type { ModuleHost, TillModule } from '../http/module.js';
+import type { AppliedEvent, PaymentPorts, ProviderEvent } from '../modules/payments/index.js';
+import { loadOrder } from '../modules/store/index.js';
+import { PaymentEvents } from './apply-payment-event.js';
+import { Checkout } from './checkout.js';
+import type { FlowDeps } from './deps.js';
+import { payWithCredits } from './pay-with-credits.js';
+import { refundOrder } from './refund.js';
+import { registerFlowRoutes, type FlowCalls } from './routes.js';
+import { PurchaseValidation } from './validate-purchase.js';
+
+/**
+ * Work that spans modules: buying (checkout, credits, in-app purchases), applying provider events
+ * and refunds. The modules never import each other; only this layer and the app compose them.
+ */
+export class Flows implements TillModule, PaymentPorts, FlowCalls {
+  readonly name = 'flows';
+  readonly checkout: Checkout;
+  readonly events: PaymentEvents;
+  readonly purchases: PurchaseValidation;
+
+  constructor(private readonly deps: FlowDeps) {
+    this.checkout = new Checkout(deps);
+    this.events = new PaymentEvents(deps);
+    this.purchases = new PurchaseValidation(deps);
+  }
+
+  payWithCredits(userId: string, input: PayWithCreditsRequest) {
+    return payWithCredits(this.deps, userId, input);
+  }
+
+  refund(iden: string, reason: string | undefined) {
+    return refundOrder(this.deps, iden, reason);
+  }
+
+  async findOrder(iden: string): Promise<Order | undefined> {
+    return (await loadOrder(this.deps.db, iden))?.order;
+  }
+
+  applyEvent(provider: Provider, event: ProviderEvent): Promise<Outcome<AppliedEvent>> {
+    return this.events.apply(provider, event);
+  }
+
+  register({ calls }: ModuleHost): void {
+    registerFlowRoutes(calls, this);
+  }
+}

@@ -1,0 +1,92 @@
+import {
+  adminOrderRefundData,
+  adminOrderRefundRequest,
+  dataResponse,
+  doCheckoutData,
+  doCheckoutRequest,
+  getCheckoutFormData,
+  getCheckoutFormRequest,
+  Level,
+  payWithCreditsData,
+  payWithCreditsRequest,
+  paymentNotificationData,
+  paymentNotificationRequest,
+  providerSchema,
+  validatePurchaseData,
+  validatePurchaseRequest,
+  type AdminOrder,
+  type Order,
+  type PayWithCreditsRequest,
+} from '@till/protocol';
+import type { Outcome } from '../errors.js';
+import { asData, type CallRegistry } from '../http/calls.js';
+import type { PaymentEvents } from './apply-payment-event.js';
+import type { Checkout } from './checkout.js';
+import type { PurchaseValidation } from './validate-purchase.js';
+
+/** The flows the calls below run (the `Flows` entry provides them). */
+export interface FlowCalls {
+  checkout: Checkout;
+  events: PaymentEvents;
+  purchases: PurchaseValidation;
+  payWithCredits(userId: string, input: PayWithCreditsRequest): Promise<Outcome<{ order: Order; balance: number }>>;
+  refund(iden: string, reason: string | undefined): Promise<Outcome<{ order: AdminOrder }>>;
+}
+
+/** The calls that buy, pay and refund: each runs a flow across the store and payments. */
+export function registerFlowRoutes(calls: CallRegistry, flows: FlowCalls): void {
+  calls.define({
+    path: '/api/auth/payWithCredits',
+    summary: 'Buy with credits (`products` and `dataObj` are JSON text); the order comes back paid.',
+    tag: 'store',
+    auth: Level.Registered,
+    request: payWithCreditsRequest,
+    response: dataResponse(payWithCreditsData),
+    handler: async (input, ctx) => asData(await flows.payWithCredits(ctx.caller.userId, input)),
+  });
+  calls.define({
+    path: '/api/store/doCheckout',
+    summary: 'A new order from `products` (ids joined with `;`) and `couponCode`, or how to pay `pastOrder`.',
+    tag: 'store',
+    auth: Level.Registered,
+    request: doCheckoutRequest,
+    response: dataResponse(doCheckoutData),
+    handler: async (input, ctx) => asData(await flows.checkout.doCheckout(ctx.caller.userId, input)),
+  });
+  calls.define({
+    path: '/api/store/getCheckoutForm',
+    summary: 'The cart (ids joined with `,`), its total and the configured ways to pay.',
+    tag: 'store',
+    request: getCheckoutFormRequest,
+    response: dataResponse(getCheckoutFormData),
+    handler: async (input) => asData(await flows.checkout.getCheckoutForm(input.products)),
+  });
+  calls.define({
+    path: '/api/payments/notify/:provider',
+    summary: "A provider's signed notification; the same event is applied once (904 for a provider not configured).",
+    tag: 'payments',
+    params: true,
+    request: paymentNotificationRequest.extend({ provider: providerSchema }),
+    response: dataResponse(paymentNotificationData),
+    handler: async (input) =>
+      asData(await flows.events.applyNotification(input.provider, input.payload, input.signature)),
+  });
+  calls.define({
+    path: '/api/store/validatePurchase',
+    summary: 'Check an in-app store transaction (`transactionData`, JSON text) and record it as a paid order.',
+    tag: 'payments',
+    auth: Level.Registered,
+    request: validatePurchaseRequest,
+    response: dataResponse(validatePurchaseData),
+    handler: async (input, ctx) => asData(await flows.purchases.validate(ctx.caller.userId, input.transactionData)),
+  });
+  calls.define({
+    path: '/api/admin/orders/refund',
+    summary: 'Refund a paid order, reversing its grants (912 when not paid or its credits are spent).',
+    tag: 'admin',
+    auth: Level.Admin,
+    request: adminOrderRefundRequest,
+    response: dataResponse(adminOrderRefundData),
+    handler: async (input) => asData(await flows.refund(input.iden, input.reason)),
+  });
+}

@@ -1,0 +1,38 @@
+import { adminUsersListData, adminUsersListRequest, dataResponse, Level } from '@till/protocol';
+import type { Outcome } from '../../errors.js';
+import type { Caller } from '../../http/calls.js';
+import type { ModuleHost, TillModule } from '../../http/module.js';
+import { listUsers } from './admin-users.js';
+import { registerAccountRoutes } from './routes.js';
+import { AccountsService, type AccountsDeps } from './service.js';
+
+/** Accounts: registration, confirmation, login, links, profile, sessions, and the users list for administrators. */
+export class AccountsModule implements TillModule {
+  readonly name = 'accounts';
+  readonly service: AccountsService;
+
+  constructor(private readonly deps: AccountsDeps) {
+    this.service = new AccountsService(deps);
+  }
+
+  /** Checks a session token: what every other module's calls are authenticated with. */
+  authenticate(token: string): Promise<Outcome<Caller>> {
+    return this.service.authenticate(token);
+  }
+
+  register({ calls }: ModuleHost): void {
+    registerAccountRoutes(calls, this.service);
+    calls.define({
+      path: '/api/admin/users/list',
+      summary: 'Users with their balances; `query` matches part of the e-mail or name.',
+      tag: 'admin',
+      auth: Level.Admin,
+      request: adminUsersListRequest,
+      response: dataResponse(adminUsersListData),
+      handler: async (input) => ({ data: await listUsers(this.deps.db, this.service, input) }),
+    });
+  }
+}
+
+export { accountLimiters } from './limiters.js';
+export type { AccountLimiters, AccountsDeps, Avatars } from './service.js';

@@ -1,0 +1,15 @@
+import type { Redis } from 'ioredis';
+import type { RateLimits } from '../../config.js';
+import { Limiter } from '../../security/rate-limit.js';
+import type { AccountLimiters } from './service.js';
+
+/** The account calls' budgets from the configured limits, shared through Redis when it is there. */
+export function accountLimiters(limits: RateLimits, redis: Redis | undefined): AccountLimiters {
+  return {
+    loginPerIp: new Limiter('login-ip', { points: limits.loginPerIp, duration: 60 }, redis),
+    loginFailures: new Limiter('login-fail', { points: limits.loginFailuresPerAccount, duration: 900 }, redis),
+    registerPerIp: new Limiter('register-ip', { points: limits.registerPerIp, duration: 3600 }, redis),
+    mailPerIp: new Limiter('mail-ip', { points: limits.mailPerIp, duration: 3600 }, redis),
+    mailPerAddress: new Limiter('mail-to', { points: limits.mailPerAddress, duration: 3600 }, redis),
+  };
+}

@@ -1,0 +1,40 @@
+import type { ModuleHost, TillModule } from '../../http/module.js';
+import type { PaymentsDeps } from './deps.js';
+import type { StorePlatform } from './platform.js';
+import { ProviderRegistry, type PaymentPorts } from './provider.js';
+import { buildProviders } from './providers/index.js';
+
+/**
+ * The payment routes (one folder per provider under `providers/`) and the in-app store platforms.
+ * The module starts payments and verifies what providers send; what that does to an order is the
+ * flows layer's, reached through {@link PaymentPorts}.
+ */
+export class PaymentsModule implements TillModule {
+  readonly name = 'payments';
+  readonly providers: ProviderRegistry;
+  private readonly platforms: Map<string, StorePlatform>;
+
+  constructor(
+    deps: PaymentsDeps,
+    private readonly ports: PaymentPorts,
+  ) {
+    const built = buildProviders(deps);
+    this.providers = new ProviderRegistry(built.providers);
+    this.platforms = new Map(built.platforms.map((p) => [p.platform, p]));
+  }
+
+  /** The validator of an in-app store platform, by the plugin's name for it. */
+  platform(name: string): StorePlatform | undefined {
+    return this.platforms.get(name);
+  }
+
+  /** Each provider registers its own pages, webhooks and pingbacks. */
+  async register(host: ModuleHost): Promise<void> {
+    for (const provider of this.providers.list()) await provider.register?.(host, this.ports);
+  }
+}
+
+export type { PaymentsDeps } from './deps.js';
+export { claimEvent, orderOfEvent } from './events.js';
+export type { StorePlatform, VerifiedPurchase } from './platform.js';
+export type { AppliedEvent, PaymentPorts, PaymentProvider, ProviderEvent, ProviderRegistry } from './provider.js';

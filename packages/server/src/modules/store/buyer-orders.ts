@@ -1,0 +1,31 @@
+import type { Order, OrderStatusValue } from '@till/protocol';
+import { runInTransaction } from '../../db/transaction.js';
+import { fail, type Outcome } from '../../errors.js';
+import type { StoreDeps } from './deps.js';
+import { listOrders } from './order-queries.js';
+import { closeOrder, loadOrder } from './orders.js';
+
+/** A buyer's own orders: one, all, and giving up a pending one. */
+export class BuyerOrders {
+  constructor(private readonly deps: StoreDeps) {}
+
+  /** 904 for an order that is not the buyer's, as for one that does not exist: idens are not probed. */
+  async status(userId: string, iden: string): Promise<Outcome<{ status: OrderStatusValue; order: Order }>> {
+    const found = await loadOrder(this.deps.db, iden);
+    if (!found || found.row.user_id !== userId) return fail.notFound('iden');
+    return { status: found.order.status, order: found.order };
+  }
+
+  /** pending -> cancelled, giving back the coupon use it held; 912 when it is no longer pending. */
+  async cancel(userId: string, iden: string): Promise<Outcome<{ order: Order }>> {
+    const found = await loadOrder(this.deps.db, iden);
+    if (!found || found.row.user_id !== userId) return fail.notFound('iden');
+    return runInTransaction(this.deps.db, async (trx) => ({
+      order: await closeOrder(trx, iden, 'cancelled', this.deps.now()),
+    }));
+  }
+
+  list(userId: string, input: { status?: OrderStatusValue | undefined; page: number; pageSize: number }) {
+    return listOrders(this.deps.db, { userId, status: input.status }, input);
+  }
+}

@@ -1,0 +1,64 @@
+import type { ModuleHost, TillModule } from '../../http/module.js';
+import { registerAdminRoutes } from './admin-routes.js';
+import { BuyerOrders } from './buyer-orders.js';
+import { Catalog } from './catalog.js';
+import { CouponAdmin } from './coupon-admin.js';
+import { Coupons } from './coupons.js';
+import { CreditsAdmin } from './credits-admin.js';
+import { loadDemoData } from './demo-data.js';
+import type { StoreDeps } from './deps.js';
+import type { StoreParts } from './parts.js';
+import { registerBuyerRoutes } from './routes.js';
+
+/**
+ * The store: catalog, coupons, credits, orders and what they grant. Buying, which also needs a
+ * payment route, is the flows layer's: it uses the operations exported below, inside its own
+ * transactions.
+ */
+export class StoreModule implements TillModule {
+  readonly name = 'store';
+  readonly parts: StoreParts;
+
+  constructor(readonly deps: StoreDeps) {
+    this.parts = {
+      deps,
+      catalog: new Catalog(deps),
+      coupons: new Coupons(deps),
+      couponAdmin: new CouponAdmin(deps),
+      credits: new CreditsAdmin(deps),
+      orders: new BuyerOrders(deps),
+    };
+  }
+
+  get catalog(): Catalog {
+    return this.parts.catalog;
+  }
+
+  /** Registers the store's calls, and fills a new database with demo data outside production. */
+  async register({ calls }: ModuleHost): Promise<void> {
+    await loadDemoData(this.deps);
+    registerBuyerRoutes(calls, this.parts);
+    registerAdminRoutes(calls, this.parts);
+  }
+}
+
+export type { StoreDeps } from './deps.js';
+export { Catalog, isProductRef, parseProductRefs, toProduct, type Line, type ProductRow } from './catalog.js';
+export { checkCoupon } from './coupons.js';
+export { consumeCouponUse } from './coupon-uses.js';
+export { moveCredits } from './credits.js';
+export { revokeGrants } from './grants.js';
+export { newId } from './ids.js';
+export { adminOrderOf } from './order-queries.js';
+export { toOrder, type OrderItemRow, type OrderRow } from './order-view.js';
+export {
+  closeOrder,
+  expireStaleCouponHolds,
+  grantLinesOf,
+  insertOrder,
+  itemsOf,
+  loadOrder,
+  payOrder,
+  transitionOrder,
+} from './orders.js';
+export { discountFor, moneySubtotal } from './pricing.js';
