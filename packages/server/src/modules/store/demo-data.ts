@@ -1,3 +1,4 @@
+import { ProductType } from '@till/protocol';
 import type { StoreDeps } from './deps.js';
 
 const DEMO_KEY = 'demo_data';
@@ -32,7 +33,7 @@ export async function loadDemoData(deps: StoreDeps): Promise<boolean> {
           alias: 'credits-100',
           title: '100 credits',
           description: 'A pack of 100 credits to spend in the store.',
-          type: 0,
+          type: ProductType.Consumable,
           price_amount: 199,
           price_currency: 'USD',
           credit_price: null,
@@ -47,7 +48,7 @@ export async function loadDemoData(deps: StoreDeps): Promise<boolean> {
           alias: 'pro-unlock',
           title: 'Pro unlock',
           description: 'Unlocks the pro features for good.',
-          type: 1,
+          type: ProductType.NonConsumable,
           price_amount: 499,
           price_currency: 'USD',
           credit_price: 500,
@@ -62,7 +63,7 @@ export async function loadDemoData(deps: StoreDeps): Promise<boolean> {
           alias: 'monthly',
           title: 'Monthly subscription',
           description: 'One month of the subscription.',
-          type: 2,
+          type: ProductType.Subscription,
           price_amount: 299,
           price_currency: 'USD',
           credit_price: 300,
