@@ -1,5 +1,5 @@
 import { Code, type AnyOf, type ErrorResponse } from '@till/protocol';
-import type { ClientFailure } from '@till/client';
+import type { Answer, ClientFailure } from '@till/client';
 
 /**
  * A protocol answer that is not 900: a server's error body or the SDK's own 905. Flattened so that
@@ -20,7 +20,7 @@ export class ApiError extends Error {
 }
 
 /** Answers the success body, or throws the failure as an {@link ApiError}. */
-export function unwrap<T extends { code: typeof Code.Ok }>(res: T | ErrorResponse | ClientFailure): T {
+export function unwrap<T extends { code: typeof Code.Ok }>(res: Answer<T>): T {
   if (res.code !== Code.Ok) throw new ApiError(res as ErrorResponse | ClientFailure);
   return res as T;
 }
