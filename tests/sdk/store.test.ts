@@ -8,6 +8,7 @@ import {
   type StoreMessage,
   type Till,
 } from '@till/client';
+import { ProductType } from '@till/protocol';
 import { loadCdvPurchase } from '../../packages/client/src/test-support/cdv-plugin.js';
 import { startTestApp, type TestApp } from '../../packages/server/src/test-support/app.js';
 import { giveCredits } from '../../packages/server/src/test-support/store.js';
@@ -110,7 +111,7 @@ describe('SDK store calls against the server', () => {
     const flow = till.createPurchaseFlow({
       adapter: new FakeStoreAdapter(),
       // The platform's store id, and the server's id as the alias: the validator names server ids.
-      products: [{ id: 'till.pro_unlock', alias: 'pro-unlock', type: 1, callback: unlocked }],
+      products: [{ id: 'till.pro_unlock', alias: 'pro-unlock', type: ProductType.NonConsumable, callback: unlocked }],
       onMessage: (m) => messages.push(m),
     });
     await flow.start();
@@ -129,7 +130,7 @@ describe('SDK store calls against the server', () => {
     const credited = vi.fn();
     const flow = till.createPurchaseFlow({
       adapter: new CdvPurchaseAdapter(plugin.store),
-      products: [{ id: 'till.credits100', alias: 'credits-100', type: 0, callback: credited }],
+      products: [{ id: 'till.credits100', alias: 'credits-100', type: ProductType.Consumable, callback: credited }],
       onMessage: (m) => messages.push(m),
     });
     await flow.start();
@@ -147,7 +148,7 @@ describe('SDK store calls against the server', () => {
     const messages: StoreMessage[] = [];
     const flow = till.createPurchaseFlow({
       adapter,
-      products: [{ id: 'till.not_in_catalog', alias: 'ghost', type: 0 }],
+      products: [{ id: 'till.not_in_catalog', alias: 'ghost', type: ProductType.Consumable }],
       onMessage: (m) => messages.push(m),
     });
     await flow.start();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ProductType } from '@till/protocol';
 import { FakeStoreAdapter } from './adapters/fake-store.js';
 import { createTill } from './create-till.js';
 import { memoryStorage } from './session-storage.js';
@@ -62,7 +63,7 @@ describe('createTill', () => {
     const codes: (number | string)[] = [];
     const flow = till.createPurchaseFlow({
       adapter: new FakeStoreAdapter(),
-      products: [{ id: 'pro', alias: 'pro', type: 1 }],
+      products: [{ id: 'pro', alias: 'pro', type: ProductType.NonConsumable }],
       onMessage: (m) => codes.push(m.code ?? m.type),
     });
     await flow.start();

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ValidatePurchaseData } from '@till/protocol';
+import { ProductType, type ValidatePurchaseData } from '@till/protocol';
 import type { DataAnswer } from './answers.js';
 import { FakeStoreAdapter, type FakeStoreOptions } from './adapters/fake-store.js';
 import { PurchaseFlow } from './purchase-flow.js';
@@ -28,9 +28,9 @@ function setup(
     store: { validatePurchase },
     onMessage: (m) => messages.push(m),
     products: [
-      { id: 'pro', alias: 'pro-unlock', type: 1, callback: proCallback },
-      { id: 'coins', alias: 'credits-100', type: 0, callback: coinsCallback },
-      { id: 'monthly', alias: 'monthly', type: 2 },
+      { id: 'pro', alias: 'pro-unlock', type: ProductType.NonConsumable, callback: proCallback },
+      { id: 'coins', alias: 'credits-100', type: ProductType.Consumable, callback: coinsCallback },
+      { id: 'monthly', alias: 'monthly', type: ProductType.Subscription },
     ],
     ...flowOptions,
   });
@@ -45,9 +45,9 @@ describe('PurchaseFlow products', () => {
     expect(flow.products.every((p) => !p.loaded && !p.valid && !p.canPurchase)).toBe(true);
     await flow.start();
     expect(adapter.registered).toEqual([
-      { id: 'pro', alias: 'pro-unlock', type: 1 },
-      { id: 'coins', alias: 'credits-100', type: 0 },
-      { id: 'monthly', alias: 'monthly', type: 2 },
+      { id: 'pro', alias: 'pro-unlock', type: ProductType.NonConsumable },
+      { id: 'coins', alias: 'credits-100', type: ProductType.Consumable },
+      { id: 'monthly', alias: 'monthly', type: ProductType.Subscription },
     ]);
     expect(adapter.initializeCount).toBe(1);
     const state = Object.fromEntries(flow.products.map((p) => [p.id, [p.loaded, p.valid, p.canPurchase]]));
@@ -77,8 +77,8 @@ describe('PurchaseFlow products', () => {
   it('adds products after start and registers them at once', async () => {
     const { adapter, flow } = setup();
     await flow.start();
-    flow.setProducts([{ id: 'gems', alias: 'gems', type: 0 }]);
-    expect(adapter.registered.at(-1)).toEqual({ id: 'gems', alias: 'gems', type: 0 });
+    flow.setProducts([{ id: 'gems', alias: 'gems', type: ProductType.Consumable }]);
+    expect(adapter.registered.at(-1)).toEqual({ id: 'gems', alias: 'gems', type: ProductType.Consumable });
     expect(flow.products.map((p) => p.id)).toContain('gems');
   });
 });
@@ -312,7 +312,7 @@ describe('PurchaseFlow transactions', () => {
     const flow = new PurchaseFlow({
       adapter,
       store: { validatePurchase: async () => valid('pro') },
-      products: [{ id: 'pro', alias: 'pro', type: 1 }],
+      products: [{ id: 'pro', alias: 'pro', type: ProductType.NonConsumable }],
       onMessage: () => {
         throw new Error('app bug');
       },

@@ -17,7 +17,7 @@ import { PURCHASE_NOT_VERIFIED, verifiedProducts } from './purchase-verification
  * const flow = new PurchaseFlow({
  *   adapter: new CdvPurchaseAdapter(window.CdvPurchase.store, { platform: 'test' }),
  *   store: till.store,
- *   products: [{ id: 'com.example.pro', alias: 'pro-unlock', type: 1, callback: () => unlockPro() }],
+ *   products: [{ id: 'com.example.pro', alias: 'pro-unlock', type: ProductType.NonConsumable, callback: () => unlockPro() }],
  *   onMessage: (m) => console.log(m.type, m.code),
  * });
  * await flow.start();
@@ -66,7 +66,7 @@ export class PurchaseFlow {
    * Adds products after start (they are registered with the store at once).
    *
    * @example
-   * flow.setProducts([{ id: 'com.example.coins', alias: 'coins', type: 0 }]);
+   * flow.setProducts([{ id: 'com.example.coins', alias: 'coins', type: ProductType.Consumable }]);
    */
   setProducts(products: readonly PurchaseProductInput[]): void {
     const fresh = products.filter((p) => !this.items.has(p.id));

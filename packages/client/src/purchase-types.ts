@@ -21,7 +21,7 @@ export interface PurchaseProduct extends StoreProductDefinition {
  * A product to sell, with what to do once the server has verified a purchase of it.
  *
  * @example
- * const p: PurchaseProductInput = { id: 'com.example.pro', alias: 'pro-unlock', type: 1, callback: () => unlockPro() };
+ * const p: PurchaseProductInput = { id: 'com.example.pro', alias: 'pro-unlock', type: ProductType.NonConsumable, callback: () => unlockPro() };
  */
 export interface PurchaseProductInput extends StoreProductDefinition {
   callback?: (product: PurchaseProduct, transaction: AdapterTransaction) => void;

@@ -2,10 +2,10 @@ import type { ProductTypeValue } from '@till/protocol';
 
 /**
  * A product as the app registers it with the in-app store: its store id, the app's alias, and its
- * type (0 consumable, 1 non-consumable, 2 subscription).
+ * type (a `ProductType` of `@till/protocol`).
  *
  * @example
- * const p: StoreProductDefinition = { id: 'com.example.pro', alias: 'pro-unlock', type: 1 };
+ * const p: StoreProductDefinition = { id: 'com.example.pro', alias: 'pro-unlock', type: ProductType.NonConsumable };
  */
 export interface StoreProductDefinition {
   id: string;

@@ -56,6 +56,38 @@ export const errorResponse = z.discriminatedUnion('code', [
 export type ErrorResponse = z.infer<typeof errorResponse>;
 
 /**
+ * A code the server answers with an error body (every code of {@link errorResponse}).
+ *
+ * @example
+ * const retryable: ErrorCode[] = [Code.TooManyRequests];
+ */
+export type ErrorCode = ErrorResponse['code'];
+
+type KeysOfUnion<U> = U extends unknown ? keyof U : never;
+type FieldOfUnion<U, K extends PropertyKey> = U extends unknown ? (K extends keyof U ? U[K] : never) : never;
+
+/**
+ * One object type for a union of bodies: `code` as in the union, and every other field any member
+ * carries, optional. Code that reports a failure without caring which one it is (a message, a
+ * thrown error) can then read `reason` or `balance` without narrowing on `code` first.
+ *
+ * @example
+ * type Failure = AnyOf<ErrorResponse | { code: 905; reason: string }>;
+ * const reason = (body: Failure) => body.reason ?? 'unknown';
+ */
+export type AnyOf<U extends { code: number }> = { code: U['code'] } & {
+  [K in Exclude<KeysOfUnion<U>, 'code'>]?: FieldOfUnion<U, K>;
+};
+
+/**
+ * Any error body the server sends, read without narrowing on `code` first.
+ *
+ * @example
+ * const balance = (body: AnyErrorResponse) => body.balance ?? 0;
+ */
+export type AnyErrorResponse = AnyOf<ErrorResponse>;
+
+/**
  * Turns a zod failure into the protocol's 907 fields: the first issue's path and a machine word.
  *
  * @example

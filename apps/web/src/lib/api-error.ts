@@ -1,19 +1,15 @@
-import { Code } from '@till/protocol';
+import { Code, type AnyOf, type ErrorResponse } from '@till/protocol';
+import type { Answer, ClientFailure } from '@till/client';
 
-/** A protocol answer that is not 900, carried as an error so that queries and mutations can fail. */
-export interface FailureBody {
-  code: number;
-  parameter?: string;
-  reason?: string;
-  required?: number;
-  balance?: number;
-  retryAfter?: number;
-  status?: string;
-  message?: string;
-}
+/**
+ * A protocol answer that is not 900: a server's error body or the SDK's own 905. Flattened so that
+ * a screen can read `reason` or `balance` without narrowing on `code` first.
+ */
+export type FailureBody = AnyOf<ErrorResponse | ClientFailure>;
 
+/** A failure carried as an error so that queries and mutations can fail. */
 export class ApiError extends Error {
-  readonly code: number;
+  readonly code: FailureBody['code'];
   readonly body: FailureBody;
   constructor(body: FailureBody) {
     super(`code ${body.code}${body.reason ? ` (${body.reason})` : ''}`);
@@ -24,9 +20,9 @@ export class ApiError extends Error {
 }
 
 /** Answers the success body, or throws the failure as an {@link ApiError}. */
-export function unwrap<T extends { code: number }>(res: T): Extract<T, { code: 900 }> {
-  if (res.code !== Code.Ok) throw new ApiError(res as FailureBody);
-  return res as Extract<T, { code: 900 }>;
+export function unwrap<T extends { code: typeof Code.Ok }>(res: Answer<T>): T {
+  if (res.code !== Code.Ok) throw new ApiError(res as ErrorResponse | ClientFailure);
+  return res as T;
 }
 
 /** The protocol code of any thrown value: SDK failures keep theirs, anything else is a 905. */

@@ -1,4 +1,4 @@
-import type { Product } from '@till/protocol';
+import { ProductType, type Product } from '@till/protocol';
 
 /** A catalog product as the server sends it: the demo "Pro unlock", changed by `over`. */
 export function testProduct(over: Partial<Product> = {}): Product {
@@ -7,7 +7,7 @@ export function testProduct(over: Partial<Product> = {}): Product {
     alias: 'pro-unlock',
     title: 'Pro unlock',
     description: '',
-    type: 1,
+    type: ProductType.NonConsumable,
     price: { amount: 499, currency: 'USD' },
     creditPrice: 500,
     grants: {},

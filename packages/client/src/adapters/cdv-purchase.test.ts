@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { ProductType } from '@till/protocol';
 import { PurchaseFlow } from '../purchase-flow.js';
 import type { StoreMessage } from '../purchase-types.js';
 import { PURCHASE_NOT_VERIFIED } from '../purchase-verification.js';
@@ -17,9 +18,9 @@ function flowOn(
     store: { validatePurchase },
     onMessage: (m) => messages.push(m),
     products: [
-      { id: 'com.till.pro', alias: 'pro-unlock', type: 1, callback: unlocked },
-      { id: 'com.till.coins', alias: 'credits-100', type: 0 },
-      { id: 'com.till.monthly', alias: 'monthly', type: 2 },
+      { id: 'com.till.pro', alias: 'pro-unlock', type: ProductType.NonConsumable, callback: unlocked },
+      { id: 'com.till.coins', alias: 'credits-100', type: ProductType.Consumable },
+      { id: 'com.till.monthly', alias: 'monthly', type: ProductType.Subscription },
     ],
   });
   return { flow, messages, unlocked, validatePurchase };
@@ -31,9 +32,9 @@ describe('CdvPurchaseAdapter over cordova-plugin-purchase (TEST platform)', () =
   it("maps the protocol's product types to the plugin's strings", () => {
     const plugin = loadPlugin(() => null);
     expect(CDV_PRODUCT_TYPES).toEqual({
-      0: plugin.ProductType.CONSUMABLE,
-      1: plugin.ProductType.NON_CONSUMABLE,
-      2: plugin.ProductType.PAID_SUBSCRIPTION,
+      [ProductType.Consumable]: plugin.ProductType.CONSUMABLE,
+      [ProductType.NonConsumable]: plugin.ProductType.NON_CONSUMABLE,
+      [ProductType.Subscription]: plugin.ProductType.PAID_SUBSCRIPTION,
     });
   });
 
@@ -119,7 +120,7 @@ describe('CdvPurchaseAdapter over cordova-plugin-purchase (TEST platform)', () =
     const adapter = new CdvPurchaseAdapter(store, { platform: 'android-playstore' });
     const events: unknown[] = [];
     adapter.subscribe((e) => events.push(e));
-    adapter.register([{ id: 'com.till.pro', alias: 'pro', type: 1 }]);
+    adapter.register([{ id: 'com.till.pro', alias: 'pro', type: ProductType.NonConsumable }]);
     await adapter.initialize();
     expect(events).toEqual([
       {

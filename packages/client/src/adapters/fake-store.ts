@@ -1,3 +1,4 @@
+import { ProductType } from '@till/protocol';
 import type {
   AdapterOrderResult,
   AdapterProductState,
@@ -104,7 +105,7 @@ export class FakeStoreAdapter implements StoreAdapter {
     for (const id of transaction.productIds) {
       const def = this.registered.find((p) => p.id === id);
       // Consumables can be bought again; other types stay owned.
-      if (def && def.type !== 0) this.owned.add(id);
+      if (def && def.type !== ProductType.Consumable) this.owned.add(id);
     }
     this.announceProducts();
   }

@@ -11,7 +11,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { productInput, type Product, type ProductInput } from '@till/protocol';
+import { ProductType, productInput, type Product, type ProductInput, type ProductTypeValue } from '@till/protocol';
 import { FormTextField } from '@/components/form-text-field';
 import { useErrorMessage } from '@/components/states';
 import { formLevelError, showFieldError } from '@/lib/form';
@@ -49,7 +49,7 @@ function toInput(f: Fields, id?: string): ProductInput {
     alias: f.alias.trim(),
     title: f.title,
     description: f.description,
-    type: Number(f.type) as 0 | 1 | 2,
+    type: Number(f.type) as ProductTypeValue,
     price: amount === null ? null : { amount, currency: f.currency.trim().toUpperCase() },
     creditPrice: toInt(f.creditPrice),
     grants: { ...(credits !== null ? { credits } : {}), ...(f.period.trim() ? { period: f.period.trim() } : {}) },
@@ -63,7 +63,7 @@ function toFields(p: Product | null): Fields {
     alias: p?.alias ?? '',
     title: p?.title ?? '',
     description: p?.description ?? '',
-    type: String(p?.type ?? 0),
+    type: String(p?.type ?? ProductType.Consumable),
     price: p?.price ? (p.price.amount / 100).toFixed(2) : '',
     currency: p?.price?.currency ?? 'USD',
     creditPrice: p?.creditPrice != null ? String(p.creditPrice) : '',
@@ -127,7 +127,7 @@ export function ProductDialog({
           <FormTextField control={control} name="title" label={t('admin.productTitle')} required />
           <FormTextField control={control} name="description" label={t('admin.description')} multiline minRows={2} />
           <FormTextField control={control} name="type" label={t('admin.type')} select>
-            {[0, 1, 2].map((n) => (
+            {Object.values(ProductType).map((n) => (
               <MenuItem key={n} value={String(n)}>
                 {t(`store.type.${n}`)}
               </MenuItem>

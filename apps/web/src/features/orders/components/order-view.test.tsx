@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Order } from '@till/protocol';
+import { ProductType, type Order } from '@till/protocol';
 import { fakeTill, renderWithApp, signInFake } from '@/test/render';
 import { OrderView } from './order-view';
 
@@ -51,7 +51,7 @@ describe('OrderView', () => {
               alias: 'credits-100',
               title: '100 credits',
               description: '',
-              type: 0,
+              type: ProductType.Consumable,
               price: null,
               creditPrice: null,
               grants: { credits: 100 },

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { Product } from '@till/protocol';
+import { ProductType, type Product } from '@till/protocol';
 import { testProduct } from '@/test/fixtures';
 import { fakeTill, renderWithApp } from '@/test/render';
 import { ProductCatalog } from './product-catalog';
@@ -12,7 +12,7 @@ const product = (over: Partial<Product>): Product =>
     alias: 'credits-100',
     title: '100 credits',
     description: 'A pack of credits',
-    type: 0,
+    type: ProductType.Consumable,
     price: { amount: 199, currency: 'USD' },
     creditPrice: null,
     grants: { credits: 100 },
@@ -21,7 +21,14 @@ const product = (over: Partial<Product>): Product =>
 
 const catalog = [
   product({}),
-  product({ id: 'pro', alias: 'pro', title: 'Pro unlock', type: 1, creditPrice: 500, grants: {} }),
+  product({
+    id: 'pro',
+    alias: 'pro',
+    title: 'Pro unlock',
+    type: ProductType.NonConsumable,
+    creditPrice: 500,
+    grants: {},
+  }),
   product({ id: 'old', alias: 'old', title: 'Retired', active: false }),
 ];
 
