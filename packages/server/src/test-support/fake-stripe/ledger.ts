@@ -178,7 +178,10 @@ export class Ledger {
 
   private openSession(id: string): SessionObject {
     const session = this.get('checkout.session', id, 'session');
-    if (session.status === 'open' && session.expires_at <= now()) this.expireSession(id, NO_CAUSE);
+    // Stripe expires a session on its own at expires_at; here a test says when, through expire().
+    if (session.status === 'open' && session.expires_at <= now()) {
+      throw new Error(`checkout session ${id} is past its expires_at; call expire() first`);
+    }
     return session;
   }
 
