@@ -21,7 +21,7 @@ import type { PeriodType } from './widget.js';
  * - `ref`: Paymentwall's transaction reference. A chargeback repeats its payment's `ref` with
  *   `type=2`, and every renewal of a subscription has a `ref` of its own, so `ref` and `type`
  *   together name one event.
- * - `slength`, `speriod`: the subscription's period (`1`, `month`); `0` and empty for a one-off.
+ * - `slength`, `speriod`: a subscription's period (`1`, `month`); `0`, empty or absent for a one-off.
  * - `sign_version`, `sig`: the signature, version 2 or 3.
  * - `is_test`: `1` for the test pingback tool and test payment methods only.
  * - `reason`: why a negative pingback (`type=2`) was sent, Paymentwall's reason code.
@@ -69,7 +69,7 @@ export interface PingbackEvent {
   speriod?: PeriodType;
   /** The amount as sent, in major units. */
   amount?: string;
-  /** `amount` in minor units of `currency`, when both were sent and agree. */
+  /** `amount` in minor units of `currency`; absent unless both were sent and the amount fits the currency's decimals. */
   amountMinor?: number;
   currency?: string;
   reason?: number;
@@ -101,7 +101,9 @@ const MAPPED_DOTTED = /^(?:0{0,4}:){5}ffff:(\d{1,3}(?:\.\d{1,3}){3})$|^::ffff:(\
 
 /**
  * An IPv4 address written as IPv6 (`::ffff:174.36.92.186`, `::ffff:ae24:5cba`), which a dual-stack
- * socket reports for IPv4 peers, as the IPv4 address it is; any other address unchanged.
+ * socket reports for IPv4 peers, as the IPv4 address it is; any other address unchanged. The list
+ * compares addresses in this form itself rather than rely on `BlockList`'s own handling of mapped
+ * addresses, which Node.js does not document.
  */
 export function unmapIPv4(address: string): string {
   if (!isIPv6(address)) return address;
