@@ -5,8 +5,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
  *
  * The signed text is every parameter as `name=value`, names in ascending order, with no separator,
  * followed by the project's secret key. A parameter holding a list or a map (`goodsid[0]=a`) is
- * written as `name[key]=value` for each of its entries, the entries' keys sorted too. Version 1
- * (the MD5 of the user id alone) signs none of the payment's details and is never accepted here.
+ * written as `name[key]=value` for each of its entries, the entries' keys sorted too. Values are
+ * strings, as in a query string, so the reference library's habit of signing `0`, `false` and `null`
+ * as empty text never comes into play. Version 1 (the MD5 of the user id alone for a widget, of six
+ * fixed fields for a pingback) leaves the rest unsigned and is never accepted here.
  *
  * The order follows the reference Node.js library (`paymentwall` on npm): JavaScript's default sort,
  * by UTF-16 code units, for names and for the keys inside a list alike. For a list of more than ten
@@ -15,7 +17,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
  */
 
 export type SignVersion = 2 | 3;
-export const SIGN_VERSIONS: readonly SignVersion[] = [2, 3];
 export const DEFAULT_SIGN_VERSION: SignVersion = 3;
 
 /** A parameter as it travels in a query string: one value, or one level of `name[key]=value`. */
