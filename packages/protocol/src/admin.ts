@@ -162,6 +162,9 @@ export const adminUserSchema = z.object({
   emailConfirmed: z.boolean(),
   credits: z.number().int(),
   createdAt: z.string(),
+  /** Set when a refund or chargeback could not take back everything the user had been given. */
+  flaggedAt: z.string().nullable(),
+  flagReason: z.string().nullable(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
@@ -200,8 +203,25 @@ export const adminCreditsHistoryData = z.object({
 });
 export type AdminCreditsHistoryData = z.infer<typeof adminCreditsHistoryData>;
 
-/** An order with its buyer, as administrators list them. */
-export const adminOrderSchema = orderSchema.extend({ userId: z.string(), email: z.string() });
+/**
+ * What administrators see of an order's payment: the provider's references (a checkout session, a
+ * payment, a subscription), a refund asked of the provider and not yet confirmed, the credits a
+ * refund or chargeback could not take back, and when the provider ended the subscription.
+ */
+export const orderPaymentSchema = z.object({
+  refs: z.array(z.object({ kind: z.string(), ref: z.string() })),
+  refundRequestedAt: z.string().nullable(),
+  shortfallCredits: z.number().int(),
+  subscriptionEndedAt: z.string().nullable(),
+});
+export type OrderPayment = z.infer<typeof orderPaymentSchema>;
+
+/** An order with its buyer and its payment, as administrators list them. */
+export const adminOrderSchema = orderSchema.extend({
+  userId: z.string(),
+  email: z.string(),
+  payment: orderPaymentSchema,
+});
 export type AdminOrder = z.infer<typeof adminOrderSchema>;
 
 /** POST /api/admin/orders/list, newest first; every filter is optional. */
@@ -220,7 +240,10 @@ export type AdminOrdersListData = z.infer<typeof adminOrdersListData>;
 
 /**
  * POST /api/admin/orders/refund: paid -> refunded, reversing the grants. 912 (with `status` and
- * `reason`) when the order is not paid or the buyer has already spent the credits it granted.
+ * `reason`) when the order is not paid or the buyer has already spent the credits it granted. An
+ * order paid through a provider that takes money back itself (`card`) is refunded at the provider:
+ * the answer shows `payment.refundRequestedAt`, and the order turns `refunded` once the provider
+ * confirms.
  */
 export const adminOrderRefundRequest = z.object({
   token,

@@ -84,7 +84,7 @@ export async function buildApp(
     findOrder: (iden) => flows.findOrder(iden),
     applyEvent: (provider, event) => flows.applyEvent(provider, event),
   };
-  const payments = new PaymentsModule({ config, log, now }, ports);
+  const payments = new PaymentsModule({ db: db.kysely, config, log, now }, ports);
   const flows: Flows = new Flows({ db: db.kysely, log, now, store, payments });
   const modules: TillModule[] = [accounts, store, payments, flows, files];
 

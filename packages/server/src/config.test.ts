@@ -55,6 +55,12 @@ describe('config', () => {
     ['SESSION_TTL', '-5'],
     ['REDIS_URL', 'localhost:6379'],
     ['LOG_LEVEL', 'loud'],
+    ['STRIPE_SECRET_KEY', 'pk_test_abc'],
+    ['STRIPE_WEBHOOK_SECRET', 'secret'],
+    ['STRIPE_API_URL', 'stripe.local'],
+    ['PAYMENTWALL_PROJECT_KEY', 'a key with spaces'],
+    ['PAYMENTWALL_WIDGET', 'p1 1'],
+    ['PAYMENTWALL_API_URL', 'widget'],
   ])('stops on a bad %s naming it', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^${variable}:`));
@@ -70,5 +76,32 @@ describe('config', () => {
       PUBLIC_URL: 'https://till.example',
     });
     expect(c.production).toBe(true);
+  });
+
+  it('turns a payment route on only when both its keys are set, and stops on one alone', () => {
+    expect(loadConfig({}).payments).toEqual({ card: undefined, paywall: undefined });
+    const c = loadConfig({
+      STRIPE_SECRET_KEY: 'sk_test_abc123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+      STRIPE_API_URL: 'http://127.0.0.1:12111',
+      PAYMENTWALL_PROJECT_KEY: 'proj1',
+      PAYMENTWALL_SECRET_KEY: 'sec1',
+      PAYMENTWALL_PINGBACK_IPS: '127.0.0.1, 10.0.0.0/8',
+    });
+    expect(c.payments.card).toEqual({
+      secretKey: 'sk_test_abc123',
+      webhookSecret: 'whsec_abc123',
+      apiUrl: 'http://127.0.0.1:12111',
+    });
+    expect(c.payments.paywall).toEqual({
+      projectKey: 'proj1',
+      secretKey: 'sec1',
+      widget: 'p1_1',
+      pingbackIps: ['127.0.0.1', '10.0.0.0/8'],
+      apiUrl: undefined,
+    });
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc123' })).toThrow(/^STRIPE_WEBHOOK_SECRET: is required/);
+    expect(() => loadConfig({ STRIPE_WEBHOOK_SECRET: 'whsec_abc' })).toThrow(/^STRIPE_SECRET_KEY: is required/);
+    expect(() => loadConfig({ PAYMENTWALL_SECRET_KEY: 'sec1' })).toThrow(/^PAYMENTWALL_PROJECT_KEY: is required/);
   });
 });

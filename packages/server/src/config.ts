@@ -54,7 +54,49 @@ const envSchema = z.object({
   UPLOAD_QUOTA_BYTES: positiveInt(200 * 1024 * 1024),
   SIGNING_SECRET: z.string().min(32).optional(),
   WEB_DIST: z.string().optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, 'must be a Stripe secret key (sk_test_..., sk_live_... or rk_...)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=]+$/, 'must be a webhook signing secret (whsec_...)')
+    .optional(),
+  STRIPE_API_URL: z.url().optional(),
+  PAYMENTWALL_PROJECT_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9]+$/, 'must be the project key')
+    .optional(),
+  PAYMENTWALL_SECRET_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9]+$/, 'must be the secret key')
+    .optional(),
+  PAYMENTWALL_WIDGET: z
+    .string()
+    .regex(/^[A-Za-z0-9_]+$/, 'must be a widget code such as p1_1')
+    .default('p1_1'),
+  PAYMENTWALL_PINGBACK_IPS: z.string().optional(),
+  PAYMENTWALL_API_URL: z.url().optional(),
 });
+
+/** The card route (Stripe Checkout): on when both keys are set. */
+export interface CardConfig {
+  secretKey: string;
+  webhookSecret: string;
+  /** Base address of a Stripe-compatible API; Stripe's own when unset. */
+  apiUrl: string | undefined;
+}
+
+/** The payment-wall route (Paymentwall): on when both keys are set. */
+export interface PaywallConfig {
+  projectKey: string;
+  secretKey: string;
+  widget: string;
+  /** Addresses and ranges pingbacks may come from (`*`: any); Paymentwall's published ones when empty. */
+  pingbackIps: string[];
+  /** Base address of the widget; Paymentwall's own when unset. */
+  apiUrl: string | undefined;
+}
 
 /** Per-route request budgets; tests raise them, production keeps the defaults. */
 export interface RateLimits {
@@ -100,6 +142,17 @@ export interface Config {
   /** Folder of the built web app to serve, when present. */
   webDist: string | undefined;
   rateLimits: RateLimits;
+  /** The payment routes that take real money; each is off unless its variables are set. */
+  payments: { card: CardConfig | undefined; paywall: PaywallConfig | undefined };
+}
+
+/** Both variables of a pair, or neither: one alone is a route half set up, which stops the start. */
+function pair(names: [string, string], values: [string | undefined, string | undefined]): [string, string] | undefined {
+  const [a, b] = values;
+  if (a && b) return [a, b];
+  if (a) throw new ConfigError(names[1], `is required when ${names[0]} is set`);
+  if (b) throw new ConfigError(names[0], `is required when ${names[1]} is set`);
+  return undefined;
 }
 
 /**
@@ -123,6 +176,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (production && !e.SMTP_URL) throw new ConfigError('SMTP_URL', 'is required in production');
   if (production && !e.SIGNING_SECRET) throw new ConfigError('SIGNING_SECRET', 'is required in production');
   if (production && !e.PUBLIC_URL) throw new ConfigError('PUBLIC_URL', 'is required in production');
+  const stripe = pair(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'], [e.STRIPE_SECRET_KEY, e.STRIPE_WEBHOOK_SECRET]);
+  const paymentwall = pair(
+    ['PAYMENTWALL_PROJECT_KEY', 'PAYMENTWALL_SECRET_KEY'],
+    [e.PAYMENTWALL_PROJECT_KEY, e.PAYMENTWALL_SECRET_KEY],
+  );
   return {
     env: e.NODE_ENV,
     production,
@@ -147,6 +205,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signingSecret: e.SIGNING_SECRET ?? randomSecret(),
     webDist: e.WEB_DIST,
     rateLimits: { ...defaultRateLimits },
+    payments: {
+      card: stripe && { secretKey: stripe[0], webhookSecret: stripe[1], apiUrl: e.STRIPE_API_URL },
+      paywall: paymentwall && {
+        projectKey: paymentwall[0],
+        secretKey: paymentwall[1],
+        widget: e.PAYMENTWALL_WIDGET,
+        pingbackIps: (e.PAYMENTWALL_PINGBACK_IPS ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+        apiUrl: e.PAYMENTWALL_API_URL,
+      },
+    },
   };
 }
 

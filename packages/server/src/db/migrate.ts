@@ -3,6 +3,7 @@ import type { Dialect } from './connect.js';
 import { accountsMigration } from './migrations/001-accounts.js';
 import { storeMigration } from './migrations/002-store.js';
 import { filesMigration } from './migrations/003-files.js';
+import { paymentsMigration } from './migrations/004-payments.js';
 
 /**
  * Every migration, in order. One list serves SQLite and PostgreSQL: the migrations use only types
@@ -12,6 +13,7 @@ export const migrations: Record<string, Migration> = {
   '001-accounts': accountsMigration,
   '002-store': storeMigration,
   '003-files': filesMigration,
+  '004-payments': paymentsMigration,
 };
 
 class ListProvider implements MigrationProvider {

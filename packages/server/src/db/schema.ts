@@ -17,6 +17,9 @@ export interface UsersTable {
   credits: number;
   created_at: Millis;
   updated_at: Millis;
+  /** Set when a reversal could not take back everything: an administrator should look. */
+  flagged_at: Millis | null;
+  flag_reason: string | null;
 }
 
 export interface SessionsTable {
@@ -113,6 +116,12 @@ export interface OrdersTable {
   updated_at: Millis;
   paid_at: Millis | null;
   closed_at: Millis | null;
+  /** A refund asked of the provider and not yet confirmed by it. */
+  refund_requested_at: Millis | null;
+  /** Credits a reversal could not take back because the buyer had spent them. */
+  shortfall_credits: number;
+  /** When the provider ended the subscription this order started (no more renewals). */
+  subscription_ended_at: Millis | null;
 }
 
 export interface OrderItemsTable {
@@ -150,6 +159,15 @@ export interface EntitlementsTable {
   starts_at: Millis;
   expires_at: Millis | null;
   revoked_at: Millis | null;
+  created_at: Millis;
+}
+
+/** A provider's own reference (session, payment, subscription) and the order it belongs to. */
+export interface PaymentRefsTable {
+  provider: string;
+  ref: string;
+  order_id: string;
+  kind: string;
   created_at: Millis;
 }
 
@@ -198,6 +216,7 @@ export interface Database {
   credit_ledger: CreditLedgerTable;
   entitlements: EntitlementsTable;
   payment_events: PaymentEventsTable;
+  payment_refs: PaymentRefsTable;
   store_meta: StoreMetaTable;
   files: FilesTable;
   file_usage: FileUsageTable;

@@ -1,9 +1,96 @@
-import type { Provider } from '@till/protocol';
+import type { OrderStatusValue, Provider } from '@till/protocol';
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
 import { runInTransaction } from '../db/transaction.js';
 import { AbortTransaction, Failure, fail, type Outcome } from '../errors.js';
-import { claimEvent, type AppliedEvent, type ProviderEvent } from '../modules/payments/index.js';
-import { closeOrder, payOrder } from '../modules/store/index.js';
+import {
+  claimEvent,
+  linkRef,
+  orderOfRef,
+  type AppliedEvent,
+  type ProviderEvent,
+  type ProviderEventKind,
+} from '../modules/payments/index.js';
+import {
+  closeOrder,
+  endSubscription,
+  grantLinesOf,
+  itemsOf,
+  payOrder,
+  renewSubscription,
+  takeBackGrants,
+  transitionOrder,
+  type OrderRow,
+} from '../modules/store/index.js';
 import type { FlowDeps } from './deps.js';
+
+/** What one step of an event does to an order; runs inside the event's transaction. */
+type Step = (trx: Transaction<Database>, order: OrderRow, event: ProviderEvent, now: number) => Promise<Effect>;
+/** `changed`: the order moved; `refund`: money was taken for an order that can no longer be paid. */
+type Effect = 'changed' | 'unchanged' | 'refund';
+
+const nothing: Step = () => Promise.resolve('unchanged');
+
+/** Refused until the order has moved on: the provider sends the event again later. */
+const notYet: Step = (_trx, order) => Promise.reject(new AbortTransaction(fail.conflict(order.status, 'not_yet')));
+
+const pay: Step = async (trx, order, event, now) => {
+  if (event.kind !== 'paid') return 'unchanged';
+  if (event.amount !== order.total || event.currency !== order.currency) {
+    throw new AbortTransaction(fail.paymentRejected('amount_mismatch'));
+  }
+  await payOrder(trx, order.id, now);
+  return 'changed';
+};
+
+const failOrder: Step = async (trx, order, _event, now) => {
+  await closeOrder(trx, order.id, 'failed', now);
+  return 'changed';
+};
+
+/** The money went back before the payment was confirmed: nothing was granted, nothing to take. */
+const refundUnpaid: Step = async (trx, order, _event, now) => {
+  await transitionOrder(trx, order.id, 'refunded', now, 'refunded by the provider before it confirmed the payment');
+  return 'changed';
+};
+
+const reverse: Step = async (trx, order, event, now) => {
+  const why = event.kind === 'reversed' ? event.reason : 'refund';
+  await transitionOrder(trx, order.id, 'refunded', now, why === 'chargeback' ? 'chargeback' : 'refunded');
+  await takeBackGrants(trx, order, grantLinesOf(await itemsOf(trx, order.id)), now, why);
+  return 'changed';
+};
+
+const renew: Step = async (trx, order, event, now) => {
+  if (event.kind !== 'renewed') return 'unchanged';
+  if (event.amount !== order.total || event.currency !== order.currency) {
+    throw new AbortTransaction(fail.paymentRejected('amount_mismatch'));
+  }
+  await renewSubscription(trx, order, await itemsOf(trx, order.id), event.eventId, now);
+  return 'changed';
+};
+
+const end: Step = async (trx, order, _event, now) => {
+  await endSubscription(trx, order.id, now);
+  return 'unchanged';
+};
+
+/** Money taken for an order that failed or was cancelled meanwhile (an out-of-order completion). */
+const refundLate: Step = () => Promise.resolve('refund');
+
+/**
+ * What each kind of event does in each order status: every provider's events come down to these
+ * five kinds, so the rules of money live in this one table. Events that arrive out of order end in
+ * the right state: a refund before its payment leaves the order refunded with nothing granted, a
+ * payment after the order failed is given back, a renewal before the first payment waits.
+ */
+export const EVENT_STEPS: Readonly<Record<ProviderEventKind, Readonly<Record<OrderStatusValue, Step>>>> = {
+  paid: { pending: pay, paid: nothing, failed: refundLate, cancelled: refundLate, refunded: nothing },
+  failed: { pending: failOrder, paid: nothing, failed: nothing, cancelled: nothing, refunded: nothing },
+  reversed: { pending: refundUnpaid, paid: reverse, failed: nothing, cancelled: nothing, refunded: nothing },
+  renewed: { pending: notYet, paid: renew, failed: nothing, cancelled: nothing, refunded: nothing },
+  ended: { pending: end, paid: end, failed: end, cancelled: end, refunded: end },
+};
 
 /** Applies provider events to orders, each event once. */
 export class PaymentEvents {
@@ -12,36 +99,58 @@ export class PaymentEvents {
   /** Verifies a provider's notification and applies it: 904 for an unknown provider, 910 when it does not verify. */
   async applyNotification(providerName: string, payload: string, signature: string): Promise<Outcome<AppliedEvent>> {
     const provider = this.deps.payments.providers.get(providerName);
-    if (!provider) return fail.notFound('provider');
+    if (!provider?.readNotification) return fail.notFound('provider');
     const event = provider.readNotification(payload, signature);
     if (event instanceof Failure) return event;
     return this.apply(provider.name, event);
   }
 
   /**
-   * Applies one verified event. Its key is claimed in the same transaction as the order's change,
-   * so a replay finds the key taken and changes nothing; only the transaction that moves the order
-   * from pending applies the grants. Undone as a whole by the transaction: nothing here reaches
-   * outside the database.
+   * Applies one verified event in one transaction: the event's key is claimed with the order's
+   * change, so a replay finds the key taken and changes nothing (on PostgreSQL a replay racing the
+   * first waits on the key until the first commits), and only the transaction that moves the order
+   * applies grants. One step reaches outside: money taken for an order that can no longer be paid is
+   * asked back of the provider after the commit.
    */
   async apply(provider: Provider, event: ProviderEvent): Promise<Outcome<AppliedEvent>> {
     const now = this.deps.now();
-    return runInTransaction(this.deps.db, async (trx) => {
-      const fresh = await claimEvent(trx, { provider, ...event }, now);
-      const order = await trx.selectFrom('orders').selectAll().where('id', '=', event.orderId).executeTakeFirst();
+    const outcome = await runInTransaction(this.deps.db, async (trx): Promise<AppliedEvent> => {
+      const orderId = event.orderId ?? (await orderOfRef(trx, provider, event.ref));
+      if (!orderId) throw new AbortTransaction(fail.notFound('iden'));
+      const fresh = await claimEvent(trx, { provider, eventId: event.eventId, orderId, outcome: event.kind }, now);
+      const order = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
       if (!order) throw new AbortTransaction(fail.notFound('iden'));
       if (!fresh) return { status: order.status, applied: false };
       if (order.provider !== provider) throw new AbortTransaction(fail.paymentRejected('provider_mismatch'));
-      if (event.outcome === 'failed') {
-        const closed = await closeOrder(trx, order.id, 'failed', now);
-        return { status: closed.status, applied: true };
-      }
-      if (event.amount !== order.total || event.currency !== order.currency) {
-        this.deps.log.warn({ iden: order.id, provider }, 'payment amount differs from the order total');
-        throw new AbortTransaction(fail.paymentRejected('amount_mismatch'));
-      }
-      const paid = await payOrder(trx, order.id, now);
-      return { status: paid.status, applied: true };
+      for (const link of event.refs ?? []) await linkRef(trx, { provider, orderId, ...link }, now);
+      const effect = await EVENT_STEPS[event.kind][order.status](trx, order, event, now);
+      const after = await trx.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow();
+      return {
+        status: after.status,
+        applied: effect === 'changed',
+        ...(effect === 'refund' ? { refundDue: { orderId } } : {}),
+      };
     });
+    if (outcome instanceof Failure) {
+      if (outcome.body.code !== 904)
+        this.deps.log.warn({ provider, event: event.eventId, outcome: outcome.body }, 'provider event refused');
+      return outcome;
+    }
+    if (outcome.refundDue) await this.refundLatePayment(provider, outcome.refundDue.orderId);
+    return outcome;
+  }
+
+  /** After the commit: the provider gives back money taken for an order that had already ended. */
+  private async refundLatePayment(providerName: Provider, iden: string): Promise<void> {
+    const provider = this.deps.payments.providers.get(providerName);
+    const order = await this.deps.store.parts.orders.order(iden);
+    if (!provider?.refund || !order) {
+      this.deps.log.error({ iden, provider: providerName }, 'payment for an ended order cannot be refunded here');
+      return;
+    }
+    const refunded = await provider.refund(order);
+    if (refunded instanceof Failure)
+      this.deps.log.error({ iden, outcome: refunded.body }, 'refund of a late payment failed');
+    else this.deps.log.warn({ iden }, 'payment for an ended order refunded');
   }
 }

@@ -26,6 +26,8 @@ export async function listUsers(
     emailConfirmed: Boolean(row.email_confirmed),
     credits: row.credits,
     createdAt: iso(row.created_at),
+    flaggedAt: row.flagged_at != null ? iso(row.flagged_at) : null,
+    flagReason: row.flag_reason,
   }));
   return { users, total: Number(count.n) };
 }

@@ -27,6 +27,8 @@ describe.each(dialects)('AccountsRepo on %s', (dialect) => {
       pending_email: null,
       avatar_file_id: null,
       avatar_key: null,
+      flagged_at: null,
+      flag_reason: null,
       credits: 0,
       created_at: now,
       updated_at: now,

@@ -125,6 +125,8 @@ export class AccountsService {
       pending_email: null,
       avatar_file_id: null,
       avatar_key: null,
+      flagged_at: null,
+      flag_reason: null,
       credits: 0,
       created_at: now,
       updated_at: now,

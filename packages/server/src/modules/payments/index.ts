@@ -36,5 +36,14 @@ export class PaymentsModule implements TillModule {
 
 export type { PaymentsDeps } from './deps.js';
 export { claimEvent, orderOfEvent } from './events.js';
+export { linkRef, orderOfRef, refsOf } from './refs.js';
 export type { StorePlatform, VerifiedPurchase } from './platform.js';
-export type { AppliedEvent, PaymentPorts, PaymentProvider, ProviderEvent, ProviderRegistry } from './provider.js';
+export type {
+  AppliedEvent,
+  EventTarget,
+  PaymentPorts,
+  PaymentProvider,
+  ProviderEvent,
+  ProviderEventKind,
+  ProviderRegistry,
+} from './provider.js';

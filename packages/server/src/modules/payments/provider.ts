@@ -2,22 +2,64 @@ import type { Order, OrderStatusValue, PaymentInstruction, Provider } from '@til
 import type { Outcome } from '../../errors.js';
 import type { ModuleHost } from '../../http/module.js';
 
-/** What a provider tells us about a payment, once its notification is verified. */
-export interface ProviderEvent {
+/**
+ * Which order an event is about: its iden when the provider carries it back (a checkout session's
+ * `client_reference_id`, a pingback's `goodsid`), else one of the provider's own references that an
+ * earlier event linked to the order (a payment intent, a subscription).
+ */
+export type EventTarget = { orderId: string; ref?: undefined } | { ref: string; orderId?: undefined };
+
+/**
+ * What a provider tells us, once its notification is verified. Each kind is one action on the
+ * order; `flows/apply-payment-event.ts` holds what each does in each order status, in one table.
+ */
+export type ProviderEvent = EventTarget & {
   /** The provider's own event or transaction id: the same id is applied once. */
   eventId: string;
-  orderId: string;
-  outcome: 'paid' | 'failed';
-  /** What the provider says was paid, checked against the order's total. */
-  amount: number;
-  currency: string;
-}
+  /** References to link to the order (for the events that will name only them). */
+  refs?: { kind: string; ref: string }[];
+} & (
+    | {
+        /** The money was taken: the order is paid and granted, once. */
+        kind: 'paid';
+        /** What the provider says was paid, checked against the order's total. */
+        amount: number;
+        currency: string;
+      }
+    | {
+        /** The payment was declined, failed later, or its session expired: the order fails. */
+        kind: 'failed';
+      }
+    | {
+        /** The money went back (a refund or a chargeback): what the order granted is taken back. */
+        kind: 'reversed';
+        reason: 'refund' | 'chargeback';
+      }
+    | {
+        /** A subscription's renewal was paid: its time is extended by one period. */
+        kind: 'renewed';
+        amount: number;
+        currency: string;
+      }
+    | {
+        /** The provider ended the subscription: no more renewals; the time already paid stays. */
+        kind: 'ended';
+      }
+  );
+
+/** The kinds of {@link ProviderEvent}. */
+export type ProviderEventKind = ProviderEvent['kind'];
 
 /** What applying a provider event did to its order. */
 export interface AppliedEvent {
   status: OrderStatusValue;
-  /** False when the event had been applied before and nothing changed. */
+  /** False when the event had been applied before, or changed nothing in the order's status. */
   applied: boolean;
+  /**
+   * Set when the provider took money for an order that had already failed or been cancelled: the
+   * money must go back, and the caller asks the provider to refund it.
+   */
+  refundDue?: { orderId: string };
 }
 
 /**
@@ -44,8 +86,17 @@ export interface PaymentProvider {
   start(order: Order): Promise<Outcome<PaymentInstruction>>;
   /** How to pay a cart before there is an order (listed by getCheckoutForm). */
   offer(products: string[]): PaymentInstruction;
-  /** Checks a notification's signature and reads the event from it; 910 when it does not verify. */
-  readNotification(payload: string, signature: string): Outcome<ProviderEvent>;
+  /**
+   * Checks a notification sent to the generic path (`/api/payments/notify/{provider}`) and reads the
+   * event from it; 910 when it does not verify. Providers with a webhook of their own leave it out.
+   */
+  readNotification?(payload: string, signature: string): Outcome<ProviderEvent>;
+  /**
+   * Asks the provider to give an order's money back (an administrator's refund). The order turns
+   * `refunded` when the provider's confirmation arrives as a `reversed` event. Providers whose
+   * payments the server settles itself (the sandbox) leave it out.
+   */
+  refund?(order: Order): Promise<Outcome<void>>;
   /** Registers the provider's own routes (its pages, webhooks or pingbacks), if it has any. */
   register?(host: ModuleHost, ports: PaymentPorts): Promise<void> | void;
 }

@@ -25,6 +25,11 @@ export class BuyerOrders {
     }));
   }
 
+  /** Any order, as its buyer sees it (for the flows, which check ownership themselves). */
+  async order(iden: string): Promise<Order | undefined> {
+    return (await loadOrder(this.deps.db, iden))?.order;
+  }
+
   list(userId: string, input: { status?: OrderStatusValue | undefined; page: number; pageSize: number }) {
     return listOrders(this.deps.db, { userId, status: input.status }, input);
   }

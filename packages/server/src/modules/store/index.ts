@@ -62,3 +62,4 @@ export {
   transitionOrder,
 } from './orders.js';
 export { discountFor, moneySubtotal } from './pricing.js';
+export { endSubscription, markRefundRequested, renewSubscription, takeBackGrants } from './reversals.js';

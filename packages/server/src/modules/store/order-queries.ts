@@ -1,5 +1,5 @@
 import type { AdminOrder, Order, OrderStatusValue } from '@till/protocol';
-import { pageOf, type Executor } from '../../db/rows.js';
+import { iso, pageOf, type Executor } from '../../db/rows.js';
 import { withItems } from './order-view.js';
 
 /** Filters of order lists; every one is optional. */
@@ -44,43 +44,59 @@ export async function listOrders(
   return { orders: await withItems(x, rows), total: Number(count.n) };
 }
 
-/** Orders with their buyers, for administrators. */
+/** Orders with their buyers and payments, for administrators (three queries, whatever the page size). */
 export async function listAdminOrders(
   x: Executor,
   f: OrderFilters,
   page: { page: number; pageSize: number },
 ): Promise<{ orders: AdminOrder[]; total: number }> {
   const { orders, total } = await listOrders(x, f, page);
-  const owners = orders.length
-    ? await x
-        .selectFrom('orders')
-        .innerJoin('users', 'users.id', 'orders.user_id')
-        .select(['orders.id', 'users.id as user_id', 'users.email'])
-        .where(
-          'orders.id',
-          'in',
-          orders.map((o) => o.iden),
-        )
-        .execute()
-    : [];
-  const byOrder = new Map(owners.map((o) => [o.id, o]));
-  return {
-    orders: orders.map((o) => ({
-      ...o,
-      userId: byOrder.get(o.iden)?.user_id ?? '',
-      email: byOrder.get(o.iden)?.email ?? '',
-    })),
-    total,
-  };
+  return { orders: await withBuyersAndPayments(x, orders), total };
 }
 
-/** One order with its buyer, for administrators. */
+/** One order with its buyer and payment, for administrators. */
 export async function adminOrderOf(x: Executor, order: Order): Promise<AdminOrder> {
-  const owner = await x
+  const [admin] = await withBuyersAndPayments(x, [order]);
+  if (!admin) throw new Error(`order ${order.iden} vanished`);
+  return admin;
+}
+
+async function withBuyersAndPayments(x: Executor, orders: Order[]): Promise<AdminOrder[]> {
+  if (!orders.length) return [];
+  const idens = orders.map((o) => o.iden);
+  const rows = await x
     .selectFrom('orders')
     .innerJoin('users', 'users.id', 'orders.user_id')
-    .select(['users.id', 'users.email'])
-    .where('orders.id', '=', order.iden)
-    .executeTakeFirstOrThrow();
-  return { ...order, userId: owner.id, email: owner.email };
+    .select([
+      'orders.id',
+      'users.id as user_id',
+      'users.email',
+      'orders.refund_requested_at',
+      'orders.shortfall_credits',
+      'orders.subscription_ended_at',
+    ])
+    .where('orders.id', 'in', idens)
+    .execute();
+  const refs = await x
+    .selectFrom('payment_refs')
+    .select(['order_id', 'kind', 'ref'])
+    .where('order_id', 'in', idens)
+    .orderBy('created_at')
+    .orderBy('ref')
+    .execute();
+  const byOrder = new Map(rows.map((r) => [r.id, r]));
+  return orders.map((o) => {
+    const row = byOrder.get(o.iden);
+    return {
+      ...o,
+      userId: row?.user_id ?? '',
+      email: row?.email ?? '',
+      payment: {
+        refs: refs.filter((r) => r.order_id === o.iden).map((r) => ({ kind: r.kind, ref: r.ref })),
+        refundRequestedAt: row?.refund_requested_at != null ? iso(row.refund_requested_at) : null,
+        shortfallCredits: row?.shortfall_credits ?? 0,
+        subscriptionEndedAt: row?.subscription_ended_at != null ? iso(row.subscription_ended_at) : null,
+      },
+    };
+  });
 }

@@ -15,7 +15,9 @@ import { toOrder, type OrderItemRow, type OrderRow } from './order-view.js';
  * written: a paid order cannot fail, a refunded one cannot be paid again.
  */
 export const ORDER_TRANSITIONS: Readonly<Record<OrderStatusValue, readonly OrderStatusValue[]>> = {
-  pending: ['paid', 'failed', 'cancelled'],
+  // A provider may confirm a refund or chargeback before its payment: the money came and went back,
+  // and nothing was granted.
+  pending: ['paid', 'failed', 'cancelled', 'refunded'],
   paid: ['refunded'],
   failed: [],
   cancelled: [],
@@ -67,6 +69,9 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder, n
     updated_at: now,
     paid_at: null,
     closed_at: null,
+    refund_requested_at: null,
+    shortfall_credits: 0,
+    subscription_ended_at: null,
   };
   const items: OrderItemRow[] = order.lines.map(({ product: p, quantity }, line) => ({
     order_id: row.id,
@@ -98,13 +103,16 @@ export async function transitionOrder(
   to: OrderStatusValue,
   now: number,
   note?: string,
+  /** Narrows the table's sources (an administrator refunds only what was paid). */
+  from: readonly OrderStatusValue[] = sourcesOf(to),
 ): Promise<OrderRow> {
+  const allowed = from.filter((s) => sourcesOf(to).includes(s));
   const stamp = to === 'paid' ? { paid_at: now } : { closed_at: now };
   const row = await trx
     .updateTable('orders')
     .set({ status: to, updated_at: now, ...stamp, ...(note ? { note } : {}) })
     .where('id', '=', iden)
-    .where('status', 'in', sourcesOf(to))
+    .where('status', 'in', allowed)
     .returningAll()
     .executeTakeFirst();
   if (row) return row;

@@ -4,12 +4,13 @@ import type { Config } from '../../../../config.js';
 import { Failure, type Outcome } from '../../../../errors.js';
 import { escapeHtml } from '../../../../http/html.js';
 import type { PaymentPorts, ProviderEvent } from '../../provider.js';
+import type { SandboxEvent } from './notification.js';
 
 /** What the page needs of the sandbox provider: its signed links and notifications. */
 export interface SandboxSigner {
   readonly name: 'default';
   checkPageSignature(iden: string, signature: string): boolean;
-  signNotification(event: ProviderEvent): { payload: string; signature: string };
+  signNotification(event: SandboxEvent): { payload: string; signature: string };
   readNotification(payload: string, signature: string): Outcome<ProviderEvent>;
 }
 

@@ -5,6 +5,7 @@ import { fail, type Outcome } from '../../../../errors.js';
 import { sign, verifySignature } from '../../../../security/tokens.js';
 import type { ModuleHost } from '../../../../http/module.js';
 import type { PaymentPorts, PaymentProvider, ProviderEvent } from '../../provider.js';
+import type { SandboxEvent } from './notification.js';
 import { registerCheckoutPage } from './page.js';
 
 const eventSchema = z.object({
@@ -59,7 +60,7 @@ export class DefaultProvider implements PaymentProvider {
   }
 
   /** The notification the checkout page sends when the buyer pays or declines. */
-  signNotification(event: ProviderEvent): { payload: string; signature: string } {
+  signNotification(event: SandboxEvent): { payload: string; signature: string } {
     const payload = JSON.stringify(event);
     return { payload, signature: sign(this.config.signingSecret, NOTIFY + payload) };
   }
@@ -73,8 +74,12 @@ export class DefaultProvider implements PaymentProvider {
     } catch {
       return fail.invalidInput('payload', 'invalid');
     }
-    const event = eventSchema.safeParse(json);
-    return event.success ? event.data : fail.invalidInput('payload', 'invalid');
+    const parsed = eventSchema.safeParse(json);
+    if (!parsed.success) return fail.invalidInput('payload', 'invalid');
+    const { eventId, orderId, outcome, amount, currency } = parsed.data;
+    return outcome === 'paid'
+      ? { kind: 'paid', eventId, orderId, amount, currency }
+      : { kind: 'failed', eventId, orderId };
   }
 
   /** The checkout page itself, served by this server. */

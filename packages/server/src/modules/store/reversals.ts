@@ -1,0 +1,100 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { moveCredits } from './credits.js';
+import { applyGrants, type GrantLine } from './grants.js';
+import type { OrderItemRow, OrderRow } from './order-view.js';
+
+/**
+ * Takes back what a paid order granted after the money went back (a provider's refund or a
+ * chargeback), in the transaction that marks the order refunded. Unlike an administrator's refund,
+ * nothing can be refused here: the money is gone either way. Credits the buyer has spent are not
+ * driven below zero; what could not be taken back is written on the order (`shortfall_credits`)
+ * and the buyer is flagged for an administrator. Answers the shortfall.
+ */
+export async function takeBackGrants(
+  trx: Transaction<Database>,
+  order: Pick<OrderRow, 'id' | 'user_id' | 'credits_spent'>,
+  lines: GrantLine[],
+  now: number,
+  why: 'refund' | 'chargeback',
+): Promise<number> {
+  const reference = order.id;
+  if (order.credits_spent > 0) {
+    await moveCredits(trx, { userId: order.user_id, amount: order.credits_spent, reason: 'refund', reference, now });
+  }
+  let shortfall = 0;
+  const granted = lines.reduce((sum, l) => sum + (l.grantCredits ?? 0) * l.quantity, 0);
+  if (granted > 0) {
+    // The no-op write takes the row lock on PostgreSQL, so the balance read next cannot be spent by a
+    // racing purchase before the take below (SQLite runs one writer at a time anyway).
+    await trx
+      .updateTable('users')
+      .set({ credits: sql<number>`credits` })
+      .where('id', '=', order.user_id)
+      .execute();
+    const user = await trx.selectFrom('users').select('credits').where('id', '=', order.user_id).executeTakeFirst();
+    const take = Math.min(user?.credits ?? 0, granted);
+    if (take > 0) await moveCredits(trx, { userId: order.user_id, amount: -take, reason: 'refund', reference, now });
+    shortfall = granted - take;
+  }
+  await trx
+    .updateTable('entitlements')
+    .set({ revoked_at: now })
+    .where('order_id', '=', order.id)
+    .where('revoked_at', 'is', null)
+    .execute();
+  if (shortfall > 0) {
+    await trx.updateTable('orders').set({ shortfall_credits: shortfall }).where('id', '=', order.id).execute();
+    await trx
+      .updateTable('users')
+      .set({ flagged_at: now, flag_reason: `${why} of order ${order.id}: ${shortfall} credits already spent` })
+      .where('id', '=', order.user_id)
+      .execute();
+  }
+  return shortfall;
+}
+
+/**
+ * A subscription's renewal: its lines grant their time (and any credits they carry) once more,
+ * added after the end of the time the buyer already has.
+ */
+export async function renewSubscription(
+  trx: Transaction<Database>,
+  order: Pick<OrderRow, 'id' | 'user_id'>,
+  items: OrderItemRow[],
+  eventId: string,
+  now: number,
+): Promise<void> {
+  const lines = items
+    .filter((i) => i.grant_period != null)
+    .map((i) => ({
+      productId: i.product_id,
+      type: i.type,
+      quantity: i.quantity,
+      grantCredits: i.grant_credits,
+      grantPeriod: i.grant_period,
+    }));
+  await applyGrants(trx, lines, {
+    userId: order.user_id,
+    orderId: order.id,
+    source: `order:${order.id}`,
+    creditReason: 'purchase',
+    reference: `${order.id} (${eventId})`.slice(0, 300),
+    now,
+  });
+}
+
+/** The provider ended the order's subscription: no more renewals; the time already paid stays. */
+export async function endSubscription(trx: Transaction<Database>, iden: string, now: number): Promise<void> {
+  await trx
+    .updateTable('orders')
+    .set({ subscription_ended_at: now, updated_at: now })
+    .where('id', '=', iden)
+    .where('subscription_ended_at', 'is', null)
+    .execute();
+}
+
+/** An administrator asked the provider for the order's money back; the provider's confirmation completes it. */
+export async function markRefundRequested(trx: Transaction<Database>, iden: string, now: number): Promise<void> {
+  await trx.updateTable('orders').set({ refund_requested_at: now, updated_at: now }).where('id', '=', iden).execute();
+}
