@@ -41,6 +41,8 @@ export type { StorePlatform, VerifiedPurchase } from './platform.js';
 export type {
   AppliedEvent,
   EventTarget,
+  PayableLine,
+  PayableOrder,
   PaymentPorts,
   PaymentProvider,
   ProviderEvent,

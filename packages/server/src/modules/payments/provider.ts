@@ -62,6 +62,23 @@ export interface AppliedEvent {
   refundDue?: { orderId: string };
 }
 
+/** One line of an order as a provider bills it. */
+export interface PayableLine {
+  productId: string;
+  title: string;
+  quantity: number;
+  /** Price of one unit, in the order's currency's minor units. */
+  unitAmount: number;
+  /** ISO 8601 period (`P1M`) of a subscription line; null for anything bought once. */
+  period: string | null;
+}
+
+/** An order as a provider needs it to take the payment: who pays, and what each line is. */
+export interface PayableOrder extends Order {
+  userId: string;
+  lines: PayableLine[];
+}
+
 /**
  * What the payments module is given to reach orders without importing the store: the flows layer
  * implements both (an order as the buyer sees it; a verified event applied once).
@@ -83,7 +100,7 @@ export interface PaymentProvider {
    * How the buyer pays this pending order: a page to open or a form to post. A failure (the
    * provider refused or could not be reached) leaves the order to be closed by the caller.
    */
-  start(order: Order): Promise<Outcome<PaymentInstruction>>;
+  start(order: PayableOrder): Promise<Outcome<PaymentInstruction>>;
   /** How to pay a cart before there is an order (listed by getCheckoutForm). */
   offer(products: string[]): PaymentInstruction;
   /**
