@@ -1,4 +1,4 @@
-import type { Order, PaymentInstruction } from '@till/protocol';
+import type { PaymentInstruction } from '@till/protocol';
 import { z } from 'zod';
 import type { Config } from '../../../../config.js';
 import { fail, type Outcome } from '../../../../errors.js';
