@@ -60,7 +60,7 @@ const envSchema = z.object({
     .optional(),
   STRIPE_WEBHOOK_SECRET: z
     .string()
-    .regex(/^whsec_[A-Za-z0-9+/=]+$/, 'must be a webhook signing secret (whsec_...)')
+    .regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_...)')
     .optional(),
   STRIPE_API_URL: z.url().optional(),
   PAYMENTWALL_PROJECT_KEY: z
