@@ -36,10 +36,15 @@ export type ProviderEvent = EventTarget & {
         reason: 'refund' | 'chargeback';
       }
     | {
-        /** A subscription's renewal was paid: its time is extended by one period. */
+        /**
+         * A subscription's renewal was paid: its time is extended by one period, or to `expiresAt`
+         * where the store says when the new period ends.
+         */
         kind: 'renewed';
-        amount: number;
-        currency: string;
+        /** What was paid, checked against the order's total; in-app stores report none. */
+        amount?: number;
+        currency?: string;
+        expiresAt?: number;
       }
     | {
         /** The provider ended the subscription: no more renewals; the time already paid stays. */
