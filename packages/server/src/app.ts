@@ -85,7 +85,7 @@ export async function buildApp(
     applyEvent: (provider, event) => flows.applyEvent(provider, event),
   };
   const payments = new PaymentsModule({ db: db.kysely, config, log, now }, ports);
-  const flows: Flows = new Flows({ db: db.kysely, log, now, store, payments });
+  const flows: Flows = new Flows({ db: db.kysely, config, log, now, store, payments });
   const modules: TillModule[] = [accounts, store, payments, flows, files];
 
   const calls = new CallRegistry(app, (token) => accounts.authenticate(token), options.answerCheck);

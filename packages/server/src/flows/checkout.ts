@@ -66,9 +66,13 @@ export class Checkout {
     if (owned) return owned;
     const order = await this.placeOrder(userId, lines, input.couponCode?.trim(), provider);
     if (order instanceof Failure) return order;
+    // Paid at once (a zero total): nothing to take, so no provider is asked; the way on is the order.
+    if (order.status !== 'pending') {
+      return { order, payment: { provider: provider.name, url: `${this.deps.config.publicUrl}/orders/${order.iden}` } };
+    }
     const payment = await provider.start(await this.payable(userId, order));
     if (payment instanceof Failure) {
-      if (order.status === 'pending') await this.undoOrder(order.iden);
+      await this.undoOrder(order.iden);
       return payment;
     }
     return { order, payment };

@@ -113,6 +113,33 @@ describe.each(dialects)('card route (Stripe Checkout) on %s', (dialect) => {
     expect(session.amount_total).toBe(made.order.total.amount);
   });
 
+  it('asks Stripe nothing for an order paid at once, and fails a new order Stripe refuses, giving its coupon back', async () => {
+    await saveCoupon(t, { code: 'CARDFREE', kind: 'discount', percentOff: 100, active: true });
+    const b = await buyer();
+    const before = stripe.requests.length;
+    const free = await checkout(b.token, { products: 'credits-100', couponCode: 'CARDFREE' });
+    expect(free.order.status).toBe('paid');
+    expect(free.payment.url).toBe(`${t.url}/orders/${free.order.iden}`);
+    expect(stripe.requests.length).toBe(before);
+
+    await saveCoupon(t, { code: 'CARDONCE', kind: 'discount', percentOff: 5, usageLimit: 1, active: true });
+    stripe.failNext(500, { type: 'api_error', message: 'Something went wrong on our end' });
+    stripe.failNext(500, { type: 'api_error', message: 'Something went wrong on our end' });
+    stripe.failNext(500, { type: 'api_error', message: 'Something went wrong on our end' });
+    const refused = await t.call('/api/store/doCheckout', {
+      token: b.token,
+      provider: 'card',
+      products: 'credits-100',
+      couponCode: 'CARDONCE',
+    });
+    expect(refused).toEqual({ code: 910, reason: 'provider_error' });
+    // The order made for it failed and gave the coupon back: another buyer can use it.
+    const other = await buyer();
+    expect((await checkout(other.token, { products: 'credits-100', couponCode: 'CARDONCE' })).order.status).toBe(
+      'pending',
+    );
+  });
+
   it('turns the order paid with its grants when Stripe says the session is paid', async () => {
     const b = await buyer();
     const made = await checkout(b.token, { products: 'credits-100' });
