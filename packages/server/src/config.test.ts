@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, defaultRateLimits, loadConfig } from './config.js';
 
 describe('config', () => {
   it('has working defaults: SQLite, port 3000, loopback, a dev outbox, a week-long session', () => {
@@ -76,6 +76,16 @@ describe('config', () => {
       PUBLIC_URL: 'https://till.example',
     });
     expect(c.production).toBe(true);
+  });
+
+  it('reads the rate limits, defaulting to the documented budgets', () => {
+    expect(loadConfig({}).rateLimits).toEqual(defaultRateLimits);
+    expect(loadConfig({ RATE_LOGIN_PER_IP: '5', RATE_MAIL_PER_ADDRESS: '2' }).rateLimits).toMatchObject({
+      loginPerIp: 5,
+      mailPerAddress: 2,
+      loginFailuresPerAccountAndIp: 10,
+    });
+    expect(() => loadConfig({ RATE_LOGIN_FAILURES_PER_ACCOUNT: '0' })).toThrow(/^RATE_LOGIN_FAILURES_PER_ACCOUNT:/);
   });
 
   it('turns a payment route on only when both its keys are set, and stops on one alone', () => {

@@ -54,6 +54,12 @@ const envSchema = z.object({
   UPLOAD_QUOTA_BYTES: positiveInt(200 * 1024 * 1024),
   SIGNING_SECRET: z.string().min(32).optional(),
   WEB_DIST: z.string().optional(),
+  RATE_LOGIN_PER_IP: positiveInt(30),
+  RATE_LOGIN_FAILURES_PER_ACCOUNT_IP: positiveInt(10),
+  RATE_LOGIN_FAILURES_PER_ACCOUNT: positiveInt(100),
+  RATE_REGISTER_PER_IP: positiveInt(20),
+  RATE_MAIL_PER_IP: positiveInt(20),
+  RATE_MAIL_PER_ADDRESS: positiveInt(5),
   STRIPE_SECRET_KEY: z
     .string()
     .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, 'must be a Stripe secret key (sk_test_..., sk_live_... or rk_...)')
@@ -102,7 +108,12 @@ export interface PaywallConfig {
 export interface RateLimits {
   /** Login attempts per IP per minute. */
   loginPerIp: number;
-  /** Failed logins per account per 15 minutes. */
+  /** Failed logins per account from one client address per 15 minutes: what stops a guesser. */
+  loginFailuresPerAccountAndIp: number;
+  /**
+   * Failed logins per account from all addresses per 15 minutes: higher, so that one guesser cannot
+   * lock the owner out, yet guesses spread over many addresses are still bounded.
+   */
   loginFailuresPerAccount: number;
   /** Registrations per IP per hour. */
   registerPerIp: number;
@@ -114,7 +125,8 @@ export interface RateLimits {
 
 export const defaultRateLimits: RateLimits = {
   loginPerIp: 30,
-  loginFailuresPerAccount: 10,
+  loginFailuresPerAccountAndIp: 10,
+  loginFailuresPerAccount: 100,
   registerPerIp: 20,
   mailPerIp: 20,
   mailPerAddress: 5,
@@ -204,7 +216,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Outside production a per-process secret is enough: links simply stop working after a restart.
     signingSecret: e.SIGNING_SECRET ?? randomSecret(),
     webDist: e.WEB_DIST,
-    rateLimits: { ...defaultRateLimits },
+    rateLimits: {
+      loginPerIp: e.RATE_LOGIN_PER_IP,
+      loginFailuresPerAccountAndIp: e.RATE_LOGIN_FAILURES_PER_ACCOUNT_IP,
+      loginFailuresPerAccount: e.RATE_LOGIN_FAILURES_PER_ACCOUNT,
+      registerPerIp: e.RATE_REGISTER_PER_IP,
+      mailPerIp: e.RATE_MAIL_PER_IP,
+      mailPerAddress: e.RATE_MAIL_PER_ADDRESS,
+    },
     payments: {
       card: stripe && { secretKey: stripe[0], webhookSecret: stripe[1], apiUrl: e.STRIPE_API_URL },
       paywall: paymentwall && {

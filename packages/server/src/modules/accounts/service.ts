@@ -21,6 +21,9 @@ export const CONFIRM_LINK_TTL_MS = 24 * HOUR;
 /** The budgets the account calls spend. */
 export interface AccountLimiters {
   loginPerIp: Limiter;
+  /** Failures per account and client address. */
+  loginFailuresFromIp: Limiter;
+  /** Failures per account, from anywhere. */
   loginFailures: Limiter;
   registerPerIp: Limiter;
   mailPerIp: Limiter;
@@ -144,19 +147,27 @@ export class AccountsService {
 
   async login(input: { email: string; password: string }, client: ClientInfo): Promise<Outcome<IssuedSession>> {
     const email = input.email.toLowerCase();
-    const { loginPerIp, loginFailures } = this.deps.limiters;
+    const { loginPerIp, loginFailuresFromIp, loginFailures } = this.deps.limiters;
     const ipWait = await loginPerIp.hit(client.ip);
     if (ipWait) return fail.rateLimited(ipWait);
-    const accountWait = await loginFailures.blockedFor(email);
-    if (accountWait) return fail.rateLimited(accountWait);
+    // Every attempt spends a failure point before the password is hashed, so guesses sent at once
+    // cannot all pass the check and be counted only afterwards: at most the budget is ever checked.
+    // A right password gives its points back. Failures count per account and address (a guesser is
+    // stopped) and, with a higher budget, per account (guessing from many addresses is bounded
+    // without one guesser locking the owner out). Unknown addresses count too, so that the answer
+    // does not tell which ones exist.
+    const pair = `${email}|${client.ip}`;
+    const pairWait = await loginFailuresFromIp.hit(pair);
+    if (pairWait) return fail.rateLimited(pairWait);
+    const accountWait = await loginFailures.hit(email);
+    if (accountWait) {
+      await loginFailuresFromIp.refund(pair);
+      return fail.rateLimited(accountWait);
+    }
     const row = await this.repo.findUserByEmail(email);
     const ok = await verifyPassword(row?.password_hash, input.password);
-    if (!row || !ok) {
-      // Counted for unknown addresses too, so that the answer does not tell which ones exist.
-      await loginFailures.hit(email);
-      return fail.wrongCredentials();
-    }
-    await loginFailures.reset(email);
+    if (!row || !ok) return fail.wrongCredentials();
+    await Promise.all([loginFailuresFromIp.reset(pair), loginFailures.refund(email)]);
     return this.issueSession(row, client);
   }
 
