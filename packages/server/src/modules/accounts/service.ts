@@ -78,6 +78,7 @@ type LoadedCaller = Caller & { [LOADED]?: SessionUser };
 export class AccountsService {
   readonly repo: AccountsRepo;
   private readonly now: () => number;
+  private readonly pending = new Set<Promise<void>>();
 
   constructor(private readonly deps: AccountsDeps) {
     this.repo = new AccountsRepo(deps.db, deps.read);
@@ -197,11 +198,33 @@ export class AccountsService {
       (await this.deps.limiters.mailPerIp.hit(client.ip)) || (await this.deps.limiters.mailPerAddress.hit(email));
     if (wait) return fail.rateLimited(wait);
     const row = await this.repo.findUserByEmail(email);
-    // The answer is the same whether or not the address has an account.
-    if (!row) return {};
-    await this.repo.voidLinkTokens(row.id, 'reset', this.now());
-    await this.sendLink({ ...row, lang: input.lang ?? row.lang }, 'reset', email, RESET_LINK_TTL_MS);
+    // The answer is the same whether or not the address has an account, and so is its time: the
+    // link is made and mailed after the answer, so that a slow mail server cannot tell who has one.
+    if (row) {
+      this.afterAnswer(async () => {
+        await this.repo.voidLinkTokens(row.id, 'reset', this.now());
+        await this.sendLink({ ...row, lang: input.lang ?? row.lang }, 'reset', email, RESET_LINK_TTL_MS);
+      });
+    }
     return {};
+  }
+
+  /** Work that runs after the answer; {@link settle} waits for it (the app does so as it closes). */
+  private afterAnswer(work: () => Promise<void>): void {
+    const task = work()
+      .catch((error: unknown) => {
+        this.deps.log.error(
+          { err: error instanceof Error ? error.message : String(error) },
+          'work after the answer failed',
+        );
+      })
+      .finally(() => this.pending.delete(task));
+    this.pending.add(task);
+  }
+
+  /** Waits for the work still running after its answer (mails on their way). */
+  async settle(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
   }
 
   async resetPassword(token: string, password: string): Promise<Outcome<object>> {
