@@ -2,6 +2,7 @@ import type { PaymentsDeps } from '../deps.js';
 import type { StorePlatform } from '../platform.js';
 import type { PaymentProvider } from '../provider.js';
 import { DefaultProvider } from './default/provider.js';
+import { PaywallProvider } from './paywall/provider.js';
 import { TestPlatform } from './test/platform.js';
 
 /**
@@ -13,7 +14,10 @@ export function buildProviders(deps: PaymentsDeps): { providers: PaymentProvider
   // The sandbox provider and the TEST platform take no money: production never offers them.
   const sandbox = !deps.config.production;
   return {
-    providers: sandbox ? [new DefaultProvider(deps.config)] : [],
+    providers: [
+      ...(sandbox ? [new DefaultProvider(deps.config)] : []),
+      ...(deps.config.payments.paywall ? [new PaywallProvider(deps.config.payments.paywall, deps)] : []),
+    ],
     platforms: [new TestPlatform(sandbox)],
   };
 }
