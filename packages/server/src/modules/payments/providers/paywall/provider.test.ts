@@ -7,8 +7,8 @@ import { anAdmin, expectLedgerMatchesBalances, ok, post, saveProduct } from '../
 import { registerUser } from '../../../../test-support/users.js';
 import { PINGBACK_PATH } from './route.js';
 
-const PROJECT_KEY = 'pw-project-key-test';
-const SECRET_KEY = 'pw-secret-key-test-0123456789';
+const PROJECT_KEY = 'pwProjectKeyTest';
+const SECRET_KEY = 'pwSecretKeyTest0123456789';
 
 interface Checkout {
   order: { iden: string; total: { amount: number; currency: string } };
