@@ -326,6 +326,39 @@ describe.each(dialects)('paywall provider on %s', (dialect) => {
     );
   });
 
+  it('a risk review: 200 waits, 201 pays; 202 fails an order still pending', async () => {
+    const buyer = await registerUser(t);
+    const { order } = await checkout(buyer, 'credits-100');
+    const ref = `risk-${order.iden}`;
+    expect(await fake.sendPingback(payment(buyer, order.iden, { type: 200, ref }))).toMatchObject({ body: 'OK' });
+    expect(await statusOf(buyer, order.iden)).toBe('pending');
+    expect(await fake.sendPingback(payment(buyer, order.iden, { type: 201, ref }))).toMatchObject({ body: 'OK' });
+    expect(await statusOf(buyer, order.iden)).toBe('paid');
+    expect((await balanceOf(buyer)).balance).toBe(100);
+
+    const declined = await checkout(buyer, 'credits-100');
+    const no = payment(buyer, declined.order.iden, { type: 202, ref: `risk-${declined.order.iden}` });
+    expect(await fake.sendPingback(no)).toMatchObject({ body: 'OK' });
+    expect(await statusOf(buyer, declined.order.iden)).toBe('failed');
+  });
+
+  it('a subscription cancelled at Paymentwall (12) is ended; the time paid stays', async () => {
+    const buyer = await registerUser(t);
+    const { order, payment: pay } = await checkout(buyer, 'monthly');
+    expect((await payOnWidget(pay.url)).pingback).toMatchObject({ body: 'OK' });
+    const end = await monthlyEnd(buyer);
+    const cancelled = { type: 12, uid: buyer.userId, goodsid: order.iden, ref: `end-${order.iden}` };
+    expect(await fake.sendPingback(cancelled)).toEqual({ status: 200, body: 'OK' });
+    const { token } = await anAdmin(t);
+    const orders = await ok<{
+      orders: { iden: string; status: string; payment: { subscriptionEndedAt: string | null } }[];
+    }>(t, '/api/admin/orders/list', { token, userId: buyer.userId });
+    const ended = orders.orders.find((o) => o.iden === order.iden);
+    expect(ended?.status).toBe('paid');
+    expect(ended?.payment.subscriptionEndedAt).not.toBeNull();
+    expect(await monthlyEnd(buyer)).toBe(end);
+  });
+
   it('after all of it, the ledger sums to every balance', async () => {
     await expectLedgerMatchesBalances(t);
   });
