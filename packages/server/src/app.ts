@@ -81,6 +81,8 @@ export async function buildApp(
   // Payments call back into the flows, which are built from payments: the ports close over them.
   const ports: PaymentPorts = {
     findOrder: (iden) => flows.findOrder(iden),
+    buyerOf: (iden) => flows.buyerOf(iden),
+    periodsOf: (iden) => flows.periodsOf(iden),
     applyEvent: (provider, event) => flows.applyEvent(provider, event),
   };
   const payments = new PaymentsModule({ db: db.kysely, config, log, now }, ports);

@@ -86,10 +86,21 @@ export interface PayableOrder extends Order {
 
 /**
  * What the payments module is given to reach orders without importing the store: the flows layer
- * implements both (an order as the buyer sees it; a verified event applied once).
+ * implements them (an order as the buyer sees it, its buyer and its lines' billing periods; a verified
+ * event applied once).
  */
 export interface PaymentPorts {
   findOrder(iden: string): Promise<Order | undefined>;
+  /**
+   * The buyer's user id of an order, which {@link Order} leaves out: for a provider whose payment
+   * page must name who pays (Paymentwall's `uid`).
+   */
+  buyerOf(iden: string): Promise<string | undefined>;
+  /**
+   * The billing period (ISO 8601, `P1M`) of each line of an order, `null` for a line that is no
+   * subscription: for a provider that bills subscriptions itself and must be told the period.
+   */
+  periodsOf(iden: string): Promise<(string | null)[]>;
   applyEvent(provider: Provider, event: ProviderEvent): Promise<Outcome<AppliedEvent>>;
 }
 
