@@ -48,7 +48,11 @@ export async function buildApp(
           },
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
-    trustProxy: config.production,
+    // A number of proxies is the hops to believe, counted from the server.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
   });
 
   const db = options.db ?? (await connect(config.databaseUrl));

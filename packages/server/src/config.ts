@@ -54,6 +54,13 @@ const envSchema = z.object({
   UPLOAD_QUOTA_BYTES: positiveInt(200 * 1024 * 1024),
   SIGNING_SECRET: z.string().min(32).optional(),
   WEB_DIST: z.string().optional(),
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(true|false|\d+|[0-9a-fA-F.:/]+(,\s*[0-9a-fA-F.:/]+)*)$/,
+      'must be false, a number of proxies, or proxy addresses',
+    )
+    .optional(),
   RATE_LOGIN_PER_IP: positiveInt(30),
   RATE_LOGIN_FAILURES_PER_ACCOUNT_IP: positiveInt(10),
   RATE_LOGIN_FAILURES_PER_ACCOUNT: positiveInt(100),
@@ -153,6 +160,11 @@ export interface Config {
   signingSecret: string;
   /** Folder of the built web app to serve, when present. */
   webDist: string | undefined;
+  /**
+   * Which proxies' `X-Forwarded-For` to believe: the client address decides rate limits and a
+   * payment provider's allow list, so only the proxies in front of the server may set it.
+   */
+  trustProxy: boolean | number | string[];
   rateLimits: RateLimits;
   /** The payment routes that take real money; each is off unless its variables are set. */
   payments: { card: CardConfig | undefined; paywall: PaywallConfig | undefined };
@@ -216,6 +228,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Outside production a per-process secret is enough: links simply stop working after a restart.
     signingSecret: e.SIGNING_SECRET ?? randomSecret(),
     webDist: e.WEB_DIST,
+    trustProxy: trustProxyOf(e.TRUST_PROXY, production),
     rateLimits: {
       loginPerIp: e.RATE_LOGIN_PER_IP,
       loginFailuresPerAccountAndIp: e.RATE_LOGIN_FAILURES_PER_ACCOUNT_IP,
@@ -244,4 +257,16 @@ function randomSecret(): string {
   const bytes = new Uint8Array(32);
   crypto.getRandomValues(bytes);
   return Buffer.from(bytes).toString('base64url');
+}
+
+/**
+ * `TRUST_PROXY`: unset means one proxy in production (the address the nearest proxy saw, which a
+ * client cannot forge by sending its own `X-Forwarded-For`) and none elsewhere.
+ */
+function trustProxyOf(value: string | undefined, production: boolean): boolean | number | string[] {
+  if (value === undefined) return production ? 1 : false;
+  if (value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((s) => s.trim());
 }

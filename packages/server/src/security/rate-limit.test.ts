@@ -62,6 +62,23 @@ describe('rate limits (906 with retryAfter)', () => {
     expect(guesses.filter((g) => g.code === 906)).toHaveLength(8);
   });
 
+  it('counts the address the nearest proxy saw, whatever a client writes into X-Forwarded-For', async () => {
+    const t = await start({ config: { trustProxy: 1, rateLimits: { ...defaultRateLimits, loginPerIp: 1 } } });
+    const behindProxy = async (forged: string) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/login',
+          payload: { email: uniqueEmail(), password: 'whatever it is' },
+          remoteAddress: '10.0.0.5',
+          headers: { 'x-forwarded-for': `${forged}, 198.51.100.9` },
+        })
+      ).json<{ code: number }>().code;
+    expect(await behindProxy('6.6.6.1')).toBe(902);
+    // Another forged address in front changes nothing: the proxy saw 198.51.100.9 both times.
+    expect(await behindProxy('6.6.6.2')).toBe(906);
+  });
+
   it('forgets failures after a successful login', async () => {
     const t = await start();
     const u = await registerUser(t);
