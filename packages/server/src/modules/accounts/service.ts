@@ -252,6 +252,8 @@ export class AccountsService {
       const owner = await this.repo.findUserByEmail(link.new_email);
       if (owner && owner.id !== row.id) return fail.invalidInput('email', 'taken');
       await this.repo.updateUser(row.id, { email: link.new_email, pending_email: null, email_confirmed: 1 });
+      // Reset links went to the old address: whoever still reads it must not take the account back.
+      await this.repo.voidLinkTokens(row.id, 'reset', now);
     } else {
       await this.repo.updateUser(row.id, { email_confirmed: 1, level: Math.max(row.level, Level.Confirmed) });
     }
@@ -312,7 +314,11 @@ export class AccountsService {
     if (Object.keys(changes).length) await this.repo.updateUser(row.id, changes);
     // A removed avatar's copy goes once the row no longer points at it.
     if (input.avatarFileId === null && row.avatar_key) await this.deps.avatars?.remove(row.avatar_key);
-    if (input.password !== undefined) await this.repo.deleteOtherSessions(row.id, caller.sessionId);
+    if (input.password !== undefined) {
+      await this.repo.deleteOtherSessions(row.id, caller.sessionId);
+      // A reset link mailed before the change must not undo it.
+      await this.repo.voidLinkTokens(row.id, 'reset', this.now());
+    }
     const updated = { ...row, ...changes };
     if (emailChange) {
       await this.repo.voidLinkTokens(row.id, 'email_change', this.now());
