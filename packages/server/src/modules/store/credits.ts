@@ -52,7 +52,10 @@ export async function moveCredits(trx: Transaction<Database>, move: CreditMove):
     throw new AbortTransaction(user ? fail.notEnoughCredits(user.credits, -move.amount) : fail.notFound('userId'));
   }
   const row = {
-    id: newId(move.now),
+    // The id orders the ledger. It is taken now, after the guarded update, which holds the user's row
+    // until commit: a move that started earlier but reached the balance later sorts after the one
+    // that got there first, as its `balance_after` does. The request's own time would not.
+    id: newId(Date.now()),
     user_id: move.userId,
     amount: move.amount,
     reason: move.reason,
