@@ -85,7 +85,14 @@ const envSchema = z.object({
     .optional(),
   APPLE_APP_ID: z.string().regex(/^\d+$/, "must be the app's numeric Apple id").optional(),
   APPLE_ENVIRONMENT: z.enum(['Production', 'Sandbox']).default('Production'),
-  APPLE_ISSUER_ID: z.uuid('must be the issuer id (a UUID) from App Store Connect').optional(),
+  // Apple's issuer ids are UUID-shaped without a UUID's version and variant bits, so the shape is all that is checked.
+  APPLE_ISSUER_ID: z
+    .string()
+    .regex(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+      'must be the issuer id from App Store Connect',
+    )
+    .optional(),
   APPLE_KEY_ID: z
     .string()
     .regex(/^[A-Z0-9]{10}$/, 'must be the 10-character key id from App Store Connect')
