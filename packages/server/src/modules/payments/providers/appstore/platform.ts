@@ -124,7 +124,8 @@ export class AppStorePlatform implements StorePlatform {
     if (!tx || !change || !n.notificationUUID) return { status: 200, body: { received: true, ignored: type } };
     let orderId: string | undefined;
     for (const ref of refsToTry(change, tx)) {
-      orderId ??= await orderOfRef(this.deps.db, this.provider, ref);
+      orderId = await orderOfRef(this.deps.db, this.provider, ref);
+      if (orderId) break;
     }
     // No order: the app never reported this purchase here, so nothing was granted to change.
     const order = orderId ? await ports.findOrder(orderId) : undefined;
