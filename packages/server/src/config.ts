@@ -1,3 +1,5 @@
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 /** Thrown when the environment holds a bad value; the message names the variable. */
@@ -90,6 +92,28 @@ const envSchema = z.object({
     .default('p1_1'),
   PAYMENTWALL_PINGBACK_IPS: z.string().optional(),
   PAYMENTWALL_API_URL: z.url().optional(),
+  APPLE_BUNDLE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]+$/, 'must be a bundle id such as com.example.till')
+    .optional(),
+  APPLE_APP_ID: z.string().regex(/^\d+$/, "must be the app's numeric Apple id").optional(),
+  APPLE_ENVIRONMENT: z.enum(['Production', 'Sandbox']).default('Production'),
+  // Apple's issuer ids are UUID-shaped without a UUID's version and variant bits, so the shape is all that is checked.
+  APPLE_ISSUER_ID: z
+    .string()
+    .regex(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+      'must be the issuer id from App Store Connect',
+    )
+    .optional(),
+  APPLE_KEY_ID: z
+    .string()
+    .regex(/^[A-Z0-9]{10}$/, 'must be the 10-character key id from App Store Connect')
+    .optional(),
+  APPLE_PRIVATE_KEY: z.string().optional(),
+  APPLE_ROOT_CERTS: csv,
+  APPLE_API_URL: z.url().optional(),
+  APPLE_ONLINE_CHECKS: z.enum(['true', 'false']).default('true'),
 });
 
 /** The card route (Stripe Checkout): on when both keys are set. */
@@ -109,6 +133,25 @@ export interface PaywallConfig {
   pingbackIps: string[];
   /** Base address of the widget; Paymentwall's own when unset. */
   apiUrl: string | undefined;
+}
+
+/** The App Store route (in-app purchases on iOS): on when its required variables are set. */
+export interface AppStoreConfig {
+  bundleId: string;
+  /** The app's numeric Apple id; Apple's notifications carry it in production (not in the sandbox). */
+  appAppleId: number | undefined;
+  environment: 'Production' | 'Sandbox';
+  /** The App Store Server API key (App Store Connect, Users and Access, Integrations, In-App Purchase). */
+  issuerId: string;
+  keyId: string;
+  /** The key's `.p8` contents (PEM). */
+  privateKey: string;
+  /** Apple's root certificates (DER or PEM) that signed data must chain to. */
+  rootCertificates: Buffer[];
+  /** Base address of the App Store Server API; Apple's own for the environment when unset. */
+  apiUrl: string | undefined;
+  /** Whether certificates are checked for revocation (OCSP, at Apple) and against the current date. */
+  onlineChecks: boolean;
 }
 
 /** Per-route request budgets; tests raise them, production keeps the defaults. */
@@ -167,7 +210,7 @@ export interface Config {
   trustProxy: boolean | number | string[];
   rateLimits: RateLimits;
   /** The payment routes that take real money; each is off unless its variables are set. */
-  payments: { card: CardConfig | undefined; paywall: PaywallConfig | undefined };
+  payments: { card: CardConfig | undefined; paywall: PaywallConfig | undefined; appstore?: AppStoreConfig | undefined };
 }
 
 /** Both variables of a pair, or neither: one alone is a route half set up, which stops the start. */
@@ -177,6 +220,65 @@ function pair(names: [string, string], values: [string | undefined, string | und
   if (a) throw new ConfigError(names[1], `is required when ${names[0]} is set`);
   if (b) throw new ConfigError(names[0], `is required when ${names[1]} is set`);
   return undefined;
+}
+
+/**
+ * The App Store route's variables: all of the required ones, or none. The key and the certificates
+ * are read here, so that a wrong path or a file that is not a key stops the start.
+ */
+function appStore(e: z.infer<typeof envSchema>): AppStoreConfig | undefined {
+  const production = e.APPLE_ENVIRONMENT === 'Production';
+  const required: [string, unknown][] = [
+    ['APPLE_BUNDLE_ID', e.APPLE_BUNDLE_ID],
+    // Apple's production notifications are checked against the app's numeric id; sandbox ones carry none.
+    ['APPLE_APP_ID', production ? e.APPLE_APP_ID : 'not needed in the sandbox'],
+    ['APPLE_ISSUER_ID', e.APPLE_ISSUER_ID],
+    ['APPLE_KEY_ID', e.APPLE_KEY_ID],
+    ['APPLE_PRIVATE_KEY', e.APPLE_PRIVATE_KEY],
+    ['APPLE_ROOT_CERTS', e.APPLE_ROOT_CERTS.length ? e.APPLE_ROOT_CERTS : undefined],
+  ];
+  const named = [e.APPLE_BUNDLE_ID, e.APPLE_APP_ID, e.APPLE_ISSUER_ID, e.APPLE_KEY_ID, e.APPLE_PRIVATE_KEY];
+  if (named.every((v) => v === undefined) && !e.APPLE_ROOT_CERTS.length) return undefined;
+  const missing = required.find(([, v]) => v === undefined);
+  if (missing) throw new ConfigError(missing[0], 'is required when the App Store route is configured (APPLE_...)');
+  const privateKey = readKey(e.APPLE_PRIVATE_KEY ?? '');
+  const rootCertificates = e.APPLE_ROOT_CERTS.map((path) => {
+    try {
+      const cert = readFileSync(path);
+      if (new X509Certificate(cert).ca) return cert;
+    } catch {
+      // Named below.
+    }
+    throw new ConfigError('APPLE_ROOT_CERTS', `${path} is not a readable CA certificate (DER or PEM)`);
+  });
+  return {
+    bundleId: e.APPLE_BUNDLE_ID ?? '',
+    appAppleId: e.APPLE_APP_ID === undefined ? undefined : Number(e.APPLE_APP_ID),
+    environment: e.APPLE_ENVIRONMENT,
+    issuerId: e.APPLE_ISSUER_ID ?? '',
+    keyId: e.APPLE_KEY_ID ?? '',
+    privateKey,
+    rootCertificates,
+    apiUrl: e.APPLE_API_URL?.replace(/\/+$/, ''),
+    onlineChecks: e.APPLE_ONLINE_CHECKS === 'true',
+  };
+}
+
+/** The `.p8` key itself (its PEM text, newlines written as `\n` allowed), or the path of the file. */
+function readKey(value: string): string {
+  const pem = value.includes('-----BEGIN') ? value.replace(/\\n/g, '\n') : readOrUndefined(value);
+  if (!pem?.includes('-----BEGIN PRIVATE KEY-----')) {
+    throw new ConfigError('APPLE_PRIVATE_KEY', 'must be the .p8 key (PEM) or the path of the .p8 file');
+  }
+  return pem;
+}
+
+function readOrUndefined(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -249,6 +351,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           .filter(Boolean),
         apiUrl: e.PAYMENTWALL_API_URL,
       },
+      appstore: appStore(e),
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { PaymentsDeps } from '../deps.js';
 import type { StorePlatform } from '../platform.js';
 import type { PaymentProvider } from '../provider.js';
+import { AppStorePlatform } from './appstore/platform.js';
 import { CardProvider } from './card/provider.js';
 import { DefaultProvider } from './default/provider.js';
 import { PaywallProvider } from './paywall/provider.js';
@@ -14,7 +15,7 @@ import { TestPlatform } from './test/platform.js';
 export function buildProviders(deps: PaymentsDeps): { providers: PaymentProvider[]; platforms: StorePlatform[] } {
   // The sandbox provider and the TEST platform take no money: production never offers them.
   const sandbox = !deps.config.production;
-  const { card, paywall } = deps.config.payments;
+  const { card, paywall, appstore } = deps.config.payments;
   return {
     // The first is what doCheckout uses when the buyer names none.
     providers: [
@@ -22,6 +23,6 @@ export function buildProviders(deps: PaymentsDeps): { providers: PaymentProvider
       ...(card ? [new CardProvider(deps, card)] : []),
       ...(paywall ? [new PaywallProvider(paywall, deps)] : []),
     ],
-    platforms: [new TestPlatform(sandbox)],
+    platforms: [new TestPlatform(sandbox), ...(appstore ? [new AppStorePlatform(deps, appstore)] : [])],
   };
 }
