@@ -3,6 +3,7 @@ import type { StorePlatform } from '../platform.js';
 import type { PaymentProvider } from '../provider.js';
 import { CardProvider } from './card/provider.js';
 import { DefaultProvider } from './default/provider.js';
+import { GooglePlayPlatform } from './googleplay/platform.js';
 import { TestPlatform } from './test/platform.js';
 
 /**
@@ -13,13 +14,13 @@ import { TestPlatform } from './test/platform.js';
 export function buildProviders(deps: PaymentsDeps): { providers: PaymentProvider[]; platforms: StorePlatform[] } {
   // The sandbox provider and the TEST platform take no money: production never offers them.
   const sandbox = !deps.config.production;
-  const { card } = deps.config.payments;
+  const { card, googleplay } = deps.config.payments;
   return {
     // The first is what doCheckout uses when the buyer names none.
     providers: [
       ...(sandbox ? [new DefaultProvider(deps.config)] : []),
       ...(card ? [new CardProvider(deps, card)] : []),
     ],
-    platforms: [new TestPlatform(sandbox)],
+    platforms: [new TestPlatform(sandbox), ...(googleplay ? [new GooglePlayPlatform(deps, googleplay)] : [])],
   };
 }
