@@ -84,9 +84,7 @@ export class PlayApi {
 
   product(productId: string, token: string): Promise<ProductPurchase> {
     const packageName = this.config.packageName;
-    return this.call('purchases.products.get', (api) =>
-      api.purchases.products.get({ packageName, productId, token }),
-    );
+    return this.call('purchases.products.get', (api) => api.purchases.products.get({ packageName, productId, token }));
   }
 
   subscription(token: string): Promise<SubscriptionPurchase> {
