@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from '
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { GooglePlayConfig } from '../../../../config.js';
+import { loadConfig, type GooglePlayConfig } from '../../../../config.js';
 import { startTestApp, type TestApp } from '../../../../test-support/app.js';
 import { dialects } from '../../../../test-support/db.js';
 import { anAdmin, expectLedgerMatchesBalances, ok, saveProduct } from '../../../../test-support/store.js';
@@ -542,5 +542,45 @@ describe.each(dialects)('Google Play platform on %s', (dialect) => {
     const res = await push(stray, { bearer: google.oidc() });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ received: true, refused: 904 });
+  });
+});
+
+describe('Google Play configuration', () => {
+  const key = JSON.stringify({
+    type: 'service_account',
+    client_email: 'till-play@till-test.iam.gserviceaccount.com',
+    private_key: rsa().privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  });
+  const load = (env: Record<string, string>) => () => loadConfig({ NODE_ENV: 'test', ...env });
+
+  it('is off without its variables, and on with the package, the key and a way to authenticate pushes', () => {
+    expect(loadConfig({}).payments.googleplay).toBeUndefined();
+    const on = loadConfig({
+      GOOGLE_PLAY_PACKAGE_NAME: PACKAGE,
+      GOOGLE_SERVICE_ACCOUNT: key,
+      GOOGLE_PUSH_SECRET: SECRET,
+    });
+    expect(on.payments.googleplay).toMatchObject({
+      packageName: PACKAGE,
+      serviceAccount: { clientEmail: 'till-play@till-test.iam.gserviceaccount.com' },
+      pushSecret: SECRET,
+      pushOidc: undefined,
+    });
+  });
+
+  it('stops the start naming the missing variable when only some are set', () => {
+    expect(load({ GOOGLE_PLAY_PACKAGE_NAME: PACKAGE })).toThrow(/^GOOGLE_SERVICE_ACCOUNT/);
+    expect(load({ GOOGLE_PLAY_PACKAGE_NAME: PACKAGE, GOOGLE_SERVICE_ACCOUNT: key })).toThrow(/^GOOGLE_PUSH_AUDIENCE/);
+    expect(
+      load({ GOOGLE_PLAY_PACKAGE_NAME: PACKAGE, GOOGLE_SERVICE_ACCOUNT: key, GOOGLE_PUSH_AUDIENCE: AUDIENCE }),
+    ).toThrow(/^GOOGLE_PUSH_SERVICE_ACCOUNT/);
+    expect(load({ GOOGLE_SERVICE_ACCOUNT: key })).toThrow(/^GOOGLE_PLAY_PACKAGE_NAME/);
+    expect(
+      load({
+        GOOGLE_PLAY_PACKAGE_NAME: PACKAGE,
+        GOOGLE_SERVICE_ACCOUNT: '{"client_email":"x"}',
+        GOOGLE_PUSH_SECRET: SECRET,
+      }),
+    ).toThrow(/^GOOGLE_SERVICE_ACCOUNT/);
   });
 });
