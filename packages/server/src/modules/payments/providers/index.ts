@@ -5,6 +5,7 @@ import { AppStorePlatform } from './appstore/platform.js';
 import { CardProvider } from './card/provider.js';
 import { DefaultProvider } from './default/provider.js';
 import { PaywallProvider } from './paywall/provider.js';
+import { GooglePlayPlatform } from './googleplay/platform.js';
 import { TestPlatform } from './test/platform.js';
 
 /**
@@ -15,7 +16,7 @@ import { TestPlatform } from './test/platform.js';
 export function buildProviders(deps: PaymentsDeps): { providers: PaymentProvider[]; platforms: StorePlatform[] } {
   // The sandbox provider and the TEST platform take no money: production never offers them.
   const sandbox = !deps.config.production;
-  const { card, paywall, appstore } = deps.config.payments;
+  const { card, paywall, appstore, googleplay } = deps.config.payments;
   return {
     // The first is what doCheckout uses when the buyer names none.
     providers: [
@@ -23,6 +24,10 @@ export function buildProviders(deps: PaymentsDeps): { providers: PaymentProvider
       ...(card ? [new CardProvider(deps, card)] : []),
       ...(paywall ? [new PaywallProvider(paywall, deps)] : []),
     ],
-    platforms: [new TestPlatform(sandbox), ...(appstore ? [new AppStorePlatform(deps, appstore)] : [])],
+    platforms: [
+      new TestPlatform(sandbox),
+      ...(appstore ? [new AppStorePlatform(deps, appstore)] : []),
+      ...(googleplay ? [new GooglePlayPlatform(deps, googleplay)] : []),
+    ],
   };
 }

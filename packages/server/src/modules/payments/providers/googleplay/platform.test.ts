@@ -1,0 +1,586 @@
+import { generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig, type GooglePlayConfig } from '../../../../config.js';
+import { startTestApp, type TestApp } from '../../../../test-support/app.js';
+import { dialects } from '../../../../test-support/db.js';
+import { anAdmin, expectLedgerMatchesBalances, ok, saveProduct } from '../../../../test-support/store.js';
+import { registerUser } from '../../../../test-support/users.js';
+
+const PACKAGE = 'com.example.till';
+const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
+const AUDIENCE = 'https://till.example/api/payments/webhook/google';
+const PUSHER = 'pubsub-push@till-test.iam.gserviceaccount.com';
+const SECRET = 'a-shared-push-secret-of-at-least-32-chars';
+
+const b64url = (v: string | Buffer) => Buffer.from(v).toString('base64url');
+const rsa = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
+
+/** A JWT signed with RS256 by `key`. */
+function jwt(header: object, claims: object, key: KeyObject): string {
+  const signed = `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(claims))}`;
+  return `${signed}.${b64url(sign('RSA-SHA256', Buffer.from(signed), key))}`;
+}
+
+/** Google's error body: `{error: {code, message, status, errors}}`. */
+function googleError(res: ServerResponse, code: number, status: string, message: string, reason: string) {
+  res.writeHead(code, { 'content-type': 'application/json; charset=UTF-8' });
+  res.end(JSON.stringify({ error: { code, message, status, errors: [{ message, domain: 'global', reason }] } }));
+}
+
+function json(res: ServerResponse, body: unknown) {
+  res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
+  res.end(JSON.stringify(body));
+}
+
+async function bodyOf(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Google's OAuth token endpoint (a JWT bearer grant whose assertion must verify with the service
+ * account's public key), its certificates, and the Play Developer API's purchase calls, on 127.0.0.1,
+ * speaking their wire formats.
+ */
+class FakeGoogle {
+  readonly serviceKeys = rsa();
+  readonly signerKeys = rsa();
+  readonly serviceAccount = {
+    type: 'service_account',
+    client_email: 'till-play@till-test.iam.gserviceaccount.com',
+    private_key: this.serviceKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
+  readonly products = new Map<string, Record<string, unknown>>();
+  readonly subscriptions = new Map<string, Record<string, unknown>>();
+  readonly voided: Record<string, unknown>[] = [];
+  readonly calls: string[] = [];
+  private readonly accessTokens = new Set<string>();
+  private server: Server | undefined;
+  url = '';
+
+  count(what: string): number {
+    return this.calls.filter((c) => c === what).length;
+  }
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((e: unknown) => googleError(res, 500, 'INTERNAL', String(e), 'backendError'));
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server?.close(() => resolve()));
+  }
+
+  /** An OIDC token as Pub/Sub puts in its pushes, signed by `key` (Google's own unless told). */
+  oidc(claims: Record<string, unknown> = {}, key: KeyObject = this.signerKeys.privateKey): string {
+    const now = Math.floor(Date.now() / 1000);
+    return jwt(
+      { alg: 'RS256', kid: 'k1', typ: 'JWT' },
+      {
+        iss: 'https://accounts.google.com',
+        aud: AUDIENCE,
+        email: PUSHER,
+        email_verified: true,
+        sub: '1',
+        iat: now,
+        exp: now + 3600,
+        ...claims,
+      },
+      key,
+    );
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    const body = await bodyOf(req);
+    if (req.method === 'POST' && url.pathname === '/token') return this.token(body, res);
+    if (req.method === 'GET' && url.pathname === '/certs') {
+      return json(res, { k1: this.signerKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString() });
+    }
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (!bearer || !this.accessTokens.has(bearer)) {
+      return googleError(res, 401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.', 'authError');
+    }
+    const path = decodeURIComponent(url.pathname);
+    const base = `/androidpublisher/v3/applications/${PACKAGE}/purchases`;
+    let m = new RegExp(`^${base}/products/([^/]+)/tokens/([^/:]+)(:acknowledge|:consume)?$`).exec(path);
+    if (m) {
+      const p = this.products.get(m[2] ?? '');
+      if (!p || p.productId !== m[1]) return this.invalid(res);
+      if (!m[3] && req.method === 'GET') return json(res, { kind: 'androidpublisher#productPurchase', ...p });
+      if (m[3] === ':acknowledge' && req.method === 'POST') {
+        this.calls.push('products.acknowledge');
+        if (p.acknowledgementState === 1)
+          return googleError(res, 400, 'FAILED_PRECONDITION', 'The purchase is already acknowledged.', 'invalid');
+        p.acknowledgementState = 1;
+        return json(res, {});
+      }
+      if (m[3] === ':consume' && req.method === 'POST') {
+        this.calls.push('products.consume');
+        p.consumptionState = 1;
+        return json(res, {});
+      }
+    }
+    m = new RegExp(`^${base}/subscriptionsv2/tokens/([^/:]+)$`).exec(path);
+    if (m && req.method === 'GET') {
+      const s = this.subscriptions.get(m[1] ?? '');
+      if (!s) return this.invalid(res);
+      return json(res, { kind: 'androidpublisher#subscriptionPurchaseV2', ...s });
+    }
+    m = new RegExp(`^${base}/subscriptions/([^/]+)/tokens/([^/:]+):acknowledge$`).exec(path);
+    if (m && req.method === 'POST') {
+      const s = this.subscriptions.get(m[2] ?? '');
+      if (!s) return this.invalid(res);
+      this.calls.push('subscriptions.acknowledge');
+      s.acknowledgementState = 'ACKNOWLEDGEMENT_STATE_ACKNOWLEDGED';
+      return json(res, {});
+    }
+    if (path === `${base}/voidedpurchases` && req.method === 'GET') {
+      const since = Number(url.searchParams.get('startTime') ?? 0);
+      const listed = this.voided.filter((v) => Number(v.voidedTimeMillis) >= since);
+      return json(res, { voidedPurchases: listed, tokenPagination: {} });
+    }
+    return googleError(res, 404, 'NOT_FOUND', 'Not Found', 'notFound');
+  }
+
+  private invalid(res: ServerResponse) {
+    googleError(res, 400, 'INVALID_ARGUMENT', 'Invalid Value', 'invalid');
+  }
+
+  /** The JWT bearer grant: the assertion must be the service account's, signed with its key, for Google's token URL. */
+  private token(body: string, res: ServerResponse) {
+    const form = new URLSearchParams(body);
+    const refuse = (why: string) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'invalid_grant', error_description: why }));
+    };
+    if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') return refuse('grant_type');
+    const [h, c, s] = (form.get('assertion') ?? '').split('.');
+    if (!h || !c || !s) return refuse('Invalid JWT');
+    if (!verify('RSA-SHA256', Buffer.from(`${h}.${c}`), this.serviceKeys.publicKey, Buffer.from(s, 'base64url')))
+      return refuse('Invalid JWT Signature.');
+    const claims = JSON.parse(Buffer.from(c, 'base64url').toString()) as Record<string, unknown>;
+    const now = Date.now() / 1000;
+    if (claims.iss !== this.serviceAccount.client_email) return refuse('Invalid issuer');
+    if (claims.aud !== GOOGLE_TOKEN_URL) return refuse('Invalid audience');
+    if (!String(claims.scope).split(' ').includes('https://www.googleapis.com/auth/androidpublisher'))
+      return refuse('Invalid scope');
+    if (typeof claims.exp !== 'number' || claims.exp < now) return refuse('Token expired');
+    const accessToken = `ya29.${randomBytes(16).toString('hex')}`;
+    this.accessTokens.add(accessToken);
+    this.calls.push('token');
+    json(res, { access_token: accessToken, expires_in: 3599, token_type: 'Bearer' });
+  }
+}
+
+/** A transaction as cordova-plugin-purchase 13 reports an android-playstore purchase, through the SDK. */
+function playTransaction(token: string, productId: string, options: { packageName?: string; orderId?: string } = {}) {
+  const packageName = options.packageName ?? PACKAGE;
+  const original = {
+    orderId: options.orderId,
+    packageName,
+    productId,
+    purchaseTime: Date.now(),
+    purchaseState: 0,
+    purchaseToken: token,
+    quantity: 1,
+    acknowledged: false,
+  };
+  return JSON.stringify({
+    platform: 'android-playstore',
+    transactionId: options.orderId ?? token,
+    state: 'approved',
+    products: [{ id: productId }],
+    nativePurchase: {
+      ...original,
+      productIds: [productId],
+      getPurchaseState: 1,
+      autoRenewing: false,
+      signature: b64url(randomBytes(256)),
+      receipt: JSON.stringify(original),
+    },
+  });
+}
+
+describe.each(dialects)('Google Play platform on %s', (dialect) => {
+  let t: TestApp;
+  let google: FakeGoogle;
+  let seq = 0;
+
+  beforeAll(async () => {
+    google = new FakeGoogle();
+    await google.start();
+    const googleplay: GooglePlayConfig = {
+      packageName: PACKAGE,
+      serviceAccount: {
+        clientEmail: google.serviceAccount.client_email,
+        privateKey: google.serviceAccount.private_key,
+      },
+      pushOidc: { audience: AUDIENCE, serviceAccount: PUSHER },
+      pushSecret: SECRET,
+      apiUrl: google.url,
+      tokenUrl: `${google.url}/token`,
+      certsUrl: `${google.url}/certs`,
+    };
+    t = await startTestApp({
+      dialect,
+      listen: true,
+      config: { payments: { card: undefined, paywall: undefined, googleplay } },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await google.close();
+  });
+  beforeEach(() => {
+    seq += 1;
+  });
+
+  const validate = (token: string, transactionData: string) =>
+    t.call('/api/store/validatePurchase', { token, transactionData });
+  const balance = async (token: string) =>
+    (await ok<{ balance: number }>(t, '/api/store/credits', { token, page: 1, pageSize: 5 })).balance;
+  const orderOf = async (userId: string) =>
+    t.ctx.db.kysely.selectFrom('orders').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const buy = (token: string, productId: string, extra: Record<string, unknown> = {}) => {
+    google.products.set(token, {
+      productId,
+      purchaseTimeMillis: String(Date.now()),
+      purchaseState: 0,
+      consumptionState: 0,
+      orderId: `GPA.3300-0000-0000-${String(seq).padStart(5, '0')}`,
+      purchaseType: 0,
+      acknowledgementState: 0,
+      quantity: 1,
+      regionCode: 'US',
+      ...extra,
+    });
+    return google.products.get(token)?.orderId as string;
+  };
+  const subscribe = (token: string, expiry: number) => {
+    google.subscriptions.set(token, {
+      regionCode: 'US',
+      startTime: new Date().toISOString(),
+      subscriptionState: 'SUBSCRIPTION_STATE_ACTIVE',
+      acknowledgementState: 'ACKNOWLEDGEMENT_STATE_PENDING',
+      testPurchase: {},
+      lineItems: [
+        {
+          productId: 'till.monthly',
+          expiryTime: new Date(expiry).toISOString(),
+          autoRenewingPlan: { autoRenewEnabled: true },
+          latestSuccessfulOrderId: `GPA.3311-0000-0000-${String(seq).padStart(5, '0')}`,
+        },
+      ],
+    });
+  };
+  /** Pub/Sub's push of a developer notification. */
+  const push = (
+    notification: Record<string, unknown>,
+    auth: { bearer?: string; secret?: string } = {},
+    messageId?: string,
+  ) =>
+    fetch(`${t.url}/api/payments/webhook/google${auth.secret ? `?token=${encodeURIComponent(auth.secret)}` : ''}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        connection: 'close',
+        ...(auth.bearer ? { authorization: `Bearer ${auth.bearer}` } : {}),
+      },
+      body: JSON.stringify({
+        message: {
+          data: Buffer.from(
+            JSON.stringify({
+              version: '1.0',
+              packageName: PACKAGE,
+              eventTimeMillis: String(Date.now()),
+              ...notification,
+            }),
+          ).toString('base64'),
+          messageId: messageId ?? `${Date.now()}${seq}${Math.floor(Math.random() * 1e6)}`,
+          publishTime: new Date().toISOString(),
+        },
+        subscription: 'projects/till-test/subscriptions/play-push',
+      }),
+    });
+
+  it('grants a purchased consumable, then acknowledges and consumes it once', async () => {
+    const b = await registerUser(t);
+    const orderId = buy(`tok-credits-${seq}`, 'till.credits100');
+    const data = playTransaction(`tok-credits-${seq}`, 'till.credits100', { orderId });
+    const ackBefore = google.count('products.acknowledge');
+    const consumeBefore = google.count('products.consume');
+    expect(await validate(b.token, data)).toEqual({ code: 900, data: { result: 1, products: 'credits-100' } });
+    expect(await balance(b.token)).toBe(100);
+    const order = await orderOf(b.userId);
+    expect(order).toMatchObject({ provider: 'googleplay', status: 'paid' });
+    expect(JSON.parse(order.data ?? '{}')).toMatchObject({ transactionId: orderId });
+    expect(google.count('products.acknowledge')).toBe(ackBefore + 1);
+    expect(google.count('products.consume')).toBe(consumeBefore + 1);
+    // The same purchase again: the same answer, no second order, nothing told to Google again.
+    expect(await validate(b.token, data)).toEqual({ code: 900, data: { result: 1, products: 'credits-100' } });
+    expect(await balance(b.token)).toBe(100);
+    expect(google.count('products.acknowledge')).toBe(ackBefore + 1);
+    expect(google.count('products.consume')).toBe(consumeBefore + 1);
+    expect(google.count('token')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('acknowledges a non-consumable without consuming it, and nothing already acknowledged', async () => {
+    const b = await registerUser(t);
+    buy(`tok-pro-${seq}`, 'till.pro_unlock');
+    const consumed = google.count('products.consume');
+    const acked = google.count('products.acknowledge');
+    expect(await validate(b.token, playTransaction(`tok-pro-${seq}`, 'till.pro_unlock'))).toEqual({
+      code: 900,
+      data: { result: 1, products: 'pro-unlock' },
+    });
+    expect(google.count('products.acknowledge')).toBe(acked + 1);
+    expect(google.count('products.consume')).toBe(consumed);
+  });
+
+  it('refuses pending, cancelled, unknown and foreign purchases (result 0)', async () => {
+    const b = await registerUser(t);
+    buy(`tok-pending-${seq}`, 'till.credits100', { purchaseState: 2 });
+    expect(await validate(b.token, playTransaction(`tok-pending-${seq}`, 'till.credits100'))).toEqual({
+      code: 900,
+      data: { result: 0, reason: 'pending' },
+    });
+    buy(`tok-cancelled-${seq}`, 'till.credits100', { purchaseState: 1 });
+    expect(await validate(b.token, playTransaction(`tok-cancelled-${seq}`, 'till.credits100'))).toEqual({
+      code: 900,
+      data: { result: 0, reason: 'cancelled' },
+    });
+    expect(await validate(b.token, playTransaction('tok-never-sold', 'till.credits100'))).toEqual({
+      code: 900,
+      data: { result: 0, reason: 'unknown_purchase' },
+    });
+    buy(`tok-other-${seq}`, 'till.credits100');
+    expect(
+      await validate(b.token, playTransaction(`tok-other-${seq}`, 'till.credits100', { packageName: 'com.other.app' })),
+    ).toEqual({ code: 900, data: { result: 0, reason: 'wrong_package' } });
+    expect(await balance(b.token)).toBe(0);
+    expect(await validate(b.token, JSON.stringify({ platform: 'android-playstore', products: [] }))).toEqual({
+      code: 907,
+      parameter: 'transactionData',
+      reason: 'invalid',
+    });
+  });
+
+  it('records a subscription until the expiry Google reports, and a renewal moves its end, once for 10 pushes at once', async () => {
+    const b = await registerUser(t);
+    const token = `tok-sub-${seq}`;
+    const first = Date.now() + 30 * 24 * 3600 * 1000;
+    subscribe(token, first);
+    const acked = google.count('subscriptions.acknowledge');
+    expect(await validate(b.token, playTransaction(token, 'till.monthly'))).toEqual({
+      code: 900,
+      data: { result: 1, products: 'monthly' },
+    });
+    expect(google.count('subscriptions.acknowledge')).toBe(acked + 1);
+    const order = await orderOf(b.userId);
+    const rows = () =>
+      t.ctx.db.kysely
+        .selectFrom('entitlements')
+        .selectAll()
+        .where('order_id', '=', order.id)
+        .orderBy('expires_at', 'desc')
+        .execute();
+    expect(Number((await rows())[0]?.expires_at)).toBe(new Date(first).getTime());
+
+    // Google renews it: the push names the token only; the new end is what the API says.
+    const renewed = first + 31 * 24 * 3600 * 1000;
+    subscribe(token, renewed);
+    const message = `renewal-${seq}-${dialect}`;
+    const notification = {
+      subscriptionNotification: {
+        version: '1.0',
+        notificationType: 2,
+        purchaseToken: token,
+        subscriptionId: 'till.monthly',
+      },
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => push(notification, { bearer: google.oidc() }, message)),
+    );
+    for (const a of answers) expect(a.status).toBe(200);
+    const after = await rows();
+    expect(after).toHaveLength(2);
+    expect(Number(after[0]?.expires_at)).toBe(new Date(renewed).getTime());
+    const events = await t.ctx.db.kysely
+      .selectFrom('payment_events')
+      .select('event_id')
+      .where('provider', '=', 'googleplay')
+      .where('event_id', 'like', `%${message}`)
+      .execute();
+    expect(events).toHaveLength(1);
+
+    // Cancelled: auto-renewal off, the paid time stays. Expired: the subscription's end is noted.
+    expect(
+      (
+        await push(
+          { subscriptionNotification: { ...notification.subscriptionNotification, notificationType: 3 } },
+          { bearer: google.oidc() },
+        )
+      ).status,
+    ).toBe(200);
+    expect((await orderOf(b.userId)).subscription_ended_at).toBeNull();
+    const sub = google.subscriptions.get(token);
+    if (sub) sub.subscriptionState = 'SUBSCRIPTION_STATE_EXPIRED';
+    expect(
+      (
+        await push(
+          { subscriptionNotification: { ...notification.subscriptionNotification, notificationType: 13 } },
+          { secret: SECRET },
+        )
+      ).status,
+    ).toBe(200);
+    expect((await orderOf(b.userId)).subscription_ended_at).not.toBeNull();
+    expect((await orderOf(b.userId)).status).toBe('paid');
+  });
+
+  it('reverses a voided purchase: credits taken back without a negative balance, the shortfall recorded and the buyer flagged', async () => {
+    const b = await registerUser(t);
+    const token = `tok-voided-${seq}`;
+    const orderId = buy(token, 'till.credits100');
+    expect(await validate(b.token, playTransaction(token, 'till.credits100', { orderId }))).toMatchObject({
+      data: { result: 1 },
+    });
+    const spendable = await saveProduct(t, {
+      alias: `spend-google-${dialect}`,
+      title: 'Sixty',
+      description: '',
+      type: 0,
+      price: null,
+      creditPrice: 60,
+      grants: {},
+      imageUrl: null,
+      storeIds: {},
+      active: true,
+    });
+    await ok(t, '/api/auth/payWithCredits', { token: b.token, products: JSON.stringify([spendable]) });
+    expect(await balance(b.token)).toBe(40);
+
+    const notification = {
+      voidedPurchaseNotification: { purchaseToken: token, orderId, productType: 2, refundType: 1 },
+    };
+    // A push that Google's API does not back (nothing voided yet) changes nothing.
+    expect((await push(notification, { bearer: google.oidc() })).status).toBe(200);
+    expect((await orderOf(b.userId)).status).toBe('paid');
+
+    google.voided.push({
+      kind: 'androidpublisher#voidedPurchase',
+      purchaseToken: token,
+      orderId,
+      purchaseTimeMillis: String(Date.now() - 60_000),
+      voidedTimeMillis: String(Date.now()),
+      voidedSource: 0,
+      voidedReason: 1,
+      refundType: 1,
+    });
+    expect((await push(notification, { bearer: google.oidc() })).status).toBe(200);
+    expect((await orderOf(b.userId)).status).toBe('refunded');
+    expect(await balance(b.token)).toBe(0);
+    const { token: admin } = await anAdmin(t);
+    const { orders } = await ok<{ orders: { iden: string; payment: { shortfallCredits: number } }[] }>(
+      t,
+      '/api/admin/orders/list',
+      { token: admin, provider: 'googleplay', page: 1, pageSize: 100 },
+    );
+    const iden = (await orderOf(b.userId)).id;
+    expect(orders.find((o) => o.iden === iden)?.payment.shortfallCredits).toBe(60);
+    const { users } = await ok<{ users: { flaggedAt: string | null }[] }>(t, '/api/admin/users/list', {
+      token: admin,
+      query: b.email,
+      page: 1,
+      pageSize: 5,
+    });
+    expect(users[0]?.flaggedAt).not.toBeNull();
+    await expectLedgerMatchesBalances(t);
+  });
+
+  it('refuses forged pushes and applies nothing from them', async () => {
+    const b = await registerUser(t);
+    const token = `tok-forged-${seq}`;
+    const orderId = buy(token, 'till.credits100');
+    await validate(b.token, playTransaction(token, 'till.credits100', { orderId }));
+    google.voided.push({ purchaseToken: token, orderId, voidedTimeMillis: String(Date.now()), voidedReason: 1 });
+    const notification = {
+      voidedPurchaseNotification: { purchaseToken: token, orderId, productType: 2, refundType: 1 },
+    };
+    const forger = rsa().privateKey;
+    expect((await push(notification)).status).toBe(401);
+    expect((await push(notification, { bearer: google.oidc({}, forger) })).status).toBe(403);
+    expect((await push(notification, { bearer: google.oidc({ aud: 'https://elsewhere.example/' }) })).status).toBe(403);
+    expect((await push(notification, { bearer: google.oidc({ email: 'someone@example.com' }) })).status).toBe(403);
+    expect((await push(notification, { bearer: google.oidc({ iss: 'https://evil.example' }) })).status).toBe(403);
+    expect(
+      (
+        await push(notification, {
+          bearer: google.oidc({ exp: Math.floor(Date.now() / 1000) - 3600, iat: Math.floor(Date.now() / 1000) - 7200 }),
+        })
+      ).status,
+    ).toBe(403);
+    expect((await push(notification, { bearer: 'not.a.jwt' })).status).toBe(403);
+    expect((await push(notification, { secret: `${SECRET}x` })).status).toBe(403);
+    expect((await orderOf(b.userId)).status).toBe('paid');
+    expect(await balance(b.token)).toBe(100);
+    // The same push, authenticated, is applied.
+    expect((await push(notification, { secret: SECRET })).status).toBe(200);
+    expect((await orderOf(b.userId)).status).toBe('refunded');
+  });
+
+  it('takes test notifications and pushes for purchases it never recorded without applying anything', async () => {
+    expect((await push({ testNotification: { version: '1.0' } }, { bearer: google.oidc() })).status).toBe(200);
+    const stray = { voidedPurchaseNotification: { purchaseToken: 'tok-unrecorded', refundType: 1 } };
+    google.voided.push({ purchaseToken: 'tok-unrecorded', voidedTimeMillis: String(Date.now()) });
+    const res = await push(stray, { bearer: google.oidc() });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ received: true, refused: 904 });
+  });
+});
+
+describe('Google Play configuration', () => {
+  const key = JSON.stringify({
+    type: 'service_account',
+    client_email: 'till-play@till-test.iam.gserviceaccount.com',
+    private_key: rsa().privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  });
+  const load = (env: Record<string, string>) => () => loadConfig({ NODE_ENV: 'test', ...env });
+
+  it('is off without its variables, and on with the package, the key and a way to authenticate pushes', () => {
+    expect(loadConfig({}).payments.googleplay).toBeUndefined();
+    const on = loadConfig({
+      GOOGLE_PLAY_PACKAGE_NAME: PACKAGE,
+      GOOGLE_SERVICE_ACCOUNT: key,
+      GOOGLE_PUSH_SECRET: SECRET,
+    });
+    expect(on.payments.googleplay).toMatchObject({
+      packageName: PACKAGE,
+      serviceAccount: { clientEmail: 'till-play@till-test.iam.gserviceaccount.com' },
+      pushSecret: SECRET,
+      pushOidc: undefined,
+    });
+  });
+
+  it('stops the start naming the missing variable when only some are set', () => {
+    expect(load({ GOOGLE_PLAY_PACKAGE_NAME: PACKAGE })).toThrow(/^GOOGLE_SERVICE_ACCOUNT/);
+    expect(load({ GOOGLE_PLAY_PACKAGE_NAME: PACKAGE, GOOGLE_SERVICE_ACCOUNT: key })).toThrow(/^GOOGLE_PUSH_AUDIENCE/);
+    expect(
+      load({ GOOGLE_PLAY_PACKAGE_NAME: PACKAGE, GOOGLE_SERVICE_ACCOUNT: key, GOOGLE_PUSH_AUDIENCE: AUDIENCE }),
+    ).toThrow(/^GOOGLE_PUSH_SERVICE_ACCOUNT/);
+    expect(load({ GOOGLE_SERVICE_ACCOUNT: key })).toThrow(/^GOOGLE_PLAY_PACKAGE_NAME/);
+    expect(
+      load({
+        GOOGLE_PLAY_PACKAGE_NAME: PACKAGE,
+        GOOGLE_SERVICE_ACCOUNT: '{"client_email":"x"}',
+        GOOGLE_PUSH_SECRET: SECRET,
+      }),
+    ).toThrow(/^GOOGLE_SERVICE_ACCOUNT/);
+  });
+});
