@@ -4,7 +4,7 @@ import { fileSchema } from './objects.js';
 /** `api/files/list`. @example filesListRequest.parse({ token, page: 1, pageSize: 20 }) */
 export const filesListRequest = z.object({
   token: z.string().min(1).max(512),
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
 export type FilesListRequest = z.infer<typeof filesListRequest>;

@@ -1,6 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
+/** The largest integer both databases store in an `integer` column (PostgreSQL's is 32 bits). */
+export const MAX_INT = 2_147_483_647;
+
 /** A query runner: the database, or an open transaction. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 

@@ -1,5 +1,6 @@
 import { creditDataObj, creditProductsList, type Order, type PayWithCreditsRequest } from '@till/protocol';
 import type { z } from 'zod';
+import { MAX_INT } from '../db/rows.js';
 import { runInTransaction } from '../db/transaction.js';
 import { Failure, fail, type Outcome } from '../errors.js';
 import { insertOrder, isProductRef, moveCredits, newId, payOrder } from '../modules/store/index.js';
@@ -42,6 +43,7 @@ export async function payWithCredits(
   const owned = await refuseOwned(deps.db, userId, lines);
   if (owned) return owned;
   const cost = lines.reduce((sum, l) => sum + (l.product.credit_price ?? 0) * l.quantity, 0);
+  if (cost > MAX_INT) return fail.invalidInput('products', 'too_long');
   const currency = lines.find((l) => l.product.price_currency)?.product.price_currency ?? 'USD';
   const now = deps.now();
   return runInTransaction(deps.db, async (trx) => {

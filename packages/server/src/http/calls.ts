@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toInputError, tokenRequest } from '@till/protocol';
 import type { z } from 'zod';
+import { MAX_INT } from '../db/rows.js';
 import { Failure, fail, type Outcome } from '../errors.js';
 import type { AnswerCheck } from './answer-check.js';
 
@@ -69,6 +70,25 @@ export interface DescribedCall {
 
 /** Longer strings are never tokens; they are refused before any hashing or lookup. */
 const MAX_TOKEN = 512;
+
+/**
+ * The first value in a call's input that no database column could hold: a string with a NUL
+ * character (PostgreSQL refuses them in text) or a number beyond a 32-bit integer. Checked for every
+ * call before its schema, so that no field, declared or not, can reach a query and fail there.
+ */
+export function unstorable(value: unknown, path = '', depth = 0): { parameter: string; reason: string } | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? { parameter: path, reason: 'invalid' } : undefined;
+  if (typeof value === 'number') {
+    return Number.isFinite(value) && Math.abs(value) <= MAX_INT ? undefined : { parameter: path, reason: 'too_long' };
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  if (depth > 8) return { parameter: path, reason: 'invalid' };
+  for (const [key, inner] of Object.entries(value)) {
+    const found = unstorable(inner, path ? `${path}.${key}` : key, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
 
 /**
  * Registers protocol calls on the app and remembers them for the OpenAPI document. Every call
@@ -153,6 +173,8 @@ export class CallRegistry {
       if (who.level < spec.auth) return fail.forbidden(spec.auth);
       caller = who;
     }
+    const hostile = unstorable(raw);
+    if (hostile) return fail.invalidInput(hostile.parameter, hostile.reason);
     let input: unknown = raw;
     if (caller && spec.request === tokenRequest) {
       // The token was checked above and nothing else is read: parsing again would only cost time

@@ -2,7 +2,7 @@ import { sql, type Selectable, type Transaction } from 'kysely';
 import type { CreditEntry } from '@till/protocol';
 import type { CreditLedgerTable, Database } from '../../db/schema.js';
 import { AbortTransaction, fail } from '../../errors.js';
-import { iso, pageOf, type Executor } from '../../db/rows.js';
+import { iso, MAX_INT, pageOf, type Executor } from '../../db/rows.js';
 import type { StoreDeps } from './deps.js';
 import { newId } from './ids.js';
 
@@ -40,15 +40,20 @@ export function toCreditEntry(row: Selectable<CreditLedgerTable>): CreditEntry {
  * were wrong. Throws {@link AbortTransaction} with 909 (or 904 for an unknown user).
  */
 export async function moveCredits(trx: Transaction<Database>, move: CreditMove): Promise<CreditEntry> {
+  // Balances are an integer column: a move that would pass its top is refused like one below zero.
+  if (Math.abs(move.amount) > MAX_INT) throw new AbortTransaction(fail.invalidInput('amount', 'too_long'));
   const updated = await trx
     .updateTable('users')
     .set({ credits: sql<number>`credits + ${move.amount}` })
     .where('id', '=', move.userId)
-    .where(sql<number>`credits + ${move.amount}`, '>=', 0)
+    // Summed as 64-bit, so the check itself cannot overflow PostgreSQL's 32-bit integer.
+    .where(sql<number>`CAST(credits AS BIGINT) + ${move.amount}`, '>=', 0)
+    .where(sql<number>`CAST(credits AS BIGINT) + ${move.amount}`, '<=', MAX_INT)
     .returning('credits')
     .executeTakeFirst();
   if (!updated) {
     const user = await trx.selectFrom('users').select('credits').where('id', '=', move.userId).executeTakeFirst();
+    if (user && user.credits + move.amount > MAX_INT) throw new AbortTransaction(fail.invalidInput('amount', 'too_long'));
     throw new AbortTransaction(user ? fail.notEnoughCredits(user.credits, -move.amount) : fail.notFound('userId'));
   }
   const row = {

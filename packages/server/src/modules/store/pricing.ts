@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { CouponsTable } from '../../db/schema.js';
 import { fail, type Outcome } from '../../errors.js';
-import { readJson } from '../../db/rows.js';
+import { MAX_INT, readJson } from '../../db/rows.js';
 import type { Line } from './catalog.js';
 
 export type CouponRow = Selectable<CouponsTable>;
@@ -24,6 +24,8 @@ export function moneySubtotal(lines: Line[], parameter: string): Outcome<{ curre
     currency = product.price_currency;
     subtotal += product.price_amount * quantity;
   }
+  // An order's money is an integer column: a cart past it is refused, not wrapped or failed in SQL.
+  if (subtotal > MAX_INT) return fail.invalidInput(parameter, 'too_long');
   return { currency: currency ?? 'USD', subtotal };
 }
 
