@@ -71,3 +71,15 @@ export async function saveCoupon(t: TestApp, coupon: Record<string, unknown>): P
   const { token } = await anAdmin(t);
   await ok(t, '/api/admin/coupons/save', { token, coupon });
 }
+
+/** The buyer spends `amount` credits on a product made for it: what a refund later cannot take back. */
+export async function spendCredits(t: TestApp, buyerToken: string, amount: number): Promise<void> {
+  const id = await saveProduct(t, {
+    alias: `spend-${amount}-${Math.random().toString(36).slice(2, 10)}`,
+    title: `${amount} credits' worth`,
+    type: 0,
+    creditPrice: amount,
+    grants: {},
+  });
+  await ok(t, '/api/auth/payWithCredits', { token: buyerToken, products: JSON.stringify([id]) });
+}

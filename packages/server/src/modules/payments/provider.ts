@@ -155,3 +155,18 @@ export class ProviderRegistry {
     return this.list().filter((p) => p.checkout);
   }
 }
+
+/**
+ * How a cart is paid by a route that takes the buyer through doCheckout (getCheckoutForm lists one
+ * per route): a form that posts the cart to doCheckout naming the route.
+ */
+export function checkoutOffer(provider: Provider, publicUrl: string, products: string[]): PaymentInstruction {
+  return {
+    provider,
+    form: {
+      action: `${publicUrl}/api/store/doCheckout`,
+      method: 'POST',
+      fields: { products: products.join(';'), provider },
+    },
+  };
+}

@@ -53,7 +53,8 @@ export async function moveCredits(trx: Transaction<Database>, move: CreditMove):
     .executeTakeFirst();
   if (!updated) {
     const user = await trx.selectFrom('users').select('credits').where('id', '=', move.userId).executeTakeFirst();
-    if (user && user.credits + move.amount > MAX_INT) throw new AbortTransaction(fail.invalidInput('amount', 'too_long'));
+    if (user && user.credits + move.amount > MAX_INT)
+      throw new AbortTransaction(fail.invalidInput('amount', 'too_long'));
     throw new AbortTransaction(user ? fail.notEnoughCredits(user.credits, -move.amount) : fail.notFound('userId'));
   }
   const row = {

@@ -157,10 +157,15 @@ export async function revokeGrants(
       throw error;
     }
   }
+  await revokeEntitlements(trx, order.id, now);
+}
+
+/** Ends what an order granted: its ownership and subscription time. */
+export async function revokeEntitlements(trx: Transaction<Database>, orderId: string, now: number): Promise<void> {
   await trx
     .updateTable('entitlements')
     .set({ revoked_at: now })
-    .where('order_id', '=', order.id)
+    .where('order_id', '=', orderId)
     .where('revoked_at', 'is', null)
     .execute();
 }

@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { moveCredits } from './credits.js';
-import { applyGrants, type GrantLine } from './grants.js';
+import { applyGrants, revokeEntitlements, type GrantLine } from './grants.js';
 import type { OrderItemRow, OrderRow } from './order-view.js';
 
 /**
@@ -37,12 +37,7 @@ export async function takeBackGrants(
     if (take > 0) await moveCredits(trx, { userId: order.user_id, amount: -take, reason: 'refund', reference, now });
     shortfall = granted - take;
   }
-  await trx
-    .updateTable('entitlements')
-    .set({ revoked_at: now })
-    .where('order_id', '=', order.id)
-    .where('revoked_at', 'is', null)
-    .execute();
+  await revokeEntitlements(trx, order.id, now);
   if (shortfall > 0) {
     await trx.updateTable('orders').set({ shortfall_credits: shortfall }).where('id', '=', order.id).execute();
     await trx

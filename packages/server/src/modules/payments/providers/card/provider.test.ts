@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test-support/app.js';
 import { dialects } from '../../../../test-support/db.js';
 import { FakeStripe, newWebhookSecret, type EventObject } from '../../../../test-support/fake-stripe.js';
-import { anAdmin, expectLedgerMatchesBalances, ok, saveCoupon, saveProduct } from '../../../../test-support/store.js';
+import { anAdmin, expectLedgerMatchesBalances, ok, saveCoupon, spendCredits } from '../../../../test-support/store.js';
 import { registerUser } from '../../../../test-support/users.js';
 
 interface Checkout {
@@ -240,19 +240,7 @@ describe.each(dialects)('card route (Stripe Checkout) on %s', (dialect) => {
     const disputed = await checkout(b.token, { products: 'credits-100' });
     await stripe.pay(sessionIdOf(disputed.payment.url));
     // The buyer spends 60 of the 100 credits before the chargeback arrives.
-    const spendable = await saveProduct(t, {
-      alias: `spend-${dialect}`,
-      title: 'Sixty',
-      description: '',
-      type: 0,
-      price: null,
-      creditPrice: 60,
-      grants: {},
-      imageUrl: null,
-      storeIds: {},
-      active: true,
-    });
-    await ok(t, '/api/auth/payWithCredits', { token: b.token, products: JSON.stringify([spendable]) });
+    await spendCredits(t, b.token, 60);
     expect(await balance(b.token)).toBe(40);
     await stripe.dispute(chargeOf(disputed.order.iden));
     expect(await status(b.token, disputed.order.iden)).toBe('refunded');

@@ -5,7 +5,7 @@ import type { CardConfig } from '../../../../config.js';
 import { Failure, fail, type Outcome } from '../../../../errors.js';
 import type { ModuleHost } from '../../../../http/module.js';
 import type { PaymentsDeps } from '../../deps.js';
-import type { PayableOrder, PaymentPorts, PaymentProvider } from '../../provider.js';
+import { checkoutOffer, type PayableOrder, type PaymentPorts, type PaymentProvider } from '../../provider.js';
 import { linkRef, orderOfRef, refsOf } from '../../refs.js';
 import { toProviderEvent } from './events.js';
 import { sessionParams } from './session-params.js';
@@ -79,14 +79,7 @@ export class CardProvider implements PaymentProvider {
   }
 
   offer(products: string[]): PaymentInstruction {
-    return {
-      provider: this.name,
-      form: {
-        action: `${this.deps.config.publicUrl}/api/store/doCheckout`,
-        method: 'POST',
-        fields: { products: products.join(';'), provider: this.name },
-      },
-    };
+    return checkoutOffer(this.name, this.deps.config.publicUrl, products);
   }
 
   /**

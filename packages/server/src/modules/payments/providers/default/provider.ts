@@ -4,7 +4,13 @@ import type { Config } from '../../../../config.js';
 import { fail, type Outcome } from '../../../../errors.js';
 import { sign, verifySignature } from '../../../../security/tokens.js';
 import type { ModuleHost } from '../../../../http/module.js';
-import type { PayableOrder, PaymentPorts, PaymentProvider, ProviderEvent } from '../../provider.js';
+import {
+  checkoutOffer,
+  type PayableOrder,
+  type PaymentPorts,
+  type PaymentProvider,
+  type ProviderEvent,
+} from '../../provider.js';
 import type { SandboxEvent } from './notification.js';
 import { registerCheckoutPage } from './page.js';
 
@@ -49,14 +55,7 @@ export class DefaultProvider implements PaymentProvider {
   }
 
   offer(products: string[]): PaymentInstruction {
-    return {
-      provider: this.name,
-      form: {
-        action: `${this.config.publicUrl}/api/store/doCheckout`,
-        method: 'POST',
-        fields: { products: products.join(';'), provider: this.name },
-      },
-    };
+    return checkoutOffer(this.name, this.config.publicUrl, products);
   }
 
   /** The notification the checkout page sends when the buyer pays or declines. */

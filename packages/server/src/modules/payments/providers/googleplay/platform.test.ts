@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, type GooglePlayConfig } from '../../../../config.js';
 import { startTestApp, type TestApp } from '../../../../test-support/app.js';
 import { dialects } from '../../../../test-support/db.js';
-import { anAdmin, expectLedgerMatchesBalances, ok, saveProduct } from '../../../../test-support/store.js';
+import { anAdmin, expectLedgerMatchesBalances, ok, spendCredits } from '../../../../test-support/store.js';
 import { registerUser } from '../../../../test-support/users.js';
 
 const PACKAGE = 'com.example.till';
@@ -451,19 +451,7 @@ describe.each(dialects)('Google Play platform on %s', (dialect) => {
     expect(await validate(b.token, playTransaction(token, 'till.credits100', { orderId }))).toMatchObject({
       data: { result: 1 },
     });
-    const spendable = await saveProduct(t, {
-      alias: `spend-google-${dialect}`,
-      title: 'Sixty',
-      description: '',
-      type: 0,
-      price: null,
-      creditPrice: 60,
-      grants: {},
-      imageUrl: null,
-      storeIds: {},
-      active: true,
-    });
-    await ok(t, '/api/auth/payWithCredits', { token: b.token, products: JSON.stringify([spendable]) });
+    await spendCredits(t, b.token, 60);
     expect(await balance(b.token)).toBe(40);
 
     const notification = {

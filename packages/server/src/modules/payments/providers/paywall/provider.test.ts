@@ -3,7 +3,7 @@ import type { Config } from '../../../../config.js';
 import { startTestApp, type TestApp } from '../../../../test-support/app.js';
 import { dialects } from '../../../../test-support/db.js';
 import { FakePaymentwall, type PingbackInput } from '../../../../test-support/fake-paymentwall.js';
-import { anAdmin, expectLedgerMatchesBalances, ok, post, saveProduct } from '../../../../test-support/store.js';
+import { anAdmin, expectLedgerMatchesBalances, ok, post, spendCredits } from '../../../../test-support/store.js';
 import { registerUser } from '../../../../test-support/users.js';
 import { PINGBACK_PATH } from './route.js';
 
@@ -231,14 +231,7 @@ describe.each(dialects)('paywall provider on %s', (dialect) => {
     const { order } = await checkout(buyer, 'credits-100');
     const ref = `cb-${order.iden}`;
     expect(await fake.sendPingback(payment(buyer, order.iden, { ref }))).toMatchObject({ body: 'OK' });
-    const gem = await saveProduct(t, {
-      alias: `gem-${order.iden}`,
-      title: 'Gem',
-      type: 0,
-      creditPrice: 60,
-      grants: {},
-    });
-    await ok(t, '/api/auth/payWithCredits', { token: buyer.token, products: JSON.stringify([gem]), dataObj: '{}' });
+    await spendCredits(t, buyer.token, 60);
     expect((await balanceOf(buyer)).balance).toBe(40);
 
     const back = { type: 2, uid: buyer.userId, goodsid: order.iden, ref, reason: '1' };

@@ -3,7 +3,7 @@ import type { Config, PaywallConfig } from '../../../../config.js';
 import { fail, type Outcome } from '../../../../errors.js';
 import type { ModuleHost } from '../../../../http/module.js';
 import type { PaymentsDeps } from '../../deps.js';
-import type { PayableOrder, PaymentPorts, PaymentProvider } from '../../provider.js';
+import { checkoutOffer, type PayableOrder, type PaymentPorts, type PaymentProvider } from '../../provider.js';
 import { ipAllowList, parseIpList, type IpAllowList } from './pingback.js';
 import { registerPingbackRoute } from './route.js';
 import { widgetUrl, type WidgetSubscription } from './widget.js';
@@ -64,14 +64,7 @@ export class PaywallProvider implements PaymentProvider {
   }
 
   offer(products: string[]): PaymentInstruction {
-    return {
-      provider: this.name,
-      form: {
-        action: `${this.config.publicUrl}/api/store/doCheckout`,
-        method: 'POST',
-        fields: { products: products.join(';'), provider: this.name },
-      },
-    };
+    return checkoutOffer(this.name, this.config.publicUrl, products);
   }
 
   register({ app }: ModuleHost, ports: PaymentPorts): Promise<void> {
