@@ -119,7 +119,7 @@ export function OrdersAdmin() {
               key: 'refund',
               header: '',
               render: (o) => (
-                <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+                <Box sx={{ display: 'flex', flexWrap: { xs: 'wrap', sm: 'nowrap' }, gap: 0.5 }}>
                   <Button onClick={() => setShowing(o)} aria-label={t('admin.detailsNamed', { iden: o.iden })}>
                     {t('admin.details')}
                   </Button>
