@@ -1,45 +1,8 @@
-import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
-import { importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
-
-// The server's domain modules: every folder under src/modules is one, so a new module is held to
-// the same rules without an edit here.
-const server = './packages/server/src';
-const serverModules = readdirSync(new URL('packages/server/src/modules', import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name);
-const platform = ['db', 'http', 'mail', 'security', 'errors.ts', 'config.ts'].map((p) => `${server}/${p}`);
-// Each module imports no other module; nothing below the flows imports the flows or the app.
-const moduleZones = [
-  ...serverModules.map((name) => ({
-    target: `${server}/modules/${name}`,
-    from: `${server}/modules`,
-    except: [`./${name}`],
-    message:
-      'modules never import each other: take what you need as a constructor argument, or move the work into a flow',
-  })),
-  {
-    target: `${server}/modules`,
-    from: [`${server}/flows`, `${server}/app.ts`, `${server}/context.ts`, `${server}/main.ts`, `${server}/web.ts`],
-    message: 'modules sit below the flows and the app: they are handed what they need',
-  },
-  {
-    target: platform,
-    from: [`${server}/modules`, `${server}/flows`, `${server}/app.ts`, `${server}/context.ts`],
-    message: 'the platform (db, http, mail, security, errors, config) knows no module',
-  },
-];
-// Outside a module, only its entry (index.ts) is imported.
-const entryZone = {
-  target: [`${server}/flows`, `${server}/app.ts`],
-  from: `${server}/modules`,
-  except: serverModules.map((name) => `./${name}/index.ts`),
-  message: "use the module's entry (its index.ts)",
-};
+import till from './eslint/till-plugin.js';
 
 const restrict = (names, message) => ({
   'no-restricted-imports': ['error', { patterns: names.map((group) => ({ group: [group], message })) }],
@@ -60,22 +23,12 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.strict,
-  // No import circles anywhere: a circle is a layer that leaks, and it makes start-up order fragile.
+  // No import circles anywhere (type-only imports included): a circle is a layer that leaks, and it
+  // makes start-up order fragile. eslint/till-plugin.js.
   {
-    files: ['**/*.{ts,tsx,js,mjs}'],
-    plugins: { 'import-x': importX },
-    settings: {
-      // Dependencies are parsed as TypeScript too, or a circle through them goes unseen.
-      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [
-        createTypeScriptImportResolver({
-          project: ['packages/*/tsconfig.json', 'apps/web/tsconfig.json', 'tsconfig.check.json'],
-          noWarnOnMultipleProjects: true,
-        }),
-      ],
-    },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+    files: ['packages/*/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
+    plugins: { till },
+    rules: { 'till/no-import-cycle': 'error' },
   },
   {
     languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
@@ -99,15 +52,12 @@ export default tseslint.config(
     files: ['packages/server/**'],
     rules: restrict(['@till/client', '@till/web'], 'the server never imports the client or the web app'),
   },
-  // The server's layers (docs/DEVELOPING.md): platform <- modules <- flows <- app.
+  // The server's layers (docs/DEVELOPING.md): platform <- modules <- flows <- app; modules never
+  // import each other, and outside a module only its index.ts is imported.
   {
     files: ['packages/server/src/**/*.ts'],
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...moduleZones, entryZone] }] },
-  },
-  {
-    // Tests may reach into the module they test, and into a provider to sign its notifications.
-    files: ['packages/server/src/**/*.test.ts', 'packages/server/src/test-support/**'],
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: moduleZones }] },
+    plugins: { till },
+    rules: { 'till/server-layers': 'error' },
   },
   {
     files: ['apps/web/**/*.{ts,tsx}'],

@@ -1,13 +1,17 @@
-// payWithCredits and doCheckout throughput beside a bare Fastify JSON route, all measured in this
-// run on this machine, on SQLite. Each store call is a real write transaction: payWithCredits moves
-// credits, writes a ledger entry, a paid order, its items and its grants; doCheckout writes a pending
-// order with a coupon use.
+// payWithCredits, doCheckout and Stripe webhook events beside a bare Fastify JSON route, all measured
+// in this run on this machine, on SQLite. Each store call is a real write transaction: payWithCredits
+// moves credits, writes a ledger entry, a paid order, its items and its grants; doCheckout writes a
+// pending order with a coupon use; each webhook event is a distinct, signed `checkout.session.completed`
+// for its own pending card order, verified and applied (the event's key, the order paid, its grants).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
 import Fastify from 'fastify';
+import Stripe from 'stripe';
 import { buildApp, loadConfig } from '../../packages/server/src/index.js';
+import { newId } from '../../packages/server/src/modules/store/ids.js';
 import { alternate, measure } from '../lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -15,7 +19,17 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = 10;
 
 const dir = mkdtempSync(join(tmpdir(), 'till-bench-store-'));
-const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${join(dir, 'till.db')}` });
+const WEBHOOK_SECRET = 'whsec_benchbenchbenchbench';
+// The card route is on so that its webhook verifies and applies events; no session is ever made, so
+// the API address is never called.
+const config = loadConfig({
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'silent',
+  DATABASE_URL: `sqlite:${join(dir, 'till.db')}`,
+  STRIPE_SECRET_KEY: 'sk_test_bench',
+  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  STRIPE_API_URL: 'http://127.0.0.1:9',
+});
 const { app, ctx } = await buildApp(config, { logger: false });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -24,6 +38,120 @@ const bare = Fastify({ logger: false });
 bare.post('/bare', async () => ({ code: 900, data: { order: { iden: 'x', status: 'paid' }, balance: 1 } }));
 await bare.listen({ port: 0, host: '127.0.0.1' });
 const bareUrl = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}/bare`;
+
+/** Pending card orders of one 1.99 USD line granting 100 credits, written straight to the database. */
+async function pendingCardOrders(userId: string, count: number): Promise<string[]> {
+  const now = Date.now();
+  const idens = Array.from({ length: count }, () => newId(now));
+  for (let i = 0; i < idens.length; i += 400) {
+    const slice = idens.slice(i, i + 400);
+    await ctx.db.kysely.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('orders')
+        .values(
+          slice.map((id) => ({
+            id,
+            user_id: userId,
+            status: 'pending' as const,
+            currency: 'USD',
+            subtotal: 199,
+            discount: 0,
+            total: 199,
+            credits_spent: 0,
+            coupon_code: null,
+            provider: 'card',
+            data: null,
+            note: null,
+            created_at: now,
+            updated_at: now,
+            paid_at: null,
+            closed_at: null,
+            refund_requested_at: null,
+            shortfall_credits: 0,
+            subscription_ended_at: null,
+          })),
+        )
+        .execute();
+      await trx
+        .insertInto('order_items')
+        .values(
+          slice.map((id) => ({
+            order_id: id,
+            line: 0,
+            product_id: 'credits-100',
+            alias: 'credits-100',
+            title: '100 credits',
+            type: 0,
+            price_amount: 199,
+            price_currency: 'USD',
+            credit_price: null,
+            quantity: 1,
+            grant_credits: 100,
+            grant_period: null,
+          })),
+        )
+        .execute();
+    });
+  }
+  return idens;
+}
+
+/** A signed `checkout.session.completed` for one order, as Stripe sends it. */
+function completedEvent(iden: string): { body: string; signature: string } {
+  const body = JSON.stringify({
+    id: `evt_${iden}`,
+    object: 'event',
+    type: 'checkout.session.completed',
+    api_version: Stripe.API_VERSION,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    data: {
+      object: {
+        id: `cs_test_${iden}`,
+        object: 'checkout.session',
+        client_reference_id: iden,
+        metadata: { iden },
+        mode: 'payment',
+        status: 'complete',
+        payment_status: 'paid',
+        amount_total: 199,
+        currency: 'usd',
+        payment_intent: `pi_${iden}`,
+        subscription: null,
+      },
+    },
+  });
+  return { body, signature: Stripe.webhooks.generateTestHeaderString({ payload: body, secret: WEBHOOK_SECRET }) };
+}
+
+/** Webhook events per second, each a new event for a new order (a replayed event would change nothing). */
+async function webhookRate(idens: string[], used: { next: number }): Promise<number> {
+  const result = await autocannon({
+    url: `${base}/api/payments/webhook/stripe`,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req) => {
+          const iden = idens[used.next++];
+          if (!iden) throw new Error('the benchmark ran out of pending orders: make more');
+          const event = completedEvent(iden);
+          return {
+            ...req,
+            headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
+            body: event.body,
+          };
+        },
+      },
+    ],
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`webhook: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
 
 async function call(path: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   const res = await fetch(`${base}${path}`, {
@@ -53,9 +181,16 @@ try {
   await call('/api/admin/credits/adjust', { token, userId, amount: 1_000_000_000, reason: 'bench funds' });
 
   const payBody = { token, products: '["bench-gem"]', dataObj: '{"source":"bench"}' };
+  const webhookOrders = await pendingCardOrders(userId, Number(process.env.BENCH_WEBHOOK_ORDERS ?? 60_000));
+  const webhookUsed = { next: 0 };
+  const sample = completedEvent('sample');
   const checkoutBody = { token, products: 'credits-100;monthly', couponCode: 'WELCOME10' };
   const best = await alternate(ROUNDS, {
     bare: () => measure({ url: bareUrl, body: payBody, connections: CONNECTIONS, seconds: SECONDS }),
+    // The bare route again, with a body of a webhook event's size.
+    bareEvent: () =>
+      measure({ url: bareUrl, body: JSON.parse(sample.body), connections: CONNECTIONS, seconds: SECONDS }),
+    webhook: () => webhookRate(webhookOrders, webhookUsed),
     payWithCredits: () =>
       measure({ url: `${base}/api/auth/payWithCredits`, body: payBody, connections: CONNECTIONS, seconds: SECONDS }),
     doCheckout: () =>
@@ -72,18 +207,30 @@ try {
     .selectFrom('orders')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('status', '=', 'pending')
+    .where('provider', '=', 'default')
+    .executeTakeFirstOrThrow();
+  const cardPaid = await ctx.db.kysely
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('provider', '=', 'card')
+    .where('status', '=', 'paid')
     .executeTakeFirstOrThrow();
 
   console.log(`${CONNECTIONS} connections, best of ${ROUNDS} alternating rounds of ${SECONDS} s, SQLite (WAL)`);
-  for (const [name, value] of [
-    ['payWithCredits', best.payWithCredits],
-    ['doCheckout', best.doCheckout],
+  for (const [name, value, bareValue] of [
+    ['payWithCredits', best.payWithCredits, best.bare],
+    ['doCheckout', best.doCheckout, best.bare],
+    ['stripe webhook', best.webhook, best.bareEvent],
   ] as const) {
     console.log(
-      `${name.padEnd(16)} ${value.toFixed(0).padStart(7)}/s   bare route ${best.bare.toFixed(0).padStart(7)}/s   ratio ${(value / best.bare).toFixed(2)}`,
+      `${name.padEnd(16)} ${value.toFixed(0).padStart(7)}/s   bare route ${bareValue.toFixed(0).padStart(7)}/s   ratio ${(value / bareValue).toFixed(2)}`,
     );
   }
-  console.log(`written: ${Number(paid.n)} paid credit orders, ${Number(pending.n)} pending checkout orders`);
+  console.log(
+    `written: ${Number(paid.n)} paid credit orders, ${Number(pending.n)} pending checkout orders, ` +
+      `${Number(cardPaid.n)} card orders paid by ${webhookUsed.next} webhook events`,
+  );
+  if (Number(cardPaid.n) !== webhookUsed.next) throw new Error('a webhook event was answered but not applied');
 } finally {
   await app.close();
   await bare.close();

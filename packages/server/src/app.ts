@@ -11,6 +11,7 @@ import { Flows } from './flows/index.js';
 import { CallRegistry } from './http/calls.js';
 import type { ModuleHost, TillModule } from './http/module.js';
 import { buildOpenApi } from './http/openapi.js';
+import { redactUrl } from './http/redact.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { ServiceCalls } from './http/service-calls.js';
 import { registerDevOutbox } from './mail/dev-outbox-routes.js';
@@ -20,9 +21,6 @@ import { FilesModule } from './modules/files/index.js';
 import { PaymentsModule, type PaymentPorts } from './modules/payments/index.js';
 import { StoreModule } from './modules/store/index.js';
 import { registerWebApp } from './web.js';
-
-// Link tokens ride in some paths; they must never reach a log line.
-const SECRET_PATH = /^(\/api\/(?:resetPassword|confirmUser)\/)[^/?#]+/;
 
 /**
  * Builds the whole server: opens the database and applies migrations, wires every module and
@@ -41,7 +39,8 @@ export async function buildApp(
             serializers: {
               req: (req: { method: string; url: string; id: string }) => ({
                 method: req.method,
-                url: req.url.replace(SECRET_PATH, '$1[redacted]'),
+                // Link tokens and signatures ride in some URLs; they must never reach a log line.
+                url: redactUrl(req.url),
                 id: req.id,
               }),
             },
@@ -49,7 +48,11 @@ export async function buildApp(
           },
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
-    trustProxy: config.production,
+    // A number of proxies is the hops to believe, counted from the server.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
   });
 
   const db = options.db ?? (await connect(config.databaseUrl));
@@ -82,10 +85,12 @@ export async function buildApp(
   // Payments call back into the flows, which are built from payments: the ports close over them.
   const ports: PaymentPorts = {
     findOrder: (iden) => flows.findOrder(iden),
+    buyerOf: (iden) => flows.buyerOf(iden),
+    periodsOf: (iden) => flows.periodsOf(iden),
     applyEvent: (provider, event) => flows.applyEvent(provider, event),
   };
   const payments = new PaymentsModule({ db: db.kysely, config, log, now }, ports);
-  const flows: Flows = new Flows({ db: db.kysely, log, now, store, payments });
+  const flows: Flows = new Flows({ db: db.kysely, config, log, now, store, payments });
   const modules: TillModule[] = [accounts, store, payments, flows, files];
 
   const calls = new CallRegistry(app, (token) => accounts.authenticate(token), options.answerCheck);

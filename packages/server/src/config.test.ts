@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, defaultRateLimits, loadConfig } from './config.js';
 
 describe('config', () => {
   it('has working defaults: SQLite, port 3000, loopback, a dev outbox, a week-long session', () => {
@@ -76,6 +76,31 @@ describe('config', () => {
       PUBLIC_URL: 'https://till.example',
     });
     expect(c.production).toBe(true);
+  });
+
+  it('believes one proxy in production and none elsewhere, unless TRUST_PROXY says otherwise', () => {
+    const production = {
+      NODE_ENV: 'production',
+      SMTP_URL: 'smtp://m:25',
+      SIGNING_SECRET: 'x'.repeat(40),
+      PUBLIC_URL: 'https://t.example',
+    };
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig(production).trustProxy).toBe(1);
+    expect(loadConfig({ ...production, TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.1.0.0/16' }).trustProxy).toEqual(['10.0.0.1', '10.1.0.0/16']);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/^TRUST_PROXY:/);
+  });
+
+  it('reads the rate limits, defaulting to the documented budgets', () => {
+    expect(loadConfig({}).rateLimits).toEqual(defaultRateLimits);
+    expect(loadConfig({ RATE_LOGIN_PER_IP: '5', RATE_MAIL_PER_ADDRESS: '2' }).rateLimits).toMatchObject({
+      loginPerIp: 5,
+      mailPerAddress: 2,
+      loginFailuresPerAccountAndIp: 10,
+    });
+    expect(() => loadConfig({ RATE_LOGIN_FAILURES_PER_ACCOUNT: '0' })).toThrow(/^RATE_LOGIN_FAILURES_PER_ACCOUNT:/);
   });
 
   it('turns a payment route on only when both its keys are set, and stops on one alone', () => {

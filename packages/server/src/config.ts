@@ -54,13 +54,26 @@ const envSchema = z.object({
   UPLOAD_QUOTA_BYTES: positiveInt(200 * 1024 * 1024),
   SIGNING_SECRET: z.string().min(32).optional(),
   WEB_DIST: z.string().optional(),
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(true|false|\d+|[0-9a-fA-F.:/]+(,\s*[0-9a-fA-F.:/]+)*)$/,
+      'must be false, a number of proxies, or proxy addresses',
+    )
+    .optional(),
+  RATE_LOGIN_PER_IP: positiveInt(30),
+  RATE_LOGIN_FAILURES_PER_ACCOUNT_IP: positiveInt(10),
+  RATE_LOGIN_FAILURES_PER_ACCOUNT: positiveInt(100),
+  RATE_REGISTER_PER_IP: positiveInt(20),
+  RATE_MAIL_PER_IP: positiveInt(20),
+  RATE_MAIL_PER_ADDRESS: positiveInt(5),
   STRIPE_SECRET_KEY: z
     .string()
     .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, 'must be a Stripe secret key (sk_test_..., sk_live_... or rk_...)')
     .optional(),
   STRIPE_WEBHOOK_SECRET: z
     .string()
-    .regex(/^whsec_[A-Za-z0-9+/=]+$/, 'must be a webhook signing secret (whsec_...)')
+    .regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_...)')
     .optional(),
   STRIPE_API_URL: z.url().optional(),
   PAYMENTWALL_PROJECT_KEY: z
@@ -102,7 +115,12 @@ export interface PaywallConfig {
 export interface RateLimits {
   /** Login attempts per IP per minute. */
   loginPerIp: number;
-  /** Failed logins per account per 15 minutes. */
+  /** Failed logins per account from one client address per 15 minutes: what stops a guesser. */
+  loginFailuresPerAccountAndIp: number;
+  /**
+   * Failed logins per account from all addresses per 15 minutes: higher, so that one guesser cannot
+   * lock the owner out, yet guesses spread over many addresses are still bounded.
+   */
   loginFailuresPerAccount: number;
   /** Registrations per IP per hour. */
   registerPerIp: number;
@@ -114,7 +132,8 @@ export interface RateLimits {
 
 export const defaultRateLimits: RateLimits = {
   loginPerIp: 30,
-  loginFailuresPerAccount: 10,
+  loginFailuresPerAccountAndIp: 10,
+  loginFailuresPerAccount: 100,
   registerPerIp: 20,
   mailPerIp: 20,
   mailPerAddress: 5,
@@ -141,6 +160,11 @@ export interface Config {
   signingSecret: string;
   /** Folder of the built web app to serve, when present. */
   webDist: string | undefined;
+  /**
+   * Which proxies' `X-Forwarded-For` to believe: the client address decides rate limits and a
+   * payment provider's allow list, so only the proxies in front of the server may set it.
+   */
+  trustProxy: boolean | number | string[];
   rateLimits: RateLimits;
   /** The payment routes that take real money; each is off unless its variables are set. */
   payments: { card: CardConfig | undefined; paywall: PaywallConfig | undefined };
@@ -204,7 +228,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Outside production a per-process secret is enough: links simply stop working after a restart.
     signingSecret: e.SIGNING_SECRET ?? randomSecret(),
     webDist: e.WEB_DIST,
-    rateLimits: { ...defaultRateLimits },
+    trustProxy: trustProxyOf(e.TRUST_PROXY, production),
+    rateLimits: {
+      loginPerIp: e.RATE_LOGIN_PER_IP,
+      loginFailuresPerAccountAndIp: e.RATE_LOGIN_FAILURES_PER_ACCOUNT_IP,
+      loginFailuresPerAccount: e.RATE_LOGIN_FAILURES_PER_ACCOUNT,
+      registerPerIp: e.RATE_REGISTER_PER_IP,
+      mailPerIp: e.RATE_MAIL_PER_IP,
+      mailPerAddress: e.RATE_MAIL_PER_ADDRESS,
+    },
     payments: {
       card: stripe && { secretKey: stripe[0], webhookSecret: stripe[1], apiUrl: e.STRIPE_API_URL },
       paywall: paymentwall && {
@@ -225,4 +257,16 @@ function randomSecret(): string {
   const bytes = new Uint8Array(32);
   crypto.getRandomValues(bytes);
   return Buffer.from(bytes).toString('base64url');
+}
+
+/**
+ * `TRUST_PROXY`: unset means one proxy in production (the address the nearest proxy saw, which a
+ * client cannot forge by sending its own `X-Forwarded-For`) and none elsewhere.
+ */
+function trustProxyOf(value: string | undefined, production: boolean): boolean | number | string[] {
+  if (value === undefined) return production ? 1 : false;
+  if (value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((s) => s.trim());
 }

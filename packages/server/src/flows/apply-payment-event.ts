@@ -63,10 +63,11 @@ const reverse: Step = async (trx, order, event, now) => {
 
 const renew: Step = async (trx, order, event, now) => {
   if (event.kind !== 'renewed') return 'unchanged';
-  if (event.amount !== order.total || event.currency !== order.currency) {
+  const reported = event.amount !== undefined || event.currency !== undefined;
+  if (reported && (event.amount !== order.total || event.currency !== order.currency)) {
     throw new AbortTransaction(fail.paymentRejected('amount_mismatch'));
   }
-  await renewSubscription(trx, order, await itemsOf(trx, order.id), event.eventId, now);
+  await renewSubscription(trx, order, await itemsOf(trx, order.id), event.eventId, now, event.expiresAt);
   return 'changed';
 };
 

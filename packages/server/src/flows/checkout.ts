@@ -1,7 +1,14 @@
-import type { DoCheckoutRequest, Money, Order, PaymentInstruction, Product } from '@till/protocol';
+import {
+  ProductType,
+  type DoCheckoutRequest,
+  type Money,
+  type Order,
+  type PaymentInstruction,
+  type Product,
+} from '@till/protocol';
 import { runInTransaction } from '../db/transaction.js';
 import { AbortTransaction, Failure, fail, type Outcome } from '../errors.js';
-import type { PaymentProvider } from '../modules/payments/index.js';
+import type { PayableOrder, PaymentProvider } from '../modules/payments/index.js';
 import {
   checkCoupon,
   closeOrder,
@@ -9,6 +16,7 @@ import {
   discountFor,
   expireStaleCouponHolds,
   insertOrder,
+  itemsOf,
   loadOrder,
   moneySubtotal,
   parseProductRefs,
@@ -58,9 +66,13 @@ export class Checkout {
     if (owned) return owned;
     const order = await this.placeOrder(userId, lines, input.couponCode?.trim(), provider);
     if (order instanceof Failure) return order;
-    const payment = await provider.start(order);
+    // Paid at once (a zero total): nothing to take, so no provider is asked; the way on is the order.
+    if (order.status !== 'pending') {
+      return { order, payment: { provider: provider.name, url: `${this.deps.config.publicUrl}/orders/${order.iden}` } };
+    }
+    const payment = await provider.start(await this.payable(userId, order));
     if (payment instanceof Failure) {
-      if (order.status === 'pending') await this.undoOrder(order.iden);
+      await this.undoOrder(order.iden);
       return payment;
     }
     return { order, payment };
@@ -100,6 +112,22 @@ export class Checkout {
     });
   }
 
+  /** The order as a provider bills it: the buyer, and each line with its unit price and period. */
+  private async payable(userId: string, order: Order): Promise<PayableOrder> {
+    const items = await itemsOf(this.deps.db, order.iden);
+    return {
+      ...order,
+      userId,
+      lines: items.map((i) => ({
+        productId: i.product_id,
+        title: i.title,
+        quantity: i.quantity,
+        unitAmount: i.price_amount ?? 0,
+        period: i.type === ProductType.Subscription ? i.grant_period : null,
+      })),
+    };
+  }
+
   /** Undoes step 1 when the provider could not start: the order fails and its coupon use is given back. */
   private async undoOrder(iden: string): Promise<void> {
     const closed = await runInTransaction(this.deps.db, (trx) => closeOrder(trx, iden, 'failed', this.deps.now()));
@@ -124,7 +152,7 @@ export class Checkout {
         .execute();
     }
     const order = { ...past.order, provider: provider.name };
-    const payment = await provider.start(order);
+    const payment = await provider.start(await this.payable(userId, order));
     return payment instanceof Failure ? payment : { order, payment };
   }
 

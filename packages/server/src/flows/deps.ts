@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { PaymentsModule } from '../modules/payments/index.js';
 import type { StoreModule } from '../modules/store/index.js';
@@ -7,6 +8,7 @@ import type { StoreModule } from '../modules/store/index.js';
 /** What the flows are built from: the modules they compose, and the database their transactions run on. */
 export interface FlowDeps {
   db: Kysely<Database>;
+  config: Config;
   log: FastifyBaseLogger;
   now: () => number;
   store: StoreModule;

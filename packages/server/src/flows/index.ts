@@ -2,7 +2,7 @@ import type { Order, PayWithCreditsRequest, Provider } from '@till/protocol';
 import type { Outcome } from '../errors.js';
 import type { ModuleHost, TillModule } from '../http/module.js';
 import type { AppliedEvent, PaymentPorts, ProviderEvent } from '../modules/payments/index.js';
-import { loadOrder } from '../modules/store/index.js';
+import { itemsOf, loadOrder } from '../modules/store/index.js';
 import { PaymentEvents } from './apply-payment-event.js';
 import { Checkout } from './checkout.js';
 import type { FlowDeps } from './deps.js';
@@ -37,6 +37,15 @@ export class Flows implements TillModule, PaymentPorts, FlowCalls {
 
   async findOrder(iden: string): Promise<Order | undefined> {
     return (await loadOrder(this.deps.db, iden))?.order;
+  }
+
+  async buyerOf(iden: string): Promise<string | undefined> {
+    const row = await this.deps.db.selectFrom('orders').select('user_id').where('id', '=', iden).executeTakeFirst();
+    return row?.user_id;
+  }
+
+  async periodsOf(iden: string): Promise<(string | null)[]> {
+    return (await itemsOf(this.deps.db, iden)).map((i) => i.grant_period);
   }
 
   applyEvent(provider: Provider, event: ProviderEvent): Promise<Outcome<AppliedEvent>> {

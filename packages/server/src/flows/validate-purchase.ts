@@ -1,8 +1,8 @@
 import type { Provider, ValidatePurchaseData } from '@till/protocol';
 import { runInTransaction } from '../db/transaction.js';
 import { Failure, fail, type Outcome } from '../errors.js';
-import { claimEvent, orderOfEvent } from '../modules/payments/index.js';
-import { insertOrder, moneySubtotal, newId, payOrder, type Line } from '../modules/store/index.js';
+import { claimEvent, linkRef, orderOfEvent, type VerifiedPurchase } from '../modules/payments/index.js';
+import { alignSubscription, insertOrder, moneySubtotal, newId, payOrder, type Line } from '../modules/store/index.js';
 import type { FlowDeps } from './deps.js';
 
 /**
@@ -26,6 +26,7 @@ export class PurchaseValidation {
     if (!platform.enabled) return { result: 0, reason: 'platform_disabled' };
     const purchase = await platform.verify(json);
     if (purchase instanceof Failure) return purchase;
+    if ('refused' in purchase) return { result: 0, reason: purchase.refused };
 
     const lines = new Map<string, Line>();
     for (const id of purchase.storeProductIds) {
@@ -36,9 +37,16 @@ export class PurchaseValidation {
       if (seen) seen.quantity += 1;
       else lines.set(product.id, { product, quantity: 1 });
     }
-    const recorded = await this.record(userId, platform.provider, purchase.transactionId, [...lines.values()]);
+    const recorded = await this.record(userId, platform.provider, purchase, [...lines.values()]);
     if (recorded instanceof Failure) return recorded;
     if (recorded === 'duplicate') return this.replay(userId, platform.provider, purchase.transactionId);
+    // After the grant, never before: a store that is not told (Google refunds an unacknowledged
+    // purchase after three days) gives the money back, which is safer than granting unpaid.
+    if (platform.afterGrant) {
+      await platform.afterGrant(purchase).catch((error: unknown) => {
+        this.deps.log.warn({ err: error, provider: platform.provider }, 'store not told of a granted purchase');
+      });
+    }
     return { result: 1, products: recorded.join(';') };
   }
 
@@ -46,9 +54,10 @@ export class PurchaseValidation {
   private async record(
     userId: string,
     provider: Provider,
-    transactionId: string,
+    purchase: VerifiedPurchase,
     lines: Line[],
   ): Promise<Outcome<string[] | 'duplicate'>> {
+    const { transactionId } = purchase;
     const now = this.deps.now();
     const sum = moneySubtotal(lines, 'transactionData');
     const money = sum instanceof Failure ? { currency: 'USD', subtotal: 0 } : sum;
@@ -73,6 +82,8 @@ export class PurchaseValidation {
         now,
       );
       const order = await payOrder(trx, iden, now, { items: made.items });
+      for (const link of purchase.refs ?? []) await linkRef(trx, { provider, orderId: iden, ...link }, now);
+      if (purchase.expiresAt !== undefined) await alignSubscription(trx, iden, purchase.expiresAt);
       return order.items.map((i) => i.productId);
     });
   }

@@ -30,6 +30,55 @@ describe('rate limits (906 with retryAfter)', () => {
     expect((await t.call('/api/login', { email: v.email, password: GOOD_PASSWORD })).code).toBe(900);
   });
 
+  const loginFrom = async (t: TestApp, ip: string, email: string, password: string) =>
+    (await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password }, remoteAddress: ip })).json<{
+      code: number;
+    }>();
+
+  it('holds the failure budget when 30 wrong guesses arrive at once, and keeps the owner in from elsewhere', async () => {
+    const t = await start();
+    const u = await registerUser(t);
+    const guesses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => loginFrom(t, '203.0.113.7', u.email, `wrong password ${i}`)),
+    );
+    const codes = guesses.map((g) => g.code).sort();
+    expect(codes.filter((c) => c === 902)).toHaveLength(10);
+    expect(codes.filter((c) => c === 906)).toHaveLength(20);
+    // The right password from the guesser's address waits too...
+    expect((await loginFrom(t, '203.0.113.7', u.email, GOOD_PASSWORD)).code).toBe(906);
+    // ...but the owner, from another address, is not locked out.
+    expect((await loginFrom(t, '198.51.100.20', u.email, GOOD_PASSWORD)).code).toBe(900);
+  });
+
+  it('bounds guesses spread over many addresses with the per-account budget', async () => {
+    const t = await start({
+      config: { rateLimits: { ...defaultRateLimits, loginPerIp: 1000, loginFailuresPerAccount: 12 } },
+    });
+    const u = await registerUser(t);
+    const guesses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => loginFrom(t, `192.0.2.${i + 1}`, u.email, 'wrong password')),
+    );
+    expect(guesses.filter((g) => g.code === 902)).toHaveLength(12);
+    expect(guesses.filter((g) => g.code === 906)).toHaveLength(8);
+  });
+
+  it('counts the address the nearest proxy saw, whatever a client writes into X-Forwarded-For', async () => {
+    const t = await start({ config: { trustProxy: 1, rateLimits: { ...defaultRateLimits, loginPerIp: 1 } } });
+    const behindProxy = async (forged: string) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/login',
+          payload: { email: uniqueEmail(), password: 'whatever it is' },
+          remoteAddress: '10.0.0.5',
+          headers: { 'x-forwarded-for': `${forged}, 198.51.100.9` },
+        })
+      ).json<{ code: number }>().code;
+    expect(await behindProxy('6.6.6.1')).toBe(902);
+    // Another forged address in front changes nothing: the proxy saw 198.51.100.9 both times.
+    expect(await behindProxy('6.6.6.2')).toBe(906);
+  });
+
   it('forgets failures after a successful login', async () => {
     const t = await start();
     const u = await registerUser(t);

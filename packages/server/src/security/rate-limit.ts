@@ -17,7 +17,12 @@ export class Limiter {
       : new RateLimiterMemory({ keyPrefix: prefix, ...budget });
   }
 
-  /** Spends one point; answers the seconds to wait when the budget is gone, else 0. */
+  /**
+   * Spends one point; answers the seconds to wait when the budget is gone, else 0. The spend is one
+   * atomic step (an increment in Redis or in memory), so concurrent callers can never all slip under
+   * the budget: spend first, then do the guarded work, and {@link refund} the point if it turns out
+   * not to count.
+   */
   async hit(key: string): Promise<number> {
     try {
       await this.limiter.consume(key, 1);
@@ -33,6 +38,11 @@ export class Limiter {
     const res = await this.limiter.get(key);
     if (res && res.remainingPoints <= 0) return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
     return 0;
+  }
+
+  /** Gives back a point spent by {@link hit} for something that turned out not to count. */
+  async refund(key: string): Promise<void> {
+    await this.limiter.reward(key, 1);
   }
 
   /** Forgets a key (after a successful login, for example). */

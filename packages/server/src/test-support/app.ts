@@ -23,7 +23,8 @@ export interface TestApp {
 
 const generous = {
   loginPerIp: 100_000,
-  loginFailuresPerAccount: 10,
+  loginFailuresPerAccountAndIp: 10,
+  loginFailuresPerAccount: 100,
   registerPerIp: 100_000,
   mailPerIp: 100_000,
   mailPerAddress: 100_000,

@@ -408,6 +408,8 @@ export class FakeStripe {
             this.ledger.sessionLineItems(String(holder.id)),
             `/v1/checkout/sessions/${String(holder.id)}/line_items`,
           );
+        } else if (field === 'payments' && holder.object === 'invoice') {
+          expanded = list(this.ledger.invoicePayments(String(holder.id)), `/v1/invoices/${String(holder.id)}/payments`);
         } else if (typeof value === 'string' && this.ledger.byId(value)) {
           expanded = structuredClone(this.ledger.byId(value));
         } else if (value !== null && typeof value === 'object') {

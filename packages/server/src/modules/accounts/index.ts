@@ -20,7 +20,9 @@ export class AccountsModule implements TillModule {
     return this.service.authenticate(token);
   }
 
-  register({ calls }: ModuleHost): void {
+  register({ app, calls }: ModuleHost): void {
+    // Mails still on their way go out before the app (and its mailer) closes.
+    app.addHook('onClose', () => this.service.settle());
     registerAccountRoutes(calls, this.service);
     calls.define({
       path: '/api/admin/users/list',

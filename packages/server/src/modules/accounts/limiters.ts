@@ -7,6 +7,11 @@ import type { AccountLimiters } from './service.js';
 export function accountLimiters(limits: RateLimits, redis: Redis | undefined): AccountLimiters {
   return {
     loginPerIp: new Limiter('login-ip', { points: limits.loginPerIp, duration: 60 }, redis),
+    loginFailuresFromIp: new Limiter(
+      'login-fail-ip',
+      { points: limits.loginFailuresPerAccountAndIp, duration: 900 },
+      redis,
+    ),
     loginFailures: new Limiter('login-fail', { points: limits.loginFailuresPerAccount, duration: 900 }, redis),
     registerPerIp: new Limiter('register-ip', { points: limits.registerPerIp, duration: 3600 }, redis),
     mailPerIp: new Limiter('mail-ip', { points: limits.mailPerIp, duration: 3600 }, redis),

@@ -132,6 +132,33 @@ describe.each(dialects)('mailed links on %s', (dialect) => {
     expect(smtp.mails.some((m) => m.to.includes(email))).toBe(false);
   });
 
+  it('voids a mailed reset link once the password or the e-mail address changes', async () => {
+    const u = await register();
+    await smtp.next(u.email);
+    await post('/api/genResetLink', { email: u.email });
+    const beforePassword = linkToken(await smtp.next(u.email, /Reset/), 'reset');
+    const changed = await post('/api/auth/updateInfo', {
+      token: u.token,
+      password: 'another long passphrase',
+      currentPassword: GOOD_PASSWORD,
+    });
+    expect(changed.code).toBe(900);
+    expect(await post(`/api/resetPassword/${beforePassword}`, { password: 'taken back passphrase' })).toEqual({
+      code: 911,
+    });
+
+    await post('/api/genResetLink', { email: u.email });
+    const beforeEmail = linkToken(await smtp.next(u.email, /Reset/), 'reset');
+    const next = uniqueEmail('moved');
+    await post('/api/auth/updateInfo', { token: u.token, email: next, currentPassword: 'another long passphrase' });
+    const confirm = linkToken(await smtp.next(next, /new e-mail/), 'confirm');
+    expect(await get(`/api/confirmUser/${confirm}`)).toEqual({ code: 900 });
+    expect(await post(`/api/resetPassword/${beforeEmail}`, { password: 'taken back passphrase' })).toEqual({
+      code: 911,
+    });
+    expect((await post('/api/login', { email: next, password: 'another long passphrase' })).code).toBe(900);
+  });
+
   it('changes the e-mail once the new address confirms, telling the old one', async () => {
     const u = await register();
     await smtp.next(u.email);

@@ -21,6 +21,9 @@ export const CONFIRM_LINK_TTL_MS = 24 * HOUR;
 /** The budgets the account calls spend. */
 export interface AccountLimiters {
   loginPerIp: Limiter;
+  /** Failures per account and client address. */
+  loginFailuresFromIp: Limiter;
+  /** Failures per account, from anywhere. */
   loginFailures: Limiter;
   registerPerIp: Limiter;
   mailPerIp: Limiter;
@@ -75,6 +78,7 @@ type LoadedCaller = Caller & { [LOADED]?: SessionUser };
 export class AccountsService {
   readonly repo: AccountsRepo;
   private readonly now: () => number;
+  private readonly pending = new Set<Promise<void>>();
 
   constructor(private readonly deps: AccountsDeps) {
     this.repo = new AccountsRepo(deps.db, deps.read);
@@ -144,19 +148,27 @@ export class AccountsService {
 
   async login(input: { email: string; password: string }, client: ClientInfo): Promise<Outcome<IssuedSession>> {
     const email = input.email.toLowerCase();
-    const { loginPerIp, loginFailures } = this.deps.limiters;
+    const { loginPerIp, loginFailuresFromIp, loginFailures } = this.deps.limiters;
     const ipWait = await loginPerIp.hit(client.ip);
     if (ipWait) return fail.rateLimited(ipWait);
-    const accountWait = await loginFailures.blockedFor(email);
-    if (accountWait) return fail.rateLimited(accountWait);
+    // Every attempt spends a failure point before the password is hashed, so guesses sent at once
+    // cannot all pass the check and be counted only afterwards: at most the budget is ever checked.
+    // A right password gives its points back. Failures count per account and address (a guesser is
+    // stopped) and, with a higher budget, per account (guessing from many addresses is bounded
+    // without one guesser locking the owner out). Unknown addresses count too, so that the answer
+    // does not tell which ones exist.
+    const pair = `${email}|${client.ip}`;
+    const pairWait = await loginFailuresFromIp.hit(pair);
+    if (pairWait) return fail.rateLimited(pairWait);
+    const accountWait = await loginFailures.hit(email);
+    if (accountWait) {
+      await loginFailuresFromIp.refund(pair);
+      return fail.rateLimited(accountWait);
+    }
     const row = await this.repo.findUserByEmail(email);
     const ok = await verifyPassword(row?.password_hash, input.password);
-    if (!row || !ok) {
-      // Counted for unknown addresses too, so that the answer does not tell which ones exist.
-      await loginFailures.hit(email);
-      return fail.wrongCredentials();
-    }
-    await loginFailures.reset(email);
+    if (!row || !ok) return fail.wrongCredentials();
+    await Promise.all([loginFailuresFromIp.reset(pair), loginFailures.refund(email)]);
     return this.issueSession(row, client);
   }
 
@@ -186,11 +198,33 @@ export class AccountsService {
       (await this.deps.limiters.mailPerIp.hit(client.ip)) || (await this.deps.limiters.mailPerAddress.hit(email));
     if (wait) return fail.rateLimited(wait);
     const row = await this.repo.findUserByEmail(email);
-    // The answer is the same whether or not the address has an account.
-    if (!row) return {};
-    await this.repo.voidLinkTokens(row.id, 'reset', this.now());
-    await this.sendLink({ ...row, lang: input.lang ?? row.lang }, 'reset', email, RESET_LINK_TTL_MS);
+    // The answer is the same whether or not the address has an account, and so is its time: the
+    // link is made and mailed after the answer, so that a slow mail server cannot tell who has one.
+    if (row) {
+      this.afterAnswer(async () => {
+        await this.repo.voidLinkTokens(row.id, 'reset', this.now());
+        await this.sendLink({ ...row, lang: input.lang ?? row.lang }, 'reset', email, RESET_LINK_TTL_MS);
+      });
+    }
     return {};
+  }
+
+  /** Work that runs after the answer; {@link settle} waits for it (the app does so as it closes). */
+  private afterAnswer(work: () => Promise<void>): void {
+    const task = work()
+      .catch((error: unknown) => {
+        this.deps.log.error(
+          { err: error instanceof Error ? error.message : String(error) },
+          'work after the answer failed',
+        );
+      })
+      .finally(() => this.pending.delete(task));
+    this.pending.add(task);
+  }
+
+  /** Waits for the work still running after its answer (mails on their way). */
+  async settle(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
   }
 
   async resetPassword(token: string, password: string): Promise<Outcome<object>> {
@@ -218,6 +252,8 @@ export class AccountsService {
       const owner = await this.repo.findUserByEmail(link.new_email);
       if (owner && owner.id !== row.id) return fail.invalidInput('email', 'taken');
       await this.repo.updateUser(row.id, { email: link.new_email, pending_email: null, email_confirmed: 1 });
+      // Reset links went to the old address: whoever still reads it must not take the account back.
+      await this.repo.voidLinkTokens(row.id, 'reset', now);
     } else {
       await this.repo.updateUser(row.id, { email_confirmed: 1, level: Math.max(row.level, Level.Confirmed) });
     }
@@ -278,7 +314,11 @@ export class AccountsService {
     if (Object.keys(changes).length) await this.repo.updateUser(row.id, changes);
     // A removed avatar's copy goes once the row no longer points at it.
     if (input.avatarFileId === null && row.avatar_key) await this.deps.avatars?.remove(row.avatar_key);
-    if (input.password !== undefined) await this.repo.deleteOtherSessions(row.id, caller.sessionId);
+    if (input.password !== undefined) {
+      await this.repo.deleteOtherSessions(row.id, caller.sessionId);
+      // A reset link mailed before the change must not undo it.
+      await this.repo.voidLinkTokens(row.id, 'reset', this.now());
+    }
     const updated = { ...row, ...changes };
     if (emailChange) {
       await this.repo.voidLinkTokens(row.id, 'email_change', this.now());

@@ -28,19 +28,22 @@ export class PaymentsModule implements TillModule {
     return this.platforms.get(name);
   }
 
-  /** Each provider registers its own pages, webhooks and pingbacks. */
+  /** Each provider and store platform registers its own pages, webhooks and pingbacks. */
   async register(host: ModuleHost): Promise<void> {
     for (const provider of this.providers.list()) await provider.register?.(host, this.ports);
+    for (const platform of this.platforms.values()) if (platform.enabled) await platform.register?.(host, this.ports);
   }
 }
 
 export type { PaymentsDeps } from './deps.js';
 export { claimEvent, orderOfEvent } from './events.js';
 export { linkRef, orderOfRef, refsOf } from './refs.js';
-export type { StorePlatform, VerifiedPurchase } from './platform.js';
+export type { RefusedPurchase, StorePlatform, VerifiedPurchase } from './platform.js';
 export type {
   AppliedEvent,
   EventTarget,
+  PayableLine,
+  PayableOrder,
   PaymentPorts,
   PaymentProvider,
   ProviderEvent,

@@ -1,5 +1,7 @@
 import type { Provider } from '@till/protocol';
 import type { Outcome } from '../../errors.js';
+import type { ModuleHost } from '../../http/module.js';
+import type { PaymentPorts } from './provider.js';
 
 /** A purchase an in-app store vouches for, once its transaction has been verified. */
 export interface VerifiedPurchase {
@@ -7,20 +9,42 @@ export interface VerifiedPurchase {
   transactionId: string;
   /** The store's product ids bought, one entry per unit. */
   storeProductIds: string[];
+  /**
+   * The store's references to keep with the order, so that the store's later notifications (a
+   * renewal, a refund) find it: Apple's original transaction id, Google's purchase token.
+   */
+  refs?: { kind: string; ref: string }[];
+  /** When the store says a subscription's current period ends (epoch ms): the entitlement follows it. */
+  expiresAt?: number;
+}
+
+/** A well-formed transaction the store does not vouch for: validatePurchase answers `result: 0, reason`. */
+export interface RefusedPurchase {
+  refused: string;
 }
 
 /**
  * An in-app store's validator: it reads the transaction the store plugin reports for its platform
  * and says whether the store really took the money, without touching orders (the flows layer
- * records what it verified).
+ * records what it verified, through {@link PaymentPorts} for notifications).
  */
 export interface StorePlatform {
   /** The provider recorded on the orders it pays. */
   readonly provider: Provider;
-  /** The plugin's name for the platform (`platform` in its transaction). */
+  /** The plugin's name for the platform (`platform` in its transaction: `test`, `ios-appstore`, `android-playstore`). */
   readonly platform: string;
   /** A known platform that is switched off here answers `platform_disabled` rather than `unsupported_platform`. */
   readonly enabled: boolean;
-  /** 907 (`transactionData`) when the transaction is not shaped as this platform's. */
-  verify(transaction: unknown): Promise<Outcome<VerifiedPurchase>>;
+  /**
+   * 907 (`transactionData`) when the transaction is not shaped as this platform's; a refusal when it
+   * is well formed but the store does not vouch for it (a bad signature, another app, not paid).
+   */
+  verify(transaction: unknown): Promise<Outcome<VerifiedPurchase | RefusedPurchase>>;
+  /**
+   * Runs once the purchase is recorded and granted (Google's acknowledge and consume); a failure here
+   * is logged and left for the store's own retry, never undoing the grant.
+   */
+  afterGrant?(purchase: VerifiedPurchase): Promise<void>;
+  /** Registers the store's notification endpoint, if it has one. */
+  register?(host: ModuleHost, ports: PaymentPorts): Promise<void> | void;
 }

@@ -36,10 +36,15 @@ export type ProviderEvent = EventTarget & {
         reason: 'refund' | 'chargeback';
       }
     | {
-        /** A subscription's renewal was paid: its time is extended by one period. */
+        /**
+         * A subscription's renewal was paid: its time is extended by one period, or to `expiresAt`
+         * where the store says when the new period ends.
+         */
         kind: 'renewed';
-        amount: number;
-        currency: string;
+        /** What was paid, checked against the order's total; in-app stores report none. */
+        amount?: number;
+        currency?: string;
+        expiresAt?: number;
       }
     | {
         /** The provider ended the subscription: no more renewals; the time already paid stays. */
@@ -62,12 +67,40 @@ export interface AppliedEvent {
   refundDue?: { orderId: string };
 }
 
+/** One line of an order as a provider bills it. */
+export interface PayableLine {
+  productId: string;
+  title: string;
+  quantity: number;
+  /** Price of one unit, in the order's currency's minor units. */
+  unitAmount: number;
+  /** ISO 8601 period (`P1M`) of a subscription line; null for anything bought once. */
+  period: string | null;
+}
+
+/** An order as a provider needs it to take the payment: who pays, and what each line is. */
+export interface PayableOrder extends Order {
+  userId: string;
+  lines: PayableLine[];
+}
+
 /**
  * What the payments module is given to reach orders without importing the store: the flows layer
- * implements both (an order as the buyer sees it; a verified event applied once).
+ * implements them (an order as the buyer sees it, its buyer and its lines' billing periods; a verified
+ * event applied once).
  */
 export interface PaymentPorts {
   findOrder(iden: string): Promise<Order | undefined>;
+  /**
+   * The buyer's user id of an order, which {@link Order} leaves out: for a provider whose payment
+   * page must name who pays (Paymentwall's `uid`).
+   */
+  buyerOf(iden: string): Promise<string | undefined>;
+  /**
+   * The billing period (ISO 8601, `P1M`) of each line of an order, `null` for a line that is no
+   * subscription: for a provider that bills subscriptions itself and must be told the period.
+   */
+  periodsOf(iden: string): Promise<(string | null)[]>;
   applyEvent(provider: Provider, event: ProviderEvent): Promise<Outcome<AppliedEvent>>;
 }
 
@@ -83,7 +116,7 @@ export interface PaymentProvider {
    * How the buyer pays this pending order: a page to open or a form to post. A failure (the
    * provider refused or could not be reached) leaves the order to be closed by the caller.
    */
-  start(order: Order): Promise<Outcome<PaymentInstruction>>;
+  start(order: PayableOrder): Promise<Outcome<PaymentInstruction>>;
   /** How to pay a cart before there is an order (listed by getCheckoutForm). */
   offer(products: string[]): PaymentInstruction;
   /**

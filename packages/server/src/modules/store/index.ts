@@ -62,4 +62,10 @@ export {
   transitionOrder,
 } from './orders.js';
 export { discountFor, moneySubtotal } from './pricing.js';
-export { endSubscription, markRefundRequested, renewSubscription, takeBackGrants } from './reversals.js';
+export {
+  alignSubscription,
+  endSubscription,
+  markRefundRequested,
+  renewSubscription,
+  takeBackGrants,
+} from './reversals.js';

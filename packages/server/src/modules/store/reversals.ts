@@ -56,7 +56,8 @@ export async function takeBackGrants(
 
 /**
  * A subscription's renewal: its lines grant their time (and any credits they carry) once more,
- * added after the end of the time the buyer already has.
+ * added after the end of the time the buyer already has. Where the store says when the new period
+ * ends (`expiresAt`), the order's subscription time ends then instead.
  */
 export async function renewSubscription(
   trx: Transaction<Database>,
@@ -64,6 +65,7 @@ export async function renewSubscription(
   items: OrderItemRow[],
   eventId: string,
   now: number,
+  expiresAt?: number,
 ): Promise<void> {
   const lines = items
     .filter((i) => i.grant_period != null)
@@ -82,6 +84,29 @@ export async function renewSubscription(
     reference: `${order.id} (${eventId})`.slice(0, 300),
     now,
   });
+  if (expiresAt !== undefined) await alignSubscription(trx, order.id, expiresAt);
+}
+
+/**
+ * Makes the order's latest subscription time end when the store says it does: an in-app store's
+ * expiry is the truth, whatever period the product names (a store may have a trial, a grace period
+ * or another billing cycle).
+ */
+export async function alignSubscription(trx: Transaction<Database>, iden: string, expiresAt: number): Promise<void> {
+  const latest = await trx
+    .selectFrom('entitlements')
+    .select(['id', 'starts_at'])
+    .where('order_id', '=', iden)
+    .where('kind', '=', 'subscription')
+    .where('revoked_at', 'is', null)
+    .orderBy('expires_at', 'desc')
+    .executeTakeFirst();
+  if (!latest) return;
+  await trx
+    .updateTable('entitlements')
+    .set({ expires_at: Math.max(expiresAt, Number(latest.starts_at)) })
+    .where('id', '=', latest.id)
+    .execute();
 }
 
 /** The provider ended the order's subscription: no more renewals; the time already paid stays. */

@@ -305,7 +305,24 @@ export class Ledger {
     }));
     const total = lines.reduce((sum, l) => sum + l.amount, 0);
     const count = this.all('invoice').length + 1;
-    this.payment(total, subscription.currency, subscription.customer, email, {}, true);
+    const paid = this.payment(total, subscription.currency, subscription.customer, email, {}, true);
+    // Stripe lists an invoice's payments under `payments`, returned only when expanded.
+    this.paymentsOfInvoice.set(id, [
+      {
+        id: newId('inpay_'),
+        object: 'invoice_payment',
+        amount_paid: total,
+        amount_requested: total,
+        created,
+        currency: subscription.currency,
+        invoice: id,
+        is_default: true,
+        livemode: false,
+        payment: { type: 'payment_intent', payment_intent: paid.intent.id, charge: paid.charge.id },
+        status: 'paid',
+        status_transitions: { canceled_at: null, paid_at: created },
+      },
+    ]);
     return this.put<InvoiceObject>({
       id,
       object: 'invoice',
@@ -342,6 +359,12 @@ export class Ledger {
   }
 
   private readonly lastPeriodStart = new Map<string, number>();
+  private readonly paymentsOfInvoice = new Map<string, Record<string, unknown>[]>();
+
+  /** An invoice's payments (its `payments` list, which Stripe returns only when expanded). */
+  invoicePayments(invoiceId: string): Record<string, unknown>[] {
+    return structuredClone(this.paymentsOfInvoice.get(invoiceId) ?? []);
+  }
 
   /** The buyer pays on the hosted page. `settleLater` stands for a bank debit that takes days. */
   completeSession(id: string, settleLater: boolean, email = 'buyer@example.com'): EventObject[] {

@@ -1,7 +1,9 @@
 import type { PaymentsDeps } from '../deps.js';
 import type { StorePlatform } from '../platform.js';
 import type { PaymentProvider } from '../provider.js';
+import { CardProvider } from './card/provider.js';
 import { DefaultProvider } from './default/provider.js';
+import { PaywallProvider } from './paywall/provider.js';
 import { TestPlatform } from './test/platform.js';
 
 /**
@@ -12,8 +14,14 @@ import { TestPlatform } from './test/platform.js';
 export function buildProviders(deps: PaymentsDeps): { providers: PaymentProvider[]; platforms: StorePlatform[] } {
   // The sandbox provider and the TEST platform take no money: production never offers them.
   const sandbox = !deps.config.production;
+  const { card, paywall } = deps.config.payments;
   return {
-    providers: sandbox ? [new DefaultProvider(deps.config)] : [],
+    // The first is what doCheckout uses when the buyer names none.
+    providers: [
+      ...(sandbox ? [new DefaultProvider(deps.config)] : []),
+      ...(card ? [new CardProvider(deps, card)] : []),
+      ...(paywall ? [new PaywallProvider(paywall, deps)] : []),
+    ],
     platforms: [new TestPlatform(sandbox)],
   };
 }

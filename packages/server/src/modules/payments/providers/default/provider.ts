@@ -1,10 +1,10 @@
-import type { Order, PaymentInstruction } from '@till/protocol';
+import type { PaymentInstruction } from '@till/protocol';
 import { z } from 'zod';
 import type { Config } from '../../../../config.js';
 import { fail, type Outcome } from '../../../../errors.js';
 import { sign, verifySignature } from '../../../../security/tokens.js';
 import type { ModuleHost } from '../../../../http/module.js';
-import type { PaymentPorts, PaymentProvider, ProviderEvent } from '../../provider.js';
+import type { PayableOrder, PaymentPorts, PaymentProvider, ProviderEvent } from '../../provider.js';
 import type { SandboxEvent } from './notification.js';
 import { registerCheckoutPage } from './page.js';
 
@@ -44,7 +44,7 @@ export class DefaultProvider implements PaymentProvider {
     return verifySignature(this.config.signingSecret, PAGE + iden, signature);
   }
 
-  start(order: Order): Promise<PaymentInstruction> {
+  start(order: PayableOrder): Promise<PaymentInstruction> {
     return Promise.resolve({ provider: this.name, url: this.pageUrl(order.iden) });
   }
 
