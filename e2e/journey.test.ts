@@ -212,7 +212,7 @@ describe.each(viewports)('the web app at $name size', (viewport) => {
 
     await fill(page, 'Coupon code', 'WELCOME10');
     await waitForText(page, 'The coupon is checked once you sign in.');
-    await page.getByRole('radio', { name: /sandbox checkout/ }).check();
+    await page.getByRole('radio', { name: /Sandbox checkout/ }).check();
     await checkScreen(page, viewport, '14-checkout-anonymous');
     await page.getByRole('button', { name: 'Buy', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Sign in to continue' });

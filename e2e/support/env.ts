@@ -1,9 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { startTestApp, type TestApp } from '../../packages/server/src/test-support/app.js';
+import { FakePaymentwall } from '../../packages/server/src/test-support/fake-paymentwall.js';
+import { FakeStripe, newWebhookSecret } from '../../packages/server/src/test-support/fake-stripe.js';
 import { linkToken, startSmtp, type TestSmtp } from '../../packages/server/src/test-support/smtp.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.js';
 
@@ -24,16 +26,46 @@ export interface Env {
   smtp: TestSmtp;
   browser: Browser;
   url: string;
+  /** The card route's Stripe, when started with `providers`. */
+  stripe?: FakeStripe;
+  /** The payment wall's Paymentwall, when started with `providers`. */
+  paymentwall?: FakePaymentwall;
   close(): Promise<void>;
 }
 
-export async function startEnv(adminEmail: string): Promise<Env> {
+/** Keys the server and the fake Paymentwall share (letters and digits, as Paymentwall's are). */
+const PAYMENTWALL_KEYS = { projectKey: 'e2eproject0123', secretKey: 'e2esecret0123456789' };
+
+/**
+ * With `providers`, the card and payment-wall routes are on, pointed at local fakes of Stripe and
+ * Paymentwall that pay through their own pages and tell the server as the real ones do (signed
+ * webhooks, signed pingbacks from 127.0.0.1).
+ */
+export async function startEnv(adminEmail: string, options: { providers?: boolean } = {}): Promise<Env> {
   const smtp = await startSmtp();
-  const app = await startTestApp({
-    listen: true,
-    env: { SMTP_URL: smtp.url, ADMIN_EMAILS: adminEmail },
-    config: { webDist },
-  });
+  let stripe: FakeStripe | undefined;
+  let paymentwall: FakePaymentwall | undefined;
+  const env: Record<string, string> = { SMTP_URL: smtp.url, ADMIN_EMAILS: adminEmail };
+  const webhookSecret = newWebhookSecret();
+  if (options.providers) {
+    stripe = new FakeStripe();
+    await stripe.start();
+    paymentwall = new FakePaymentwall(PAYMENTWALL_KEYS);
+    await paymentwall.start();
+    Object.assign(env, {
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_WEBHOOK_SECRET: webhookSecret,
+      STRIPE_API_URL: stripe.url,
+      PAYMENTWALL_PROJECT_KEY: PAYMENTWALL_KEYS.projectKey,
+      PAYMENTWALL_SECRET_KEY: PAYMENTWALL_KEYS.secretKey,
+      PAYMENTWALL_API_URL: paymentwall.widgetBaseUrl,
+      PAYMENTWALL_PINGBACK_IPS: '127.0.0.1',
+    });
+  }
+  const app = await startTestApp({ listen: true, env, config: { webDist } });
+  // The fakes learn where to send their notifications once the server listens.
+  if (stripe) stripe.webhook = { url: `${app.url}/api/payments/webhook/stripe`, secret: webhookSecret };
+  if (paymentwall) paymentwall.pingbackUrl = `${app.url}/api/payments/pingback/paymentwall`;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: CHROMIUM_FLAGS,
@@ -43,9 +75,13 @@ export async function startEnv(adminEmail: string): Promise<Env> {
     smtp,
     browser,
     url: app.url,
+    ...(stripe ? { stripe } : {}),
+    ...(paymentwall ? { paymentwall } : {}),
     async close() {
       await browser.close();
       await app.close();
+      await stripe?.close();
+      await paymentwall?.close();
       await smtp.close();
     },
   };
@@ -56,8 +92,10 @@ export async function newContext(
   env: Env,
   viewport: Viewport,
   serviceWorkers: 'allow' | 'block' = 'block',
+  options: BrowserContextOptions = {},
 ): Promise<BrowserContext> {
   return env.browser.newContext({
+    ...options,
     baseURL: env.url,
     viewport: { width: viewport.width, height: viewport.height },
     isMobile: viewport.isMobile,
@@ -69,9 +107,15 @@ export async function newContext(
 
 /**
  * Keeps a screenshot of the screen and checks it with axe: no serious or critical violation. Also
- * checks the page does not scroll sideways (the phone-size requirement).
+ * checks the page does not scroll sideways (the phone-size requirement). `exclude` leaves parts
+ * out of axe's check: a provider's page framed in the app is the provider's, not the app's.
  */
-export async function checkScreen(page: Page, viewport: Viewport, name: string): Promise<void> {
+export async function checkScreen(
+  page: Page,
+  viewport: Viewport,
+  name: string,
+  options: { exclude?: string[] } = {},
+): Promise<void> {
   await page.waitForLoadState('networkidle').catch(() => undefined);
   // Dialogs and menus fade in: axe must see the finished screen, not a half-transparent one.
   await page
@@ -81,7 +125,9 @@ export async function checkScreen(page: Page, viewport: Viewport, name: string):
     .catch(() => undefined);
   mkdirSync(screensDir, { recursive: true });
   await page.screenshot({ path: `${screensDir}/${viewport.name}-${name}.png`, fullPage: true });
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  let axe = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  for (const selector of options.exclude ?? []) axe = axe.exclude(selector);
+  const results = await axe.analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
     bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),

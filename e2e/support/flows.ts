@@ -31,7 +31,7 @@ export async function signOut(page: Page): Promise<void> {
 
 /** Picks the payment route, presses Buy, and answers once the browser is on the sandbox checkout page. */
 export async function buyWithDefault(page: Page): Promise<void> {
-  await page.getByRole('radio', { name: /sandbox checkout/ }).check();
+  await page.getByRole('radio', { name: /Sandbox checkout/ }).check();
   await page.getByRole('button', { name: 'Buy', exact: true }).click();
   await page.waitForURL(/\/api\/pay\/default\//, { timeout: 20_000 });
 }

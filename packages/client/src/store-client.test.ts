@@ -25,6 +25,7 @@ describe('StoreClient', () => {
     await client.payWithCredits(['pro-unlock', { id: 'coins', quantity: 2 }], { note: 'gift' });
     await client.doCheckout({ products: ['pro-unlock', 'monthly'], couponCode: 'WELCOME10' });
     await client.doCheckout({ pastOrder: 'ord_1' });
+    await client.doCheckout({ pastOrder: 'ord_1', provider: 'card' });
     await client.getCheckoutForm(['pro-unlock', 'monthly']);
     await client.getCheckoutForm();
     await client.validatePurchase({ platform: 'test', transactionId: 't1' });
@@ -39,6 +40,8 @@ describe('StoreClient', () => {
       ['api/store/doCheckout', { token: 'tok', products: 'pro-unlock;monthly', couponCode: 'WELCOME10' }],
       // A past order goes alone: no products, no coupon.
       ['api/store/doCheckout', { token: 'tok', pastOrder: 'ord_1' }],
+      // Paid another way: the route goes with it, still without products or coupon.
+      ['api/store/doCheckout', { token: 'tok', pastOrder: 'ord_1', provider: 'card' }],
       ['api/store/getCheckoutForm', { token: 'tok', products: 'pro-unlock,monthly' }],
       ['api/store/getCheckoutForm', { token: 'tok', products: '' }],
       ['api/store/validatePurchase', { token: 'tok', transactionData: '{"platform":"test","transactionId":"t1"}' }],

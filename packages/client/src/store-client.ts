@@ -27,14 +27,15 @@ export interface StoreClientOptions extends Omit<TransportOptions, 'host' | 'tim
 }
 
 /**
- * What doCheckout pays: an earlier order again (`pastOrder` alone), or products with an optional
- * coupon and payment route.
+ * What doCheckout pays: an earlier pending order again (`pastOrder`, with an optional payment route
+ * to pay it another way), or products with an optional coupon and payment route.
  *
  * @example
  * const input: CheckoutInput = { products: ['pro-unlock'], couponCode: 'WELCOME10' };
  */
 export type CheckoutInput =
-  { pastOrder: string } | { products: readonly string[]; couponCode?: string; provider?: Provider };
+  | { pastOrder: string; provider?: Provider }
+  | { products: readonly string[]; couponCode?: string; provider?: Provider };
 
 /**
  * The store calls on the store host (5 s timeout). Calls that need a token wait for a login like
@@ -114,7 +115,8 @@ export class StoreClient {
   }
 
   /**
-   * Starts paying an order: `pastOrder` alone, or product ids (joined with `;`) and a coupon code.
+   * Starts paying an order: `pastOrder` (and a route to change to), or product ids (joined with `;`)
+   * and a coupon code.
    * The answer says how to pay (`data.payment`: a page to open or a form to post).
    *
    * @example
@@ -124,7 +126,7 @@ export class StoreClient {
   doCheckout(input: CheckoutInput): Promise<DataAnswer<DoCheckoutData>> {
     const fields =
       'pastOrder' in input
-        ? { pastOrder: input.pastOrder }
+        ? { pastOrder: input.pastOrder, ...(input.provider ? { provider: input.provider } : {}) }
         : {
             products: input.products.join(';'),
             couponCode: input.couponCode ?? '',

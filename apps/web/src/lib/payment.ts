@@ -1,4 +1,8 @@
-import type { PaymentInstruction } from '@till/protocol';
+import type { PaymentInstruction, Provider } from '@till/protocol';
+import { isNativeShell } from '@/platform/platform';
+
+/** A payment page to open at an address (as opposed to a form to post). */
+export type PaymentPage = Extract<PaymentInstruction, { url: string }>;
 
 /**
  * Sends the browser to pay: opens the provider's page, or posts its form. A full navigation on
@@ -22,4 +26,42 @@ export function goToPayment(payment: PaymentInstruction, win: Window = window): 
   }
   doc.body.append(form);
   form.submit();
+}
+
+/** Routes whose page is made to be shown inside another site's page (Paymentwall's widget is). */
+const FRAMEABLE: readonly Provider[] = ['paywall'];
+
+/**
+ * Wide enough for the widget beside the app's own frame. Below it (phones, a phone turned
+ * sideways) the widget gets the whole screen as a page of its own.
+ */
+export const FRAME_MEDIA_QUERY = '(min-width: 900px) and (min-height: 600px)';
+
+/**
+ * Whether this payment opens in a frame over the app instead of replacing it: only a frameable
+ * route's page, at an http(s) address, on a wide screen, and never in the native shell: the app
+ * there runs on phones and tablets, where the widget has the whole screen as a page of its own.
+ */
+export function opensInFrame(payment: PaymentInstruction, win: Window = window): payment is PaymentPage {
+  if (!('url' in payment) || !FRAMEABLE.includes(payment.provider)) return false;
+  if (isNativeShell()) return false;
+  let protocol: string;
+  try {
+    protocol = new URL(payment.url, win.location.href).protocol;
+  } catch {
+    return false;
+  }
+  if (protocol !== 'https:' && protocol !== 'http:') return false;
+  return Boolean(win.matchMedia?.(FRAME_MEDIA_QUERY).matches);
+}
+
+/**
+ * A payment page handed from one screen to the next in the router's history state (checkout hands
+ * the order page the frame to open); anything else found there is ignored.
+ */
+export function framedPaymentFrom(state: unknown): PaymentPage | null {
+  const payment = (state as { payment?: unknown } | null)?.payment as Partial<PaymentPage> | undefined;
+  if (!payment || typeof payment.url !== 'string' || typeof payment.provider !== 'string') return null;
+  if (!FRAMEABLE.includes(payment.provider)) return null;
+  return { provider: payment.provider, url: payment.url };
 }

@@ -4,7 +4,7 @@ import { webPlatform } from './web/web-platform';
 let native: Promise<Platform> | undefined;
 
 // The Capacitor shell injects this global; reading it keeps @capacitor/core off the first screen.
-function isNativeShell(): boolean {
+export function isNativeShell(): boolean {
   const cap = (globalThis as { Capacitor?: { isNativePlatform?: () => boolean } }).Capacitor;
   return Boolean(cap?.isNativePlatform?.());
 }

@@ -5,4 +5,6 @@ import { afterEach } from 'vitest';
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  // jsdom has no matchMedia; a test that sets the screen's size (`setScreen`) leaves none behind.
+  Reflect.deleteProperty(window, 'matchMedia');
 });

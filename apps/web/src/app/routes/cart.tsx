@@ -34,6 +34,8 @@ export function CheckoutRoute() {
         signedIn={session.loggedIn}
         onNeedSignIn={() => setSignIn(true)}
         onPaid={(order) => void navigate(paths.order.href(order.iden))}
+        // The order page opens the frame and follows the order while it is open.
+        onPayInFrame={(order, payment) => void navigate(paths.order.href(order.iden), { state: { payment } })}
       />
       <LoginDialog
         open={signIn && !session.loggedIn}

@@ -1,18 +1,44 @@
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router-dom';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import type { Order } from '@till/protocol';
 import { Page } from '@/components/page';
+import { useCartStore } from '@/features/cart/hooks/use-cart';
 import { OrderList } from '@/features/orders/components/order-list';
 import { OrderView } from '@/features/orders/components/order-view';
+import { framedPaymentFrom } from '@/lib/payment';
 import { RequireAuth } from '../require-auth';
 import { paths } from '../paths';
 
+/**
+ * One order. The checkout may hand it a payment page to show in a frame (router state); it is
+ * taken once and dropped from the history entry, so that a reload or a step back does not open
+ * it again. The cart checked out as this order is emptied once the order is paid; a failed or
+ * cancelled order's items go back in the cart for a new checkout.
+ */
 export function OrderRoute() {
   const { t } = useTranslation();
   const { iden = '' } = useParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const cart = useCartStore();
+  const [framed] = useState(() => framedPaymentFrom(location.state));
+  useEffect(() => {
+    if (framedPaymentFrom(location.state))
+      void navigate({ pathname: location.pathname, search: location.search }, { replace: true, state: null });
+  }, [location, navigate]);
+  const onPaid = useCallback((order: Order) => cart.orderPaid(order.iden), [cart]);
+  const onOrderAgain = useCallback(
+    (order: Order) => {
+      cart.restore(order.items.map((i) => ({ id: i.productId, quantity: i.quantity })));
+      void navigate(paths.checkout.href());
+    },
+    [cart, navigate],
+  );
   return (
     <RequireAuth>
       <Page title={t('orders.one', { iden })} narrow>
-        <OrderView iden={iden} />
+        <OrderView key={iden} iden={iden} framed={framed} onPaid={onPaid} onOrderAgain={onOrderAgain} />
       </Page>
     </RequireAuth>
   );

@@ -1,7 +1,9 @@
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,10 +15,15 @@ import { codeOf } from '@/lib/api-error';
 import { formatDate, formatMoney } from '@/lib/format';
 import { useTill } from '@/lib/till';
 import { refundOrder, useAdminOrders } from '../api/admin-api';
+import { OrderDetailsDialog, useRefundState } from './order-details';
 
 const STATUSES = ['', ...Object.values(OrderStatus)];
 
-/** Every order, filtered by status; paid ones can be refunded (the grants are taken back). */
+/**
+ * Every order, filtered by status; each opens to its payment details. Paid ones can be refunded
+ * (the grants are taken back); a card order's refund is asked of the provider first and stays
+ * "requested" until the provider confirms it.
+ */
 export function OrdersAdmin() {
   const { t, i18n } = useTranslation();
   const till = useTill();
@@ -24,6 +31,8 @@ export function OrdersAdmin() {
   const errorMessage = useErrorMessage();
   const [status, setStatus] = useState('');
   const [refunding, setRefunding] = useState<AdminOrder | null>(null);
+  const [showing, setShowing] = useState<AdminOrder | null>(null);
+  const refundState = useRefundState();
   const query = useAdminOrders(status);
   const refund = useMutation({
     mutationFn: (o: AdminOrder) => refundOrder(till, o.iden, 'refunded by an administrator'),
@@ -55,7 +64,9 @@ export function OrdersAdmin() {
       ) : null}
       {refund.isSuccess ? (
         <Alert severity="success" role="status">
-          {t('admin.refunded', { iden: refund.data.iden })}
+          {refund.data.status === OrderStatus.Refunded
+            ? t('admin.refunded', { iden: refund.data.iden })
+            : t('admin.refundAsked', { iden: refund.data.iden })}
         </Alert>
       ) : null}
       {query.isPending ? <LoadingState /> : null}
@@ -81,7 +92,23 @@ export function OrdersAdmin() {
                   ? t('store.credits', { count: o.creditsSpent })
                   : formatMoney(o.total, i18n.language),
             },
-            { key: 'status', header: t('orders.statusLabel'), render: (o) => t(`orders.status.${o.status}`) },
+            {
+              key: 'status',
+              header: t('orders.statusLabel'),
+              render: (o) => {
+                const refundLine = o.status === OrderStatus.Paid ? refundState(o) : null;
+                return refundLine ? (
+                  <>
+                    {t(`orders.status.${o.status}`)}
+                    <Typography variant="body2" color="warning.main" component="span" sx={{ display: 'block' }}>
+                      {refundLine}
+                    </Typography>
+                  </>
+                ) : (
+                  t(`orders.status.${o.status}`)
+                );
+              },
+            },
             {
               key: 'date',
               header: t('orders.created'),
@@ -91,24 +118,35 @@ export function OrdersAdmin() {
             {
               key: 'refund',
               header: '',
-              render: (o) =>
-                o.status === OrderStatus.Paid ? (
-                  <Button
-                    color="warning"
-                    onClick={() => setRefunding(o)}
-                    aria-label={t('admin.refundNamed', { iden: o.iden })}
-                  >
-                    {t('admin.refund')}
+              render: (o) => (
+                <Box sx={{ display: 'flex', flexWrap: { xs: 'wrap', sm: 'nowrap' }, gap: 0.5 }}>
+                  <Button onClick={() => setShowing(o)} aria-label={t('admin.detailsNamed', { iden: o.iden })}>
+                    {t('admin.details')}
                   </Button>
-                ) : null,
+                  {/* A refund already asked of the provider is not asked again. */}
+                  {o.status === OrderStatus.Paid && !o.payment.refundRequestedAt ? (
+                    <Button
+                      color="warning"
+                      onClick={() => setRefunding(o)}
+                      aria-label={t('admin.refundNamed', { iden: o.iden })}
+                    >
+                      {t('admin.refund')}
+                    </Button>
+                  ) : null}
+                </Box>
+              ),
             },
           ]}
         />
       ) : null}
+      <OrderDetailsDialog order={showing} onClose={() => setShowing(null)} />
       <ConfirmDialog
         open={refunding !== null}
         title={t('admin.refundTitle')}
-        text={t('admin.refundText', { iden: refunding?.iden ?? '', email: refunding?.email ?? '' })}
+        text={t(refunding?.provider === 'card' ? 'admin.refundTextProvider' : 'admin.refundText', {
+          iden: refunding?.iden ?? '',
+          email: refunding?.email ?? '',
+        })}
         confirmLabel={t('admin.refund')}
         busy={refund.isPending}
         onConfirm={() => refunding && refund.mutate(refunding)}

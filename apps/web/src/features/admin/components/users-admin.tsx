@@ -1,3 +1,4 @@
+import FlagIcon from '@mui/icons-material/Flag';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -96,6 +97,26 @@ function AdjustCredits() {
   );
 }
 
+/**
+ * A user a refund or chargeback could not take everything back from: a marker that reads as text
+ * (not only a colour), with the reason and the date, under the address, which every screen size
+ * shows.
+ */
+function FlagMarker({ user }: { user: AdminUser }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 0.5, mt: 0.5, color: 'warning.dark' }}>
+      <FlagIcon fontSize="small" aria-hidden />
+      <Typography variant="body2" component="span">
+        <strong>{t('admin.flagged')}</strong>
+        {': '}
+        {user.flagReason ?? t('admin.flagNoReason')}
+        {user.flaggedAt ? ` (${formatDate(user.flaggedAt, i18n.language)})` : ''}
+      </Typography>
+    </Box>
+  );
+}
+
 export function UsersAdmin() {
   const { t, i18n } = useTranslation();
   const query = useAdminUsers();
@@ -113,7 +134,12 @@ export function UsersAdmin() {
             {
               key: 'email',
               header: t('fields.email'),
-              render: (u) => <span style={{ wordBreak: 'break-all' }}>{u.email}</span>,
+              render: (u) => (
+                <>
+                  <span style={{ wordBreak: 'break-all' }}>{u.email}</span>
+                  {u.flaggedAt ? <FlagMarker user={u} /> : null}
+                </>
+              ),
             },
             { key: 'name', header: t('fields.name'), render: (u) => u.name, hideOnPhone: true },
             { key: 'level', header: t('admin.level'), render: (u) => u.level },

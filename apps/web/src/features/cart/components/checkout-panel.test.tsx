@@ -1,33 +1,90 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
-import { testProduct } from '@/test/fixtures';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Provider } from '@till/protocol';
+import { goToPayment } from '@/lib/payment';
+import { setScreen, testOrder, testProduct } from '@/test/fixtures';
 import { fakeTill, renderWithApp, signInFake } from '@/test/render';
 import { CartStore } from '../hooks/cart-store';
 import { CheckoutPanel } from './checkout-panel';
 
-const pro = testProduct();
+// Leaving for the provider's page is a full navigation, which jsdom cannot do: it is recorded instead.
+vi.mock('@/lib/payment', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  goToPayment: vi.fn(),
+}));
 
-function server(coupon: (code: string) => unknown) {
+afterEach(() => {
+  vi.mocked(goToPayment).mockClear();
+});
+
+const pro = testProduct();
+const STRIPE_URL = 'https://checkout.stripe.test/c/pay/cs_test_1';
+const WIDGET_URL = 'https://api.paymentwall.test/api/subscription?key=k&sign=s';
+
+const offers: Record<string, unknown> = {
+  default: { provider: 'default', form: { action: '/x', method: 'POST', fields: {} } },
+  card: { provider: 'card', url: '' },
+  paywall: { provider: 'paywall', url: '' },
+};
+
+function server(
+  coupon: (code: string) => unknown,
+  routes: string[] = ['default'],
+  checkout: (body: Record<string, unknown>) => unknown = () => ({ code: 904, parameter: 'path' }),
+) {
   const calls: { path: string; body: Record<string, unknown> }[] = [];
   const till = fakeTill((path, body) => {
     calls.push({ path, body });
     if (path === 'api/store/getCheckoutForm') {
       return {
         code: 900,
-        data: {
-          products: [pro],
-          total: pro.price,
-          providers: [{ provider: 'default', form: { action: '/x', method: 'POST', fields: {} } }],
-        },
+        data: { products: [pro], total: pro.price, providers: routes.map((r) => offers[r]) },
       };
     }
     if (path === 'api/store/getCoupon') return coupon(String(body.couponCode));
+    if (path === 'api/store/doCheckout') return checkout(body);
+    if (path === 'api/auth/payWithCredits')
+      return { code: 900, data: { order: testOrder({ status: 'paid', provider: 'credits' }), balance: 0 } };
     return { code: 904, parameter: 'path' };
   });
   const cart = new CartStore(null);
   cart.add('pro-unlock');
   return { till, cart, calls };
+}
+
+/** A doCheckout that makes order o1 and answers the provider's page for the route asked for. */
+function startsPayment(body: Record<string, unknown>) {
+  const provider = body.provider as Provider;
+  const payment =
+    provider === 'card'
+      ? { provider, url: STRIPE_URL }
+      : provider === 'paywall'
+        ? { provider, url: WIDGET_URL }
+        : { provider, form: { action: '/api/pay/default/o1', method: 'GET', fields: {} } };
+  return { code: 900, data: { order: testOrder({ provider }), payment } };
+}
+
+const noCoupon = () => ({ code: 908, reason: 'unknown' });
+
+/** Signs in, renders the panel, picks the route and presses Buy. */
+async function buyWith(
+  route: string,
+  routes: string[],
+  checkout: (body: Record<string, unknown>) => unknown = startsPayment,
+) {
+  const env = server(noCoupon, routes, checkout);
+  signInFake(env.till);
+  const onPaid = vi.fn();
+  const onPayInFrame = vi.fn();
+  renderWithApp(<CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={onPaid} onPayInFrame={onPayInFrame} />, {
+    till: env.till,
+    cart: env.cart,
+  });
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole('radio', { name: route }));
+  await user.click(screen.getByRole('button', { name: 'Buy' }));
+  return { ...env, onPaid, onPayInFrame };
 }
 
 describe('CheckoutPanel', () => {
@@ -47,7 +104,10 @@ describe('CheckoutPanel', () => {
       },
     }));
     signInFake(till);
-    renderWithApp(<CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={vi.fn()} />, { till, cart });
+    renderWithApp(<CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} />, {
+      till,
+      cart,
+    });
     await userEvent.setup().type(await screen.findByLabelText('Coupon code'), 'welcome10');
     expect(await screen.findByText('10 % off')).toBeInTheDocument();
   });
@@ -55,7 +115,10 @@ describe('CheckoutPanel', () => {
   it('names the reason a coupon is refused (908) and holds the purchase back', async () => {
     const { till, cart } = server(() => ({ code: 908, reason: 'expired' }));
     signInFake(till);
-    renderWithApp(<CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={vi.fn()} />, { till, cart });
+    renderWithApp(<CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} />, {
+      till,
+      cart,
+    });
     await userEvent.setup().type(await screen.findByLabelText('Coupon code'), 'OLD');
     expect(await screen.findByText('This coupon has expired.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Buy' })).toBeDisabled();
@@ -63,15 +126,21 @@ describe('CheckoutPanel', () => {
 
   it('offers the routes of the checkout form, and credits when every product has a credit price', async () => {
     const { till, cart } = server(() => ({ code: 908, reason: 'unknown' }));
-    renderWithApp(<CheckoutPanel signedIn={false} onNeedSignIn={vi.fn()} onPaid={vi.fn()} />, { till, cart });
-    expect(await screen.findByRole('radio', { name: 'Card (sandbox checkout)' })).toBeChecked();
+    renderWithApp(<CheckoutPanel signedIn={false} onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} />, {
+      till,
+      cart,
+    });
+    expect(await screen.findByRole('radio', { name: 'Sandbox checkout' })).toBeChecked();
     expect(screen.getByRole('radio', { name: 'Credits (500 credits)' })).not.toBeChecked();
   });
 
   it('asks an anonymous buyer to sign in and keeps the purchase waiting, without checking the coupon', async () => {
     const { till, cart, calls } = server(() => ({ code: 908, reason: 'unknown' }));
     const onNeedSignIn = vi.fn();
-    renderWithApp(<CheckoutPanel signedIn={false} onNeedSignIn={onNeedSignIn} onPaid={vi.fn()} />, { till, cart });
+    renderWithApp(
+      <CheckoutPanel signedIn={false} onNeedSignIn={onNeedSignIn} onPaid={vi.fn()} onPayInFrame={vi.fn()} />,
+      { till, cart },
+    );
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Coupon code'), 'WELCOME10');
     expect(await screen.findByText('The coupon is checked once you sign in.')).toBeInTheDocument();
@@ -87,9 +156,90 @@ describe('CheckoutPanel', () => {
   it('offers the payment route chosen last time first', async () => {
     localStorage.setItem('till:config/checkout.json', JSON.stringify({ provider: 'credits' }));
     const { till, cart } = server(() => ({ code: 908, reason: 'unknown' }));
-    renderWithApp(<CheckoutPanel signedIn={false} onNeedSignIn={vi.fn()} onPaid={vi.fn()} />, { till, cart });
+    renderWithApp(<CheckoutPanel signedIn={false} onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} />, {
+      till,
+      cart,
+    });
     await waitFor(() => expect(screen.getByRole('radio', { name: 'Credits (500 credits)' })).toBeChecked());
-    await userEvent.setup().click(screen.getByRole('radio', { name: 'Card (sandbox checkout)' }));
+    await userEvent.setup().click(screen.getByRole('radio', { name: 'Sandbox checkout' }));
     await waitFor(() => expect(localStorage.getItem('till:config/checkout.json')).toBe('{"provider":"default"}'));
+  });
+
+  it('offers every route that is on, each with its name and what happens next', async () => {
+    const { till, cart } = server(noCoupon, ['card', 'paywall', 'default']);
+    renderWithApp(<CheckoutPanel signedIn={false} onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} />, {
+      till,
+      cart,
+    });
+    const card = await screen.findByRole('radio', { name: 'Card (Stripe)' });
+    expect(card).toBeChecked();
+    expect(card).toHaveAccessibleDescription("You'll pay by card on Stripe's secure page and come back here.");
+    expect(screen.getByRole('radio', { name: 'Paymentwall' })).toHaveAccessibleDescription(
+      'Pay with Paymentwall (cards, wallets and local methods).',
+    );
+    expect(screen.getByRole('radio', { name: 'Sandbox checkout' })).toHaveAccessibleDescription(
+      'The sandbox test checkout on this server: no real money moves.',
+    );
+    expect(screen.getByRole('radio', { name: 'Credits (500 credits)' })).toHaveAccessibleDescription(
+      'Paid at once from your credit balance.',
+    );
+    expect(screen.getAllByRole('radio').map((r) => r.getAttribute('value'))).toEqual([
+      'card',
+      'paywall',
+      'default',
+      'credits',
+    ]);
+  });
+
+  it('sends the buyer to Stripe for a card payment and keeps the cart until the order is paid', async () => {
+    const { calls, cart, onPayInFrame } = await buyWith('Card (Stripe)', ['card', 'default']);
+    await waitFor(() => expect(goToPayment).toHaveBeenCalledWith({ provider: 'card', url: STRIPE_URL }));
+    expect(calls.find((c) => c.path === 'api/store/doCheckout')?.body).toMatchObject({
+      products: 'pro-unlock',
+      provider: 'card',
+    });
+    expect(onPayInFrame).not.toHaveBeenCalled();
+    expect(cart.snapshot).toEqual([{ id: 'pro-unlock', quantity: 1 }]);
+    expect(cart.checkedOutAs).toBe('o1');
+    cart.orderPaid('o1');
+    expect(cart.snapshot).toEqual([]);
+  });
+
+  it('opens Paymentwall in a frame on a wide screen', async () => {
+    setScreen({ width: 1280, height: 800 });
+    const { onPayInFrame, cart } = await buyWith('Paymentwall', ['card', 'paywall']);
+    await waitFor(() =>
+      expect(onPayInFrame).toHaveBeenCalledWith(expect.objectContaining({ iden: 'o1' }), {
+        provider: 'paywall',
+        url: WIDGET_URL,
+      }),
+    );
+    expect(goToPayment).not.toHaveBeenCalled();
+    expect(cart.checkedOutAs).toBe('o1');
+  });
+
+  it('opens Paymentwall as a page of its own on a phone', async () => {
+    setScreen({ width: 360, height: 640 });
+    const { onPayInFrame } = await buyWith('Paymentwall', ['card', 'paywall']);
+    await waitFor(() => expect(goToPayment).toHaveBeenCalledWith({ provider: 'paywall', url: WIDGET_URL }));
+    expect(onPayInFrame).not.toHaveBeenCalled();
+  });
+
+  it('empties the cart at once for an order paid with credits', async () => {
+    const { cart, onPaid } = await buyWith('Credits (500 credits)', ['default']);
+    await waitFor(() => expect(onPaid).toHaveBeenCalledWith(expect.objectContaining({ status: 'paid' })));
+    expect(cart.snapshot).toEqual([]);
+    expect(goToPayment).not.toHaveBeenCalled();
+  });
+
+  it('says plainly that a payment was declined, and keeps the cart', async () => {
+    const { cart } = await buyWith('Card (Stripe)', ['card'], () => ({ code: 910, reason: 'declined' }));
+    expect(
+      await screen.findByText(
+        'The payment was declined. Your cart is still here: try again, or choose another way to pay.',
+      ),
+    ).toBeInTheDocument();
+    expect(cart.snapshot).toEqual([{ id: 'pro-unlock', quantity: 1 }]);
+    expect(screen.getByRole('button', { name: 'Buy' })).toBeEnabled();
   });
 });

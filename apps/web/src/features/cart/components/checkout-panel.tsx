@@ -1,21 +1,17 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import FormControl from '@mui/material/FormControl';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import FormLabel from '@mui/material/FormLabel';
-import Radio from '@mui/material/Radio';
-import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Order, Provider } from '@till/protocol';
+import { OrderStatus, type Order, type Provider } from '@till/protocol';
+import { PaymentRouteChoice } from '@/components/payment-route-choice';
 import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { ApiError, codeOf } from '@/lib/api-error';
 import { formatMoney } from '@/lib/format';
-import { goToPayment } from '@/lib/payment';
+import { goToPayment, opensInFrame, type PaymentPage } from '@/lib/payment';
 import { useTill } from '@/lib/till';
 import { useDebounced } from '@/lib/use-debounced';
 import { getPlatform } from '@/platform/platform';
@@ -26,15 +22,22 @@ import { CouponStatus, useCouponText } from './coupon-status';
 /**
  * Coupon, payment route and the Buy button. An anonymous buyer's call is held by the SDK until
  * sign-in (`onNeedSignIn` opens the sign-in over this page) and then carries on by itself.
+ *
+ * After the order is made, the buyer goes to the provider's page (same window), or, for a page
+ * that opens in a frame on this screen, to the order page with that page to show (`onPayInFrame`);
+ * an order paid at once (credits, a zero total) goes to `onPaid`. The cart is kept until the
+ * order is paid: see `CartStore`.
  */
 export function CheckoutPanel({
   signedIn,
   onNeedSignIn,
   onPaid,
+  onPayInFrame,
 }: {
   signedIn: boolean;
   onNeedSignIn: () => void;
   onPaid: (order: Order) => void;
+  onPayInFrame: (order: Order, payment: PaymentPage) => void;
 }) {
   const { t, i18n } = useTranslation();
   const till = useTill();
@@ -70,9 +73,14 @@ export function CheckoutPanel({
       return checkout(till, lines, couponCode, provider);
     },
     onSuccess: ({ order, payment }) => {
-      store.clear();
-      if (payment) goToPayment(payment);
-      else onPaid(order);
+      if (order.status === OrderStatus.Paid || !payment) {
+        store.clear();
+        onPaid(order);
+        return;
+      }
+      store.checkedOut(order.iden);
+      if (opensInFrame(payment)) onPayInFrame(order, payment);
+      else goToPayment(payment);
     },
   });
 
@@ -105,6 +113,21 @@ export function CheckoutPanel({
   }
   const couponBlocked = Boolean(couponCode && signedIn && coupon.error);
 
+  const buyError = (error: unknown): string => {
+    const body = error instanceof ApiError ? error.body : undefined;
+    switch (codeOf(error)) {
+      case 908:
+        return t(`coupon.reason.${body?.reason ?? 'unknown'}`);
+      case 909:
+        return t('checkout.notEnoughCredits', { balance: body?.balance ?? 0, required: body?.required ?? 0 });
+      case 910:
+        // The provider refused to start the payment: the cart is still here, another route may work.
+        return t('checkout.declined');
+      default:
+        return body?.reason?.startsWith('queue_') ? t('checkout.signInNeeded') : errorMessage(error);
+    }
+  };
+
   const onBuy = () => {
     if (!provider) return;
     buy.mutate(provider);
@@ -131,39 +154,28 @@ export function CheckoutPanel({
       <Box id="coupon-status" sx={{ minHeight: 24 }}>
         {couponLine ? <CouponStatus {...couponLine} /> : null}
       </Box>
-      <FormControl component="fieldset" sx={{ mt: 2, width: '100%' }}>
-        <FormLabel component="legend">{t('checkout.payWith')}</FormLabel>
+      <Box sx={{ mt: 2 }}>
         {providers.length ? (
-          <RadioGroup value={provider ?? ''} onChange={(e) => choose(e.target.value as Provider)} name="provider">
-            {providers.map((p) => (
-              <FormControlLabel
-                key={p}
-                value={p}
-                control={<Radio />}
-                label={
-                  p === 'credits'
-                    ? `${t('providers.credits')} (${t('store.credits', { count: creditTotal ?? 0 })})`
-                    : t(`providers.${p}`, { defaultValue: p })
-                }
-              />
-            ))}
-          </RadioGroup>
+          <PaymentRouteChoice
+            legend={t('checkout.payWith')}
+            routes={providers.map((p) =>
+              p === 'credits'
+                ? {
+                    provider: p,
+                    name: `${t('providers.credits')} (${t('store.credits', { count: creditTotal ?? 0 })})`,
+                  }
+                : { provider: p },
+            )}
+            value={provider}
+            onChange={choose}
+          />
         ) : (
           <Alert severity="warning">{t('checkout.noRoutes')}</Alert>
         )}
-      </FormControl>
+      </Box>
       {buy.isError ? (
         <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-          {codeOf(buy.error) === 908
-            ? t(`coupon.reason.${(buy.error as ApiError).body.reason ?? 'unknown'}`)
-            : codeOf(buy.error) === 909
-              ? t('checkout.notEnoughCredits', {
-                  balance: (buy.error as ApiError).body.balance ?? 0,
-                  required: (buy.error as ApiError).body.required ?? 0,
-                })
-              : buy.error instanceof ApiError && buy.error.body.reason?.startsWith('queue_')
-                ? t('checkout.signInNeeded')
-                : errorMessage(buy.error)}
+          {buyError(buy.error)}
         </Alert>
       ) : null}
       {buy.isPending && !signedIn ? (

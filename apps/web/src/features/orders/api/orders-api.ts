@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { OrderStatus, StorePaths, type Order, type Product } from '@till/protocol';
+import { OrderStatus, StorePaths, type Order, type Product, type Provider } from '@till/protocol';
 import { unwrap } from '@/lib/api-error';
 import { serviceData } from '@/lib/calls';
 import { useTill } from '@/lib/till';
@@ -33,9 +33,28 @@ export function useOrder(iden: string) {
   return query;
 }
 
-/** Asks to pay an order again (after a decline, or a payment page left half way). */
-export async function payAgain(till: ReturnType<typeof useTill>, iden: string) {
-  return unwrap(await till.store.doCheckout({ pastOrder: iden })).data;
+/**
+ * Asks to pay a pending order again (after a decline, or a payment page left half way), the same
+ * way or another: the server moves the order to the route asked for.
+ */
+export async function payAgain(till: ReturnType<typeof useTill>, iden: string, provider?: Provider) {
+  return unwrap(await till.store.doCheckout({ pastOrder: iden, ...(provider ? { provider } : {}) })).data;
+}
+
+/**
+ * The routes an order can be paid by now: those the checkout form lists for its products (the same
+ * cache entry as the checkout's for the same cart). Credits are not among them: credits pay a new
+ * order at once (payWithCredits) and never a pending one.
+ */
+export function usePaymentRoutes(order: Order | undefined) {
+  const till = useTill();
+  const ids = (order?.items ?? []).flatMap((i) => Array.from({ length: i.quantity }, () => i.productId));
+  return useQuery({
+    queryKey: ['store', 'checkout-form', ids.join(',')],
+    queryFn: async () => unwrap(await till.store.getCheckoutForm(ids)).data,
+    enabled: order?.status === OrderStatus.Pending,
+    select: (data) => data.providers.map((p) => p.provider).filter((p) => p !== 'credits'),
+  });
 }
 
 /** Gives up a pending order; its coupon use is given back. */

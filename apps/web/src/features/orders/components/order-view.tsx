@@ -6,16 +6,20 @@ import Divider from '@mui/material/Divider';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
-import Typography from '@mui/material/Typography';
 import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { OrderStatus, ProductType, type Order, type Product } from '@till/protocol';
+import { OrderStatus, ProductType, type Order, type Product, type Provider } from '@till/protocol';
+import { PaymentFrameDialog } from '@/components/payment-frame';
+import { PaymentRouteChoice } from '@/components/payment-route-choice';
 import { ErrorState, LoadingState, useErrorMessage } from '@/components/states';
+import { codeOf } from '@/lib/api-error';
 import { formatDate, formatMoney } from '@/lib/format';
-import { goToPayment } from '@/lib/payment';
+import { goToPayment, opensInFrame, type PaymentPage } from '@/lib/payment';
 import { useTill } from '@/lib/till';
-import { cancelOrder, payAgain, useCatalog, useOrder } from '../api/orders-api';
+import { cancelOrder, payAgain, useCatalog, useOrder, usePaymentRoutes } from '../api/orders-api';
 import { OrderStatusChip } from './order-status-chip';
 
 /** What a paid order gave the buyer, line by line. */
@@ -33,35 +37,92 @@ function useGrants() {
   };
 }
 
-/** One order: watched until final, then what it granted; pending or failed ones can be paid again. */
-export function OrderView({ iden }: { iden: string }) {
+/**
+ * One order, watched until final, then what it granted.
+ *
+ * A pending order can be paid now, the same way or another (doCheckout with `pastOrder`), or
+ * cancelled. A failed or cancelled one cannot be paid any more: `onOrderAgain` puts its items back
+ * in the cart for a new checkout. `onPaid` hears once that the order is paid (the cart it was
+ * checked out from is emptied then).
+ *
+ * A provider's page that opens in a frame (`framed`, handed over by the checkout, or asked for
+ * here) is shown over the page while the order is pending; the poller keeps following the order,
+ * and the frame closes by itself once the order is final. Closing it leaves the order pending.
+ */
+export function OrderView({
+  iden,
+  framed = null,
+  onPaid,
+  onOrderAgain,
+}: {
+  iden: string;
+  framed?: PaymentPage | null;
+  onPaid?: (order: Order) => void;
+  onOrderAgain?: (order: Order) => void;
+}) {
   const { t, i18n } = useTranslation();
   const till = useTill();
   const errorMessage = useErrorMessage();
   const order = useOrder(iden);
   const catalog = useCatalog();
+  const routes = usePaymentRoutes(order.data);
   const grants = useGrants();
   const client = useQueryClient();
-  const retry = useMutation({
-    mutationFn: () => payAgain(till, iden),
-    onSuccess: (data) => goToPayment(data.payment),
+  const [frame, setFrame] = useState<PaymentPage | null>(framed);
+  const [frameClosed, setFrameClosed] = useState(false);
+  const [choosing, setChoosing] = useState(false);
+  const [otherRoute, setOtherRoute] = useState<Provider | null>(null);
+  const status = order.data?.status;
+
+  const pay = useMutation({
+    mutationFn: (provider: Provider) => payAgain(till, iden, provider),
+    onSuccess: (data) => {
+      // Another route moves the order to it: show the order as it now is.
+      client.setQueryData(['store', 'order', iden], data.order);
+      if (opensInFrame(data.payment)) {
+        setFrameClosed(false);
+        setFrame(data.payment);
+      } else goToPayment(data.payment);
+    },
   });
   const cancel = useMutation({
     mutationFn: () => cancelOrder(till, iden),
     onSuccess: (updated) => client.setQueryData(['store', 'order', iden], updated),
   });
+
+  const paidOnce = useRef<string | null>(null);
+  useEffect(() => {
+    if (status !== OrderStatus.Paid || !order.data || paidOnce.current === iden) return;
+    paidOnce.current = iden;
+    onPaid?.(order.data);
+  }, [status, iden, order.data, onPaid]);
+
   if (order.isPending) return <LoadingState />;
   if (order.isError) return <ErrorState error={order.error} onRetry={() => void order.refetch()} />;
   const o = order.data;
   const lang = i18n.language;
+  const pending = o.status === OrderStatus.Pending;
+  const others: Provider[] = (routes.data ?? []).filter((p) => p !== o.provider);
+  const chosenOther = otherRoute && others.includes(otherRoute) ? otherRoute : (others[0] ?? null);
+  const actionError = pay.error ?? cancel.error;
+
   return (
     <Box>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 2 }} role="status" aria-live="polite">
         <Typography component="span">{t('orders.statusLabel')}:</Typography>
         <OrderStatusChip status={o.status} />
-        {o.status === OrderStatus.Pending ? <CircularProgress size={18} aria-label={t('orders.waiting')} /> : null}
+        {pending ? <CircularProgress size={18} aria-label={t('orders.waiting')} /> : null}
       </Box>
-      {o.status === OrderStatus.Pending ? <Alert severity="info">{t('orders.pendingText')}</Alert> : null}
+      {pending ? (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          <Typography component="p">{t('orders.pendingText')}</Typography>
+          {o.provider !== 'credits' ? (
+            <Typography component="p" sx={{ mt: 1 }}>
+              {frameClosed ? t('orders.frameClosedText') : t('orders.notPaidYetText')}
+            </Typography>
+          ) : null}
+        </Alert>
+      ) : null}
       {o.status === OrderStatus.Paid ? (
         <Alert severity="success" sx={{ mb: 2 }}>
           <Typography component="p" sx={{ fontWeight: 600 }}>
@@ -75,11 +136,69 @@ export function OrderView({ iden }: { iden: string }) {
         </Alert>
       ) : null}
       {o.status === OrderStatus.Failed || o.status === OrderStatus.Cancelled ? (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {t(`orders.${o.status}Text`)}
+        <Alert severity={o.status === OrderStatus.Failed ? 'error' : 'warning'} sx={{ mb: 2 }}>
+          <Typography component="p">{t(`orders.${o.status}Text`)}</Typography>
+          {onOrderAgain ? (
+            <Typography component="p" sx={{ mt: 1 }}>
+              {t('orders.orderAgainText')}
+            </Typography>
+          ) : null}
         </Alert>
       ) : null}
       {o.status === OrderStatus.Refunded ? <Alert severity="info">{t('orders.refundedText')}</Alert> : null}
+      {(o.status === OrderStatus.Failed || o.status === OrderStatus.Cancelled) && onOrderAgain ? (
+        <Button variant="contained" onClick={() => onOrderAgain(o)} sx={{ mb: 2 }}>
+          {t('orders.orderAgain')}
+        </Button>
+      ) : null}
+      {pending && o.provider !== 'credits' ? (
+        <Box component="section" aria-label={t('orders.payTitle')} sx={{ mb: 2 }}>
+          {actionError ? (
+            <Alert severity="error" role="alert" sx={{ mb: 1 }}>
+              {codeOf(actionError) === 910 ? t('orders.declinedText') : errorMessage(actionError)}
+            </Alert>
+          ) : null}
+          <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+            <Button variant="contained" onClick={() => pay.mutate(o.provider)} disabled={pay.isPending}>
+              {t('orders.payAgain')}
+            </Button>
+            {others.length ? (
+              <Button
+                variant="outlined"
+                onClick={() => setChoosing((c) => !c)}
+                aria-expanded={choosing}
+                aria-controls={`other-routes-${iden}`}
+              >
+                {t('orders.payAnotherWay')}
+              </Button>
+            ) : null}
+            <Button color="warning" onClick={() => cancel.mutate()} disabled={cancel.isPending}>
+              {t('orders.cancel')}
+            </Button>
+          </Stack>
+          {choosing && others.length ? (
+            <Box id={`other-routes-${iden}`} sx={{ mt: 2 }}>
+              <PaymentRouteChoice
+                legend={t('orders.otherRoutes')}
+                routes={others.map((provider) => ({ provider }))}
+                value={chosenOther}
+                onChange={setOtherRoute}
+              />
+              <Button
+                variant="contained"
+                sx={{ mt: 1 }}
+                disabled={!chosenOther || pay.isPending}
+                onClick={() => chosenOther && pay.mutate(chosenOther)}
+              >
+                {t('orders.payWith', {
+                  provider: chosenOther ? t(`providers.${chosenOther}`, { defaultValue: chosenOther }) : '',
+                })}
+              </Button>
+            </Box>
+          ) : null}
+        </Box>
+      ) : null}
+      <Divider />
       <List aria-label={t('orders.items')}>
         {o.items.map((item) => (
           <ListItem key={item.productId} divider>
@@ -117,7 +236,7 @@ export function OrderView({ iden }: { iden: string }) {
             <dd>{o.creditsSpent}</dd>
           </>
         ) : null}
-        <dt>{t('orders.paidWith')}</dt>
+        <dt>{o.paidAt ? t('orders.paidWith') : t('orders.route')}</dt>
         <dd>{t(`providers.${o.provider}`, { defaultValue: o.provider })}</dd>
         <dt>{t('orders.created')}</dt>
         <dd>{formatDate(o.createdAt, lang)}</dd>
@@ -128,26 +247,14 @@ export function OrderView({ iden }: { iden: string }) {
           </>
         ) : null}
       </Box>
-      {(o.status === OrderStatus.Pending || o.status === OrderStatus.Failed) && o.provider !== 'credits' ? (
-        <>
-          <Divider sx={{ my: 2 }} />
-          {retry.isError || cancel.isError ? (
-            <Alert severity="error" sx={{ mb: 1 }}>
-              {errorMessage(retry.error ?? cancel.error)}
-            </Alert>
-          ) : null}
-          <Stack direction="row" spacing={1}>
-            <Button variant="outlined" onClick={() => retry.mutate()} disabled={retry.isPending}>
-              {t('orders.payAgain')}
-            </Button>
-            {o.status === OrderStatus.Pending ? (
-              <Button color="warning" onClick={() => cancel.mutate()} disabled={cancel.isPending}>
-                {t('orders.cancel')}
-              </Button>
-            ) : null}
-          </Stack>
-        </>
-      ) : null}
+      {/* A final order needs no payment page any more: paid, it shows what it granted instead. */}
+      <PaymentFrameDialog
+        payment={pending ? frame : null}
+        onClose={() => {
+          setFrame(null);
+          setFrameClosed(true);
+        }}
+      />
     </Box>
   );
 }

@@ -1,0 +1,116 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { AdminOrder } from '@till/protocol';
+import { formatDate } from '@/lib/format';
+import { testAdminOrder, testOrder } from '@/test/fixtures';
+import { fakeTill, renderWithApp, signInFake } from '@/test/render';
+import { OrdersAdmin } from './orders-admin';
+
+const cardOrder = testAdminOrder({
+  iden: 'o-card',
+  payment: {
+    refs: [
+      { kind: 'session', ref: 'cs_test_a1' },
+      { kind: 'payment', ref: 'pi_3Nb' },
+    ],
+    refundRequestedAt: null,
+    shortfallCredits: 0,
+    subscriptionEndedAt: null,
+  },
+});
+
+function server(orders: AdminOrder[], refund?: (iden: string) => AdminOrder) {
+  const paths: string[] = [];
+  const till = fakeTill((path, body) => {
+    paths.push(path);
+    if (path === 'api/admin/orders/list') return { code: 900, data: { orders, total: orders.length } };
+    if (path === 'api/admin/orders/refund' && refund) return { code: 900, data: { order: refund(String(body.iden)) } };
+    return { code: 904, parameter: 'path' };
+  });
+  signInFake(till, 9);
+  return { till, paths };
+}
+
+describe('OrdersAdmin', () => {
+  it("shows an order's provider references", async () => {
+    const { till } = server([cardOrder]);
+    renderWithApp(<OrdersAdmin />, { till });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Details of order o-card' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Order o-card' });
+    const refs = within(dialog).getByRole('list', { name: 'Provider references' });
+    expect(
+      within(refs)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['session cs_test_a1', 'payment pi_3Nb']);
+    expect(within(dialog).getByText('Card (Stripe)')).toBeInTheDocument();
+    // Nothing asked back, nothing short, no subscription: those lines are left out.
+    expect(within(dialog).queryByText('Refund')).not.toBeInTheDocument();
+    expect(within(dialog).queryByText('Not taken back')).not.toBeInTheDocument();
+    expect(within(dialog).queryByText('Subscription ended')).not.toBeInTheDocument();
+  });
+
+  it('shows a refund asked of the provider, the credits not taken back and the end of a subscription', async () => {
+    const asked = '2026-02-01T10:00:00.000Z';
+    const ended = '2026-03-01T00:00:00.000Z';
+    const refunded = testAdminOrder({
+      ...testOrder({ status: 'refunded', provider: 'card' }),
+      iden: 'o-ref',
+      payment: {
+        refs: [{ kind: 'subscription', ref: 'sub_1' }],
+        refundRequestedAt: asked,
+        shortfallCredits: 40,
+        subscriptionEndedAt: ended,
+      },
+    });
+    const requested = testAdminOrder({
+      iden: 'o-req',
+      payment: { ...cardOrder.payment, refundRequestedAt: asked },
+    });
+    const { till } = server([refunded, requested]);
+    renderWithApp(<OrdersAdmin />, { till });
+    const date = formatDate(asked, 'en');
+    const waiting = `Refund asked of the provider on ${date}; waiting for its confirmation`;
+    // In the list: the paid order whose refund waits for the provider says so, and cannot be refunded twice.
+    expect(await screen.findByText(waiting)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Refund order o-req' })).not.toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Details of order o-ref' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Order o-ref' });
+    expect(within(dialog).getByText(`Refunded (asked of the provider on ${date})`)).toBeInTheDocument();
+    expect(within(dialog).getByText('40 credits could not be taken back')).toBeInTheDocument();
+    expect(within(dialog).getByText('Subscription ended').nextElementSibling).toHaveTextContent(
+      formatDate(ended, 'en'),
+    );
+    expect(
+      within(within(dialog).getByRole('list', { name: 'Provider references' })).getByRole('listitem'),
+    ).toHaveTextContent('subscription sub_1');
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await user.click(screen.getByRole('button', { name: 'Details of order o-req' }));
+    dialog = await screen.findByRole('dialog', { name: 'Order o-req' });
+    expect(within(dialog).getByText(waiting)).toBeInTheDocument();
+  });
+
+  it('says a card refund is asked of the provider when the answer is still paid', async () => {
+    const asked = '2026-02-01T10:00:00.000Z';
+    const { till, paths } = server([cardOrder], (iden) =>
+      testAdminOrder({ ...cardOrder, iden, payment: { ...cardOrder.payment, refundRequestedAt: asked } }),
+    );
+    renderWithApp(<OrdersAdmin />, { till });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Refund order o-card' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Refund the order?' });
+    expect(confirm).toHaveTextContent('The refund of order o-card of ada@example.test is asked of the provider.');
+    await user.click(within(confirm).getByRole('button', { name: 'Refund' }));
+    expect(
+      await screen.findByText(
+        'The refund of order o-card is asked of the provider; the order turns refunded once the provider confirms.',
+      ),
+    ).toBeInTheDocument();
+    expect(paths).toContain('api/admin/orders/refund');
+  });
+});
