@@ -31,13 +31,9 @@ describe.each(viewports)('payment routes at $name size', (viewport) => {
     expect(reg.code).toBe(900);
     const token = await mailedToken(env, buyer, /Confirm your e-mail/, 'confirm');
     expect((await env.app.app.inject({ method: 'GET', url: `/api/confirmUser/${token}` })).json().code).toBe(900);
-    // The server's page policy names no `frame-src`, so its `default-src 'self'` keeps the widget
-    // out of any frame: the server has to add `frame-src 'self' <widget origin>` (see
-    // apps/web/README.md). Until it does, the browser here leaves the app's policy aside.
-    // (Rewriting the header in the test does not work: Chrome reads the policy before DevTools can
-    // change the response, and a page answered by the test itself counts as a public address,
-    // from which Chrome refuses to frame a loopback one.)
-    ctx = await newContext(env, viewport, 'block', { bypassCSP: true });
+    // The app's own content security policy stays on: the server allows the widget's origin in
+    // `frame-src` because the payment wall is on.
+    ctx = await newContext(env, viewport, 'block');
     page = await ctx.newPage();
     page.on('pageerror', (error) => console.error(`[browser ${viewport.name}] ${error.message}`));
     await page.goto('/login');

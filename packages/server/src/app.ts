@@ -96,7 +96,7 @@ export async function buildApp(
   const calls = new CallRegistry(app, (token) => accounts.authenticate(token), options.answerCheck);
   const host: ModuleHost = { app, calls, services: new ServiceCalls(calls) };
 
-  registerSecurityHeaders(app, config.corsOrigins);
+  registerSecurityHeaders(app, config.corsOrigins, payments.frameOrigins());
   // Without other origins to allow, every call is same-origin and CORS has nothing to do.
   if (config.corsOrigins.length) {
     await app.register(cors, {

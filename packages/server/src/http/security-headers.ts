@@ -22,7 +22,7 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
  * start: building them per request (as @fastify/helmet does) was a measurable share of the time of
  * the most frequent call.
  */
-export function registerSecurityHeaders(app: FastifyInstance, connectSrc: string[]): void {
+export function registerSecurityHeaders(app: FastifyInstance, connectSrc: string[], frameSrc: string[] = []): void {
   const page = helmetHeaders({
     contentSecurityPolicy: {
       directives: {
@@ -32,6 +32,8 @@ export function registerSecurityHeaders(app: FastifyInstance, connectSrc: string
         scriptSrc: ["'self'"],
         connectSrc: ["'self'", ...connectSrc],
         formAction: ["'self'"],
+        // Only the payment pages a route shows in a frame (the payment wall's widget).
+        frameSrc: ["'self'", ...frameSrc],
         frameAncestors: ["'none'"],
         workerSrc: ["'self'"],
         manifestSrc: ["'self'"],

@@ -23,6 +23,11 @@ export class PaymentsModule implements TillModule {
     this.platforms = new Map(built.platforms.map((p) => [p.platform, p]));
   }
 
+  /** Origins the web app may frame: the payment pages of the routes that are on. */
+  frameOrigins(): string[] {
+    return [...new Set(this.providers.list().flatMap((p) => p.frameOrigins ?? []))];
+  }
+
   /** The validator of an in-app store platform, by the plugin's name for it. */
   platform(name: string): StorePlatform | undefined {
     return this.platforms.get(name);

@@ -112,6 +112,8 @@ export interface PaymentProvider {
   readonly name: Provider;
   /** Whether doCheckout and getCheckoutForm offer it (in-app stores are paid through their own calls). */
   readonly checkout: boolean;
+  /** Origins of the provider's pages the web app shows in a frame (the pages' policy must allow them). */
+  readonly frameOrigins?: readonly string[];
   /**
    * How the buyer pays this pending order: a page to open or a form to post. A failure (the
    * provider refused or could not be reached) leaves the order to be closed by the caller.

@@ -132,6 +132,13 @@ describe.each(dialects)('paywall provider on %s', (dialect) => {
     expect(credits.entries).toHaveLength(1);
   });
 
+  it("lets pages frame the widget's origin, and no other", async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/api/pay/default/none?sig=x' });
+    const policy = page.headers['content-security-policy'] as string;
+    expect(policy).toContain(`frame-src 'self' ${new URL(fake.widgetBaseUrl).origin}`);
+    expect(policy).toContain("frame-ancestors 'none'");
+  });
+
   it('a widget URL signed with another key is refused by the widget', async () => {
     const buyer = await registerUser(t);
     const { payment: pay } = await checkout(buyer, 'credits-100');

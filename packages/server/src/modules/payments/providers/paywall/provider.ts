@@ -6,7 +6,7 @@ import type { PaymentsDeps } from '../../deps.js';
 import { checkoutOffer, type PayableOrder, type PaymentPorts, type PaymentProvider } from '../../provider.js';
 import { ipAllowList, parseIpList, type IpAllowList } from './pingback.js';
 import { registerPingbackRoute } from './route.js';
-import { widgetUrl, type WidgetSubscription } from './widget.js';
+import { PAYMENTWALL_WIDGET_URL, widgetUrl, type WidgetSubscription } from './widget.js';
 
 /**
  * Paymentwall's Digital Goods API: the buyer pays on Paymentwall's widget, opened by a URL this
@@ -17,6 +17,8 @@ import { widgetUrl, type WidgetSubscription } from './widget.js';
 export class PaywallProvider implements PaymentProvider {
   readonly name = 'paywall' as const;
   readonly checkout = true;
+  /** The web app shows the widget in a frame on wide screens. */
+  readonly frameOrigins: readonly string[];
   /** Built once: a mistyped `PAYMENTWALL_PINGBACK_IPS` entry stops the start. */
   readonly allow: IpAllowList;
   // The ports come with `register`, which the app calls before it listens: no checkout can start before.
@@ -27,6 +29,7 @@ export class PaywallProvider implements PaymentProvider {
     private readonly deps: PaymentsDeps,
   ) {
     this.allow = ipAllowList(parseIpList(paywall.pingbackIps.join(',')));
+    this.frameOrigins = [new URL(paywall.apiUrl ?? PAYMENTWALL_WIDGET_URL).origin];
   }
 
   /** Read at each use: tests learn the public address only once the server listens. */
