@@ -139,6 +139,19 @@ describe.each(dialects)('Google Play platform on %s', (dialect) => {
     expect(google.count('products.consume')).toBe(consumed);
   });
 
+  it('takes a purchase without an order id, whose plugin transaction id is the long purchase token', async () => {
+    const b = await registerUser(t);
+    // Play's tokens have no documented length; the plugin uses the token as the transaction id when
+    // Google gave no order id (a promotional code's purchase).
+    const token = `tok-promo-${seq}-${'x'.repeat(300)}`;
+    buy(token, 'till.credits100', { orderId: undefined });
+    expect(await validate(b.token, playTransaction(token, 'till.credits100'))).toEqual({
+      code: 900,
+      data: { result: 1, products: 'credits-100' },
+    });
+    expect(JSON.parse((await orderOf(b.userId)).data ?? '{}')).toMatchObject({ transactionId: `token:${token}` });
+  });
+
   it('refuses pending, cancelled, unknown and foreign purchases (result 0)', async () => {
     const b = await registerUser(t);
     buy(`tok-pending-${seq}`, 'till.credits100', { purchaseState: 2 });
