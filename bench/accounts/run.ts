@@ -30,7 +30,12 @@ async function rawHashRate(concurrency: number, seconds: number): Promise<number
 
 const dir = mkdtempSync(join(tmpdir(), 'till-bench-'));
 const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${join(dir, 'till.db')}` });
-config.rateLimits = { ...config.rateLimits, loginPerIp: 1e9, loginFailuresPerAccountAndIp: 1e9, loginFailuresPerAccount: 1e9 };
+config.rateLimits = {
+  ...config.rateLimits,
+  loginPerIp: 1e9,
+  loginFailuresPerAccountAndIp: 1e9,
+  loginFailuresPerAccount: 1e9,
+};
 const { app } = await buildApp(config, { logger: false });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
