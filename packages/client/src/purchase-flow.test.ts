@@ -132,6 +132,53 @@ describe('PurchaseFlow orders', () => {
     expect(coinsCallback).toHaveBeenCalledTimes(1);
   });
 
+  it('verifies by default: without forceVerify, and with it true, nothing is finished before the server says result 1', async () => {
+    for (const options of [{}, { forceVerify: true }, { forceVerify: undefined }]) {
+      const { adapter, flow, codes, validatePurchase } = setup({
+        ...options,
+        validation: { code: 900, data: { result: 0, reason: 'unknown_transaction' } },
+      });
+      await flow.start();
+      await flow.order(['coins']);
+      await settle();
+      expect(validatePurchase).toHaveBeenCalledTimes(1);
+      expect(codes()).toEqual([799, 801, 'error']);
+      expect(adapter.finished).toHaveLength(0);
+    }
+  });
+
+  it('says "We couldn\'t verify the purchase" only for a failed verification, never next to a success', async () => {
+    const good = setup();
+    await good.flow.start();
+    await good.flow.order(['pro']);
+    await settle();
+    expect(good.messages.some((m) => m.type === 'error')).toBe(false);
+
+    // A validator that throws instead of answering is a failed verification too.
+    const thrown = setup({ validation: () => Promise.reject(new Error('boom')) });
+    await thrown.flow.start();
+    await thrown.flow.order(['pro']);
+    await settle();
+    expect(thrown.messages.at(-1)).toEqual({
+      type: 'error',
+      data: { message: PURCHASE_NOT_VERIFIED, productId: 'pro' },
+    });
+    expect(thrown.adapter.finished).toHaveLength(0);
+
+    // In the callback variant an answer other than 900 never reaches the callback, and fails alike.
+    const onValidation = vi.fn();
+    const malformed = setup({
+      onValidation,
+      validation: { code: 907, parameter: 'transactionData', reason: 'invalid' },
+    });
+    await malformed.flow.start();
+    await malformed.flow.order(['pro']);
+    await settle();
+    expect(onValidation).not.toHaveBeenCalled();
+    expect(malformed.messages.at(-1)?.data).toEqual({ message: PURCHASE_NOT_VERIFIED, productId: 'pro' });
+    expect(malformed.adapter.finished).toHaveLength(0);
+  });
+
   it('with forceVerify off finishes at once without asking the server: 799, 800', async () => {
     const { adapter, flow, codes, validatePurchase } = setup({ forceVerify: false });
     await flow.start();

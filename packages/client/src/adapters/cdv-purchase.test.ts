@@ -3,8 +3,9 @@ import { ProductType } from '@till/protocol';
 import { PurchaseFlow } from '../purchase-flow.js';
 import type { StoreMessage } from '../purchase-types.js';
 import { PURCHASE_NOT_VERIFIED } from '../purchase-verification.js';
+import { playNativePurchase, ScriptedCdvStore } from '../test-support/cdv-native-store.js';
 import { loadCdvPurchase as loadPlugin, type LoadedPlugin as Plugin } from '../test-support/cdv-plugin.js';
-import { CDV_PRODUCT_TYPES, CdvPurchaseAdapter } from './cdv-purchase.js';
+import { CDV_PRODUCT_TYPES, CdvPlatform, CdvPurchaseAdapter, toTransaction } from './cdv-purchase.js';
 import type { CdvStoreLike } from './cdv-store.js';
 
 function flowOn(
@@ -139,5 +140,104 @@ describe('CdvPurchaseAdapter over cordova-plugin-purchase (TEST platform)', () =
     await expect(
       adapter.finish({ id: 'nope', productIds: [], platform: 'android-playstore', data: {} }),
     ).rejects.toThrow(/Unknown transaction/);
+  });
+});
+
+describe('toTransaction: what the validator receives for the native platforms', () => {
+  const receipt = {
+    appStoreReceipt: 'TUlJQXBwUmVjZWlwdA==',
+    bundleIdentifier: 'com.example.till',
+    bundleShortVersion: '1.0',
+    bundleNumericVersion: 1,
+    bundleSignature: '',
+  };
+
+  async function reported(store: ScriptedCdvStore, platform: string, productId: string) {
+    const adapter = new CdvPurchaseAdapter(store, { platform });
+    const approved: unknown[] = [];
+    adapter.subscribe((e) => {
+      if (e.type === 'approved') approved.push(e.transaction);
+    });
+    adapter.register([{ id: productId, alias: productId, type: ProductType.Consumable }]);
+    await adapter.initialize();
+    expect(await adapter.order(productId)).toEqual({ ok: true });
+    await until(() => expect(approved).toHaveLength(1));
+    return { adapter, transaction: approved[0] as ReturnType<typeof toTransaction> };
+  }
+
+  it('App Store: the transaction id, the StoreKit 2 signed transaction and the app receipt, as plain JSON', async () => {
+    const jws = 'eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2lnbmF0dXJl';
+    const store = new ScriptedCdvStore({
+      platform: 'ios-appstore',
+      appReceipt: receipt,
+      needAppReceipt: true,
+      purchase: (productId) => ({
+        transactionId: '2000000123456789',
+        originalTransactionId: '2000000123456789',
+        productId,
+        jwsRepresentation: jws,
+      }),
+    });
+    const { adapter, transaction } = await reported(store, CdvPlatform.AppStore, 'till.credits100');
+    expect(transaction).toEqual({
+      id: '2000000123456789',
+      productIds: ['till.credits100'],
+      platform: 'ios-appstore',
+      data: {
+        platform: 'ios-appstore',
+        transactionId: '2000000123456789',
+        state: 'approved',
+        products: [{ id: 'till.credits100' }],
+        purchaseDate: expect.any(String),
+        originalTransactionId: '2000000123456789',
+        jwsRepresentation: jws,
+        appStoreReceipt: receipt.appStoreReceipt,
+      },
+    });
+    expect(JSON.parse(JSON.stringify(transaction.data))).toEqual(transaction.data);
+    // The app receipt's own entry (`appstore.application`) was reported by the plugin but is no purchase.
+    expect(store.transactions.map((t) => t.transactionId)).toEqual(['appstore.application', '2000000123456789']);
+    await adapter.finish(transaction);
+    expect(store.finished.map((t) => t.transactionId)).toEqual(['2000000123456789']);
+  });
+
+  it("Google Play: the Billing library's purchase as nativePurchase, the order id as the transaction id", async () => {
+    const native = playNativePurchase({
+      purchaseToken: 'opaque-token',
+      productId: 'till.credits100',
+      packageName: 'com.example.till',
+      orderId: 'GPA.3300-0000-0000-00001',
+    });
+    const store = new ScriptedCdvStore({ platform: 'android-playstore', purchase: () => native });
+    const { transaction } = await reported(store, CdvPlatform.GooglePlay, 'till.credits100');
+    expect(transaction.id).toBe('GPA.3300-0000-0000-00001');
+    expect(transaction.data).toMatchObject({
+      platform: 'android-playstore',
+      transactionId: 'GPA.3300-0000-0000-00001',
+      products: [{ id: 'till.credits100' }],
+      nativePurchase: {
+        purchaseToken: 'opaque-token',
+        packageName: 'com.example.till',
+        productIds: ['till.credits100'],
+        orderId: 'GPA.3300-0000-0000-00001',
+        signature: native.signature,
+        receipt: native.receipt,
+      },
+    });
+    expect(JSON.parse(native.receipt)).toMatchObject({
+      purchaseToken: 'opaque-token',
+      packageName: 'com.example.till',
+    });
+  });
+
+  it('leaves out a purchase date the store could not read instead of failing', () => {
+    const t = {
+      platform: 'android-playstore',
+      transactionId: 'tok',
+      products: [{ id: 'p' }],
+      purchaseDate: new Date(Number.NaN),
+      finish: async () => {},
+    };
+    expect(toTransaction(t).data).not.toHaveProperty('purchaseDate');
   });
 });

@@ -125,7 +125,7 @@ export class CdvPurchaseAdapter implements StoreAdapter {
         if (this.products.some((d) => d.id === p.id)) this.emit({ type: 'product', product: this.stateOf(p.id, p) });
       })
       .approved((t) => {
-        if (t.platform !== this.platform) return;
+        if (t.platform !== this.platform || isVirtual(t)) return;
         this.native.set(t.transactionId, t);
         this.emit({ type: 'approved', transaction: toTransaction(t) });
       });
@@ -167,18 +167,35 @@ export class CdvPurchaseAdapter implements StoreAdapter {
   }
 }
 
-/** The JSON the validator receives for a plugin transaction (never the plugin object itself, which is cyclic). */
-function toTransaction(t: CdvTransactionLike): AdapterTransaction {
+// The App Store adapter (StoreKit 1) lists the app receipt itself as an approved transaction
+// `appstore.application` (its product id is the bundle id), and keeps `virtual.<productId>` stand-ins
+// while a purchase is under way. Neither is a purchase: the server has nothing to grant for them.
+const APPLE_VIRTUAL_TRANSACTION = /^(appstore\.application$|virtual\.)/;
+
+function isVirtual(t: CdvTransactionLike): boolean {
+  return t.platform === CdvPlatform.AppStore && APPLE_VIRTUAL_TRANSACTION.test(t.transactionId);
+}
+
+/**
+ * The JSON the validator receives for a plugin transaction (never the plugin object itself, which is
+ * cyclic): the transaction's own fields, and what the server needs to prove it: on `ios-appstore`
+ * the StoreKit 2 `jwsRepresentation` (Apple's signed transaction) and the app receipt as
+ * `appStoreReceipt`; on `android-playstore` the Billing library's purchase as `nativePurchase`.
+ */
+export function toTransaction(t: CdvTransactionLike): AdapterTransaction {
+  const purchaseDate = t.purchaseDate ? new Date(t.purchaseDate) : undefined;
+  const appStoreReceipt = t.parentReceipt?.nativeData?.appStoreReceipt;
   const data = {
     platform: t.platform,
     transactionId: t.transactionId,
     state: t.state,
     products: t.products.map((p) => ({ id: p.id, ...(p.offerId ? { offerId: p.offerId } : {}) })),
-    ...(t.purchaseDate ? { purchaseDate: new Date(t.purchaseDate).toISOString() } : {}),
+    // An unreadable date is left out rather than failing the whole transaction.
+    ...(purchaseDate && !Number.isNaN(purchaseDate.getTime()) ? { purchaseDate: purchaseDate.toISOString() } : {}),
+    ...(t.originalTransactionId ? { originalTransactionId: t.originalTransactionId } : {}),
+    ...(t.jwsRepresentation ? { jwsRepresentation: t.jwsRepresentation } : {}),
     ...(t.nativePurchase !== undefined ? { nativePurchase: t.nativePurchase } : {}),
-    ...(t.parentReceipt?.nativeData?.appStoreReceipt
-      ? { appStoreReceipt: t.parentReceipt.nativeData.appStoreReceipt }
-      : {}),
+    ...(appStoreReceipt ? { appStoreReceipt } : {}),
   };
   return { id: t.transactionId, productIds: t.products.map((p) => p.id), platform: t.platform, data };
 }

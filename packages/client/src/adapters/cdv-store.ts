@@ -41,10 +41,17 @@ export interface CdvTransactionLike {
   purchaseDate?: Date;
   products: { id: string; offerId?: string }[];
   finish(): Promise<void>;
-  /** Google Play: the purchase as Play returned it (purchase token, signature). */
+  /**
+   * Google Play: the Billing library's purchase (`purchaseToken`, `packageName`, `productIds`,
+   * `orderId`, `signature`, and its original JSON as `receipt`), plain JSON.
+   */
   nativePurchase?: unknown;
-  /** App Store: the receipt this transaction belongs to. */
-  parentReceipt?: { nativeData?: { appStoreReceipt?: string } };
+  /** App Store: the transaction that started a subscription. */
+  originalTransactionId?: string;
+  /** App Store with StoreKit 2: the transaction as Apple signed it (a compact JWS). */
+  jwsRepresentation?: string;
+  /** App Store: the receipt this transaction belongs to; `appStoreReceipt` is the app receipt (base64, empty with StoreKit 2). */
+  parentReceipt?: { nativeData?: { appStoreReceipt?: string; bundleIdentifier?: string } };
 }
 
 /**

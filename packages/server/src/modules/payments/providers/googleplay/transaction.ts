@@ -10,7 +10,9 @@ const id = z.string().min(1).max(200);
  */
 export const playTransaction = z.object({
   platform: z.literal('android-playstore'),
-  transactionId: id.optional(),
+  // The plugin's transaction id is the order id, or the purchase token when Google gave no order id
+  // (a promotional code's purchase), so it may be as long as a token.
+  transactionId: z.string().min(1).max(4096).optional(),
   products: z.array(z.object({ id })).min(1).max(20),
   nativePurchase: z.object({
     purchaseToken: z.string().min(1).max(4096),
