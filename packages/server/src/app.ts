@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { AppContext, BuildOptions } from './context.js';
 import { connect } from './db/connect.js';
+import { JobRunner, type Job } from './db/jobs.js';
 import { migrateToLatest } from './db/migrate.js';
 import { Flows } from './flows/index.js';
 import { CallRegistry } from './http/calls.js';
@@ -29,7 +30,7 @@ import { registerWebApp } from './web.js';
 export async function buildApp(
   config: Config,
   options: BuildOptions = {},
-): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+): Promise<{ app: FastifyInstance; ctx: AppContext; jobs: { runner: JobRunner; list: Job[] } }> {
   const app = Fastify({
     logger:
       options.logger === false
@@ -140,6 +141,10 @@ export async function buildApp(
   });
 
   for (const module of modules) await module.register(host);
+  const jobs = new JobRunner(db.kysely, app.log, now);
+  const scheduled = modules.flatMap((m) => m.jobs?.() ?? []);
+  if (options.jobs !== false) app.addHook('onReady', async () => jobs.start(scheduled));
+  app.addHook('onClose', () => jobs.stop());
   // Generic service calls (POST /{servicePath}) go last: the catch-all must not shadow a module's route.
   await host.services.register(app);
 
@@ -152,5 +157,5 @@ export async function buildApp(
     if (!options.db) await db.close();
   });
 
-  return { app, ctx };
+  return { app, ctx, jobs: { runner: jobs, list: scheduled } };
 }

@@ -22,6 +22,8 @@ export interface BuildOptions {
   now?: () => number;
   /** Pino logger options, or false to log nothing. */
   logger?: boolean | Record<string, unknown>;
+  /** Run the housekeeping jobs on their schedule (default true; tests run turns themselves). */
+  jobs?: boolean;
   /** Check every answer against its call's declared schema (tests). */
   answerCheck?: AnswerCheck;
 }

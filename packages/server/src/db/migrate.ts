@@ -4,6 +4,7 @@ import { accountsMigration } from './migrations/001-accounts.js';
 import { storeMigration } from './migrations/002-store.js';
 import { filesMigration } from './migrations/003-files.js';
 import { paymentsMigration } from './migrations/004-payments.js';
+import { jobsMigration } from './migrations/005-jobs.js';
 
 /**
  * Every migration, in order. One list serves SQLite and PostgreSQL: the migrations use only types
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   '002-store': storeMigration,
   '003-files': filesMigration,
   '004-payments': paymentsMigration,
+  '005-jobs': jobsMigration,
 };
 
 class ListProvider implements MigrationProvider {

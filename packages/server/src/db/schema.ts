@@ -203,6 +203,14 @@ export interface FileUsageTable {
   used_bytes: number;
 }
 
+/** Who runs a scheduled job now, and until when. */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: Millis;
+  last_run_at: Millis | null;
+}
+
 /** Every table; modules add theirs here as they grow. */
 export interface Database {
   users: UsersTable;
@@ -217,6 +225,7 @@ export interface Database {
   entitlements: EntitlementsTable;
   payment_events: PaymentEventsTable;
   payment_refs: PaymentRefsTable;
+  job_leases: JobLeasesTable;
   store_meta: StoreMetaTable;
   files: FilesTable;
   file_usage: FileUsageTable;

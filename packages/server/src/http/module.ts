@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Job } from '../db/jobs.js';
 import type { CallRegistry } from './calls.js';
 import type { ServiceCalls } from './service-calls.js';
 
@@ -20,4 +21,6 @@ export interface ModuleHost {
 export interface TillModule {
   readonly name: string;
   register(host: ModuleHost): Promise<void> | void;
+  /** Housekeeping it runs on a schedule, once across all instances (a lease in the database). */
+  jobs?(): Job[];
 }

@@ -4,6 +4,7 @@ import { buildApp } from '../app.js';
 import type { AppContext, BuildOptions } from '../context.js';
 import { loadConfig, type Config } from '../config.js';
 import type { Dialect } from '../db/connect.js';
+import type { Job, JobRunner } from '../db/jobs.js';
 import { AnswerCheck } from '../http/answer-check.js';
 import { createTestDb, type TestDb } from './db.js';
 
@@ -12,6 +13,8 @@ export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
   db: TestDb;
+  /** The housekeeping jobs, not scheduled in tests: a test runs a turn with `jobs.runner.turn(job)`. */
+  jobs: { runner: JobRunner; list: Job[] };
   /** What the answers sent so far held against their declared schemas. */
   answerCheck: AnswerCheck;
   /** `http://127.0.0.1:PORT` when started with `listen`, else ''. */
@@ -45,7 +48,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const base = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...options.env });
   const config: Config = { ...base, rateLimits: { ...generous }, ...options.config };
   const answerCheck = new AnswerCheck();
-  const { app, ctx } = await buildApp(config, { logger: false, answerCheck, ...options, db });
+  const { app, ctx, jobs } = await buildApp(config, { logger: false, answerCheck, jobs: false, ...options, db });
   let url = '';
   if (options.listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -64,6 +67,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       return res.json();
     },
     answerCheck,
+    jobs,
     async close() {
       await app.close();
       await db.drop();

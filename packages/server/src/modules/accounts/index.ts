@@ -1,6 +1,7 @@
 import { adminUsersListData, adminUsersListRequest, dataResponse, Level } from '@till/protocol';
 import type { Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
+import type { Job } from '../../db/jobs.js';
 import type { ModuleHost, TillModule } from '../../http/module.js';
 import { listUsers } from './admin-users.js';
 import { registerAccountRoutes } from './routes.js';
@@ -18,6 +19,11 @@ export class AccountsModule implements TillModule {
   /** Checks a session token: what every other module's calls are authenticated with. */
   authenticate(token: string): Promise<Outcome<Caller>> {
     return this.service.authenticate(token);
+  }
+
+  /** Housekeeping: sessions and link tokens that can no longer be used are removed hourly. */
+  jobs(): Job[] {
+    return [{ name: 'accounts.expired', everyMs: 3_600_000, run: (now) => this.service.repo.purgeExpired(now) }];
   }
 
   register({ app, calls }: ModuleHost): void {

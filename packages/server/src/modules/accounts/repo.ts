@@ -120,8 +120,14 @@ export class AccountsRepo {
     return Number(res.numDeletedRows);
   }
 
-  async deleteExpiredSessions(now: number): Promise<void> {
-    await this.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+  /** Removes sessions past their end and link tokens past theirs or used; answers how many went. */
+  async purgeExpired(now: number): Promise<number> {
+    const sessions = await this.db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
+    const links = await this.db
+      .deleteFrom('link_tokens')
+      .where((eb) => eb.or([eb('expires_at', '<=', now), eb('used_at', 'is not', null)]))
+      .executeTakeFirst();
+    return Number(sessions.numDeletedRows) + Number(links.numDeletedRows);
   }
 
   async insertLinkToken(row: LinkTokensTable, trx?: Executor): Promise<void> {

@@ -1,4 +1,6 @@
+import type { Job } from '../../db/jobs.js';
 import type { ModuleHost, TillModule } from '../../http/module.js';
+import { cancelAbandonedOrders } from './orders.js';
 import { registerAdminRoutes } from './admin-routes.js';
 import { BuyerOrders } from './buyer-orders.js';
 import { Catalog } from './catalog.js';
@@ -35,6 +37,11 @@ export class StoreModule implements TillModule {
   }
 
   /** Registers the store's calls, and fills a new database with demo data outside production. */
+  /** Housekeeping: checkouts abandoned for a day are cancelled, giving their coupon uses back. */
+  jobs(): Job[] {
+    return [{ name: 'store.abandoned', everyMs: 3_600_000, run: (now) => cancelAbandonedOrders(this.deps.db, now) }];
+  }
+
   async register({ calls }: ModuleHost): Promise<void> {
     await loadDemoData(this.deps);
     registerBuyerRoutes(calls, this.parts);

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Order, OrderStatusValue, Provider } from '@till/protocol';
 import type { Database } from '../../db/schema.js';
 import { runInTransaction } from '../../db/transaction.js';
-import { AbortTransaction, fail } from '../../errors.js';
+import { AbortTransaction, Failure, fail } from '../../errors.js';
 import type { Line } from './catalog.js';
 import { releaseCouponUse } from './coupon-uses.js';
 import type { Executor } from '../../db/rows.js';
@@ -199,4 +199,26 @@ export async function expireStaleCouponHolds(db: Kysely<Database>, code: string,
     .limit(100)
     .execute();
   for (const { id } of stale) await runInTransaction(db, (trx) => closeOrder(trx, id, 'cancelled', now));
+}
+
+/**
+ * Cancels pending orders older than {@link PENDING_COUPON_HOLD_MS}, giving back the coupon uses they
+ * held: checkouts abandoned on a payment page. Each is its own conditional transition, so an order
+ * paid meanwhile stays paid. At most `limit` a turn; answers how many were cancelled.
+ */
+export async function cancelAbandonedOrders(db: Kysely<Database>, now: number, limit = 500): Promise<number> {
+  const stale = await db
+    .selectFrom('orders')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('created_at', '<', now - PENDING_COUPON_HOLD_MS)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  let cancelled = 0;
+  for (const { id } of stale) {
+    const done = await runInTransaction(db, (trx) => closeOrder(trx, id, 'cancelled', now));
+    if (!(done instanceof Failure)) cancelled += 1;
+  }
+  return cancelled;
 }
