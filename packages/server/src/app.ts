@@ -13,6 +13,7 @@ import { CallRegistry } from './http/calls.js';
 import type { ModuleHost, TillModule } from './http/module.js';
 import { buildOpenApi } from './http/openapi.js';
 import { redactUrl } from './http/redact.js';
+import { registerMetrics, noMetrics } from './http/metrics.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { ServiceCalls } from './http/service-calls.js';
 import { registerDevOutbox } from './mail/dev-outbox-routes.js';
@@ -91,7 +92,9 @@ export async function buildApp(
     applyEvent: (provider, event) => flows.applyEvent(provider, event),
   };
   const payments = new PaymentsModule({ db: db.kysely, config, log, now }, ports);
-  const flows: Flows = new Flows({ db: db.kysely, config, log, now, store, payments });
+  // Counted only when a scraper may read them: prom-client stays unloaded otherwise.
+  const metrics = config.metricsToken ? await registerMetrics(app, db, config.metricsToken) : noMetrics;
+  const flows: Flows = new Flows({ db: db.kysely, config, log, now, store, payments, metrics });
   const modules: TillModule[] = [accounts, store, payments, flows, files];
 
   const calls = new CallRegistry(app, (token) => accounts.authenticate(token), options.answerCheck);
@@ -141,7 +144,7 @@ export async function buildApp(
   });
 
   for (const module of modules) await module.register(host);
-  const jobs = new JobRunner(db.kysely, app.log, now);
+  const jobs = new JobRunner(db.kysely, app.log, now, (job, done) => metrics.jobRan(job, done));
   const scheduled = modules.flatMap((m) => m.jobs?.() ?? []);
   if (options.jobs !== false) app.addHook('onReady', async () => jobs.start(scheduled));
   app.addHook('onClose', () => jobs.stop());

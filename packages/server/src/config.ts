@@ -63,6 +63,7 @@ const envSchema = z.object({
       'must be false, a number of proxies, or proxy addresses',
     )
     .optional(),
+  METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
   RATE_LOGIN_PER_IP: positiveInt(30),
   RATE_LOGIN_FAILURES_PER_ACCOUNT_IP: positiveInt(10),
   RATE_LOGIN_FAILURES_PER_ACCOUNT: positiveInt(100),
@@ -243,6 +244,8 @@ export interface Config {
    * payment provider's allow list, so only the proxies in front of the server may set it.
    */
   trustProxy: boolean | number | string[];
+  /** The bearer token a Prometheus scraper sends for `/metrics`; metrics are off without one. */
+  metricsToken: string | undefined;
   rateLimits: RateLimits;
   /** The payment routes that take real money; each is off unless its variables are set. */
   payments: {
@@ -433,6 +436,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signingSecret: e.SIGNING_SECRET ?? randomSecret(),
     webDist: e.WEB_DIST,
     trustProxy: trustProxyOf(e.TRUST_PROXY, production),
+    metricsToken: e.METRICS_TOKEN,
     rateLimits: {
       loginPerIp: e.RATE_LOGIN_PER_IP,
       loginFailuresPerAccountAndIp: e.RATE_LOGIN_FAILURES_PER_ACCOUNT_IP,

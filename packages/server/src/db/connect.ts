@@ -18,6 +18,8 @@ export interface Db {
    * queue behind store transactions, and they skip Kysely's per-query overhead.
    */
   read<T>(query: CompiledQuery, parameters: readonly unknown[]): Promise<T[]>;
+  /** The connection pool's counts, where there is a pool (PostgreSQL). */
+  poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -94,6 +96,7 @@ export async function connect(url: string, options: { poolSize?: number } = {}):
     dialect: 'postgres',
     read: <T>(query: CompiledQuery, parameters: readonly unknown[]) =>
       kysely.executeQuery<T>(CompiledQuery.raw(query.sql, [...parameters])).then((r) => [...r.rows]),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => kysely.destroy(),
   };
 }

@@ -51,6 +51,8 @@ export class JobRunner {
     private readonly db: Kysely<Database>,
     private readonly log: FastifyBaseLogger,
     private readonly now: () => number,
+    /** Told of every turn this instance runs (the metrics). */
+    private readonly onRun: (job: string, done: number) => void = () => undefined,
   ) {}
 
   /** Runs one turn of a job if its lease is free: answers what it did, or undefined when another instance holds it. */
@@ -59,6 +61,7 @@ export class JobRunner {
     if (!(await takeLease(this.db, job.name, this.holder, now, job.everyMs))) return undefined;
     const done = await job.run(now);
     this.log.info({ job: job.name, done }, 'job ran');
+    this.onRun(job.name, done);
     return done;
   }
 

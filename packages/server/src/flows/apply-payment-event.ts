@@ -132,6 +132,11 @@ export class PaymentEvents {
         ...(effect === 'refund' ? { refundDue: { orderId } } : {}),
       };
     });
+    this.deps.metrics.paymentEvent(
+      provider,
+      event.kind,
+      outcome instanceof Failure ? 'refused' : outcome.applied ? 'applied' : 'unchanged',
+    );
     if (outcome instanceof Failure) {
       if (outcome.body.code !== 904)
         this.deps.log.warn({ provider, event: event.eventId, outcome: outcome.body }, 'provider event refused');

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
+import type { Metrics } from '../http/metrics.js';
 import type { PaymentsModule } from '../modules/payments/index.js';
 import type { StoreModule } from '../modules/store/index.js';
 
@@ -13,4 +14,5 @@ export interface FlowDeps {
   now: () => number;
   store: StoreModule;
   payments: PaymentsModule;
+  metrics: Metrics;
 }
