@@ -36,6 +36,8 @@ export default defineConfig({
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['apps/web/src/test/setup.ts'],
+          // Whole flows in jsdom (checkout, dialogs, the poller) take seconds on a busy 2-core machine.
+          testTimeout: 20_000,
         },
       },
       {
