@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Config } from './config.js';
 import type { AppContext, BuildOptions } from './context.js';
 import { connect } from './db/connect.js';
@@ -12,7 +12,7 @@ import { CallRegistry } from './http/calls.js';
 import type { ModuleHost, TillModule } from './http/module.js';
 import { buildOpenApi } from './http/openapi.js';
 import { redactUrl } from './http/redact.js';
-import { registerSecurityHeaders } from './http/security-headers.js';
+import { API_HEADERS, registerSecurityHeaders } from './http/security-headers.js';
 import { ServiceCalls } from './http/service-calls.js';
 import { registerDevOutbox } from './mail/dev-outbox-routes.js';
 import { createMailer } from './mail/mailer.js';
@@ -47,6 +47,15 @@ export async function buildApp(
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     genReqId: () => randomUUID(),
+    bodyLimit: 1024 * 1024,
+    // A URL Fastify cannot decode (`/api/%E0%A4%A`) is answered before any hook runs: it gets the
+    // same body and headers as every other transport failure here, not Fastify's own.
+    frameworkErrors: (_error, request, reply) => {
+      void (reply as FastifyReply)
+        .headers(API_HEADERS)
+        .status(400)
+        .send({ code: 400, error: 'bad_request', requestId: request.id });
+    },
     bodyLimit: 1024 * 1024,
     // A number of proxies is the hops to believe, counted from the server.
     trustProxy:
