@@ -20,6 +20,7 @@ import { AccountsModule, accountLimiters } from './modules/accounts/index.js';
 import { FilesModule } from './modules/files/index.js';
 import { PaymentsModule, type PaymentPorts } from './modules/payments/index.js';
 import { StoreModule } from './modules/store/index.js';
+import { redisOptions, redisUp, watchRedis } from './security/redis.js';
 import { registerWebApp } from './web.js';
 
 /**
@@ -47,7 +48,6 @@ export async function buildApp(
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     genReqId: () => randomUUID(),
-    bodyLimit: 1024 * 1024,
     // A URL Fastify cannot decode (`/api/%E0%A4%A`) is answered before any hook runs: it gets the
     // same body and headers as every other transport failure here, not Fastify's own.
     frameworkErrors: (_error, request, reply) => {
@@ -68,9 +68,8 @@ export async function buildApp(
   await migrateToLatest(db.kysely, db.dialect);
   const mailer = options.mailer ?? createMailer(config.smtpUrl, config.mailFrom);
   // The Redis client is loaded only when counters are shared: it is a sizeable module to keep idle.
-  const redis = config.redisUrl
-    ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2 })
-    : undefined;
+  const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, redisOptions) : undefined;
+  if (redis) watchRedis(redis, app.log);
   const now = options.now ?? Date.now;
 
   const ctx: AppContext = { config, db, mailer, redis, now };
@@ -143,9 +142,23 @@ export async function buildApp(
     staticCSP: true,
   });
   app.get('/api/openapi.json', () => openApi());
-  app.get('/api/health', async () => {
-    await db.kysely.selectFrom('users').select('id').limit(1).execute();
-    return { code: 900, status: 'ok' };
+  // Whether the database answers a query; a failure is logged, and the probe answers 'down'.
+  const database = async (): Promise<'ok' | 'down'> => {
+    try {
+      await db.kysely.selectFrom('users').select('id').limit(1).execute();
+      return 'ok';
+    } catch (err) {
+      app.log.warn({ err }, 'health check: the database does not answer');
+      return 'down';
+    }
+  };
+  // Liveness: up while the database answers. Redis only degrades it: without
+  // Redis the rate limits count per instance, which is no reason to restart the server.
+  app.get('/api/health', async (_request, reply) => {
+    const db = await database();
+    const shared = redis ? { redis: redisUp(redis) ? 'ok' : 'down' } : {};
+    if (db === 'down') return reply.status(503).send({ code: 503, status: 'down', database: db, ...shared });
+    return { code: 900, status: shared.redis === 'down' ? 'degraded' : 'ok', database: db, ...shared };
   });
 
   for (const module of modules) await module.register(host);

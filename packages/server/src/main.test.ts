@@ -32,7 +32,7 @@ describe('the server process', () => {
         .then((r) => r.json())
         .catch(() => undefined);
     }
-    expect(health).toEqual({ code: 900, status: 'ok' });
+    expect(health).toEqual({ code: 900, status: 'ok', database: 'ok' });
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
     expect(p.output()).toContain('shutting down');

@@ -79,7 +79,7 @@ describe('transport, headers, documents and logs', () => {
 
   it('sends the security headers', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
-    expect(res.json()).toEqual({ code: 900, status: 'ok' });
+    expect(res.json()).toEqual({ code: 900, status: 'ok', database: 'ok' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(res.headers['strict-transport-security']).toBeDefined();
