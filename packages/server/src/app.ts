@@ -14,6 +14,7 @@ import { buildOpenApi } from './http/openapi.js';
 import { redactUrl } from './http/redact.js';
 import { API_HEADERS, registerSecurityHeaders } from './http/security-headers.js';
 import { ServiceCalls } from './http/service-calls.js';
+import { Drain, HEALTH_PATH, READY_PATH } from './http/shutdown.js';
 import { registerDevOutbox } from './mail/dev-outbox-routes.js';
 import { createMailer } from './mail/mailer.js';
 import { AccountsModule, accountLimiters } from './modules/accounts/index.js';
@@ -30,7 +31,7 @@ import { registerWebApp } from './web.js';
 export async function buildApp(
   config: Config,
   options: BuildOptions = {},
-): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+): Promise<{ app: FastifyInstance; ctx: AppContext; drain: Drain }> {
   const app = Fastify({
     logger:
       options.logger === false
@@ -105,6 +106,8 @@ export async function buildApp(
   const host: ModuleHost = { app, calls, services: new ServiceCalls(calls) };
 
   registerSecurityHeaders(app, config.corsOrigins, payments.frameOrigins());
+  const drain = new Drain();
+  drain.register(app);
   // Without other origins to allow, every call is same-origin and CORS has nothing to do.
   if (config.corsOrigins.length) {
     await app.register(cors, {
@@ -152,13 +155,19 @@ export async function buildApp(
       return 'down';
     }
   };
-  // Liveness: up while the database answers. Redis only degrades it: without
+  // Liveness: up while the database answers, also while draining. Redis only degrades it: without
   // Redis the rate limits count per instance, which is no reason to restart the server.
-  app.get('/api/health', async (_request, reply) => {
+  app.get(HEALTH_PATH, async (_request, reply) => {
     const db = await database();
     const shared = redis ? { redis: redisUp(redis) ? 'ok' : 'down' } : {};
     if (db === 'down') return reply.status(503).send({ code: 503, status: 'down', database: db, ...shared });
     return { code: 900, status: shared.redis === 'down' ? 'degraded' : 'ok', database: db, ...shared };
+  });
+  // Readiness: whether to send this copy traffic. Off as soon as a shutdown begins.
+  app.get(READY_PATH, async (_request, reply) => {
+    if (drain.active) return reply.status(503).send({ code: 503, status: 'shutting_down' });
+    if ((await database()) === 'down') return reply.status(503).send({ code: 503, status: 'down', database: 'down' });
+    return { code: 900, status: 'ready' };
   });
 
   for (const module of modules) await module.register(host);
@@ -174,5 +183,5 @@ export async function buildApp(
     if (!options.db) await db.close();
   });
 
-  return { app, ctx };
+  return { app, ctx, drain };
 }
