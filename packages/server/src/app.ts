@@ -70,7 +70,7 @@ export async function buildApp(
   const mailer = options.mailer ?? createMailer(config.smtpUrl, config.mailFrom);
   // The Redis client is loaded only when counters are shared: it is a sizeable module to keep idle.
   const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, redisOptions) : undefined;
-  if (redis) watchRedis(redis, app.log);
+  const unwatchRedis = redis ? watchRedis(redis, app.log) : undefined;
   const now = options.now ?? Date.now;
 
   const ctx: AppContext = { config, db, mailer, redis, now };
@@ -179,6 +179,7 @@ export async function buildApp(
 
   app.addHook('onClose', async () => {
     mailer.close();
+    unwatchRedis?.();
     redis?.disconnect();
     if (!options.db) await db.close();
   });

@@ -112,5 +112,9 @@ describe.skipIf(!hasRedis)('rate limits when Redis goes away (needs redis-server
       client.disconnect();
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toMatchObject({ redis: 'ok' });
+    // Closing the client on purpose at shutdown is no outage.
+    await t.close();
+    t = undefined;
+    expect(warnings()).toHaveLength(1);
   });
 });

@@ -23,11 +23,13 @@ export const redisUp = (redis: Redis): boolean => redis.status === 'ready';
 /**
  * Logs a lost Redis once, when it goes (not on every failed reconnect), and again when it is back.
  * The listener on `error` also keeps ioredis from printing each reconnect failure by itself.
+ * Answers the function to call before closing the client on purpose, which is no outage.
  */
-export function watchRedis(redis: Redis, log: FastifyBaseLogger): void {
+export function watchRedis(redis: Redis, log: FastifyBaseLogger): () => void {
   let up = true;
+  let closing = false;
   const lost = (err?: Error) => {
-    if (!up) return;
+    if (!up || closing) return;
     up = false;
     log.warn(
       { err: err && { message: err.message, code: (err as { code?: string }).code } },
@@ -41,4 +43,7 @@ export function watchRedis(redis: Redis, log: FastifyBaseLogger): void {
     up = true;
     log.info('Redis is reachable again: rate limits are shared through it');
   });
+  return () => {
+    closing = true;
+  };
 }
