@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultRateLimits } from '../config.js';
 import { startTestApp, type TestApp } from '../test-support/app.js';
+import { eventually } from '../test-support/files.js';
 import { uniqueEmail } from '../test-support/users.js';
 
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
@@ -45,7 +46,7 @@ async function startRedis(port: number): Promise<ChildProcess> {
 }
 
 async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null) return;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGKILL');
   await exited;
@@ -80,17 +81,24 @@ describe.skipIf(!hasRedis)('rate limits when Redis goes away (needs redis-server
       const body = await app.call('/api/login', { email: uniqueEmail(), password: 'whatever it is' });
       return { code: body.code, ms: performance.now() - started };
     };
+    // Until the client is connected the counters are the memory ones; the test starts from Redis's.
+    await eventually(
+      async () => (await app.app.inject({ method: 'GET', url: '/api/health' })).json<{ redis?: string }>().redis,
+      (redis) => redis === 'ok',
+    );
     expect((await login()).code).toBe(902);
     const warnings = () => lines.filter((l) => l.includes('Redis is unreachable'));
 
     await stop(redis);
     await new Promise((r) => setTimeout(r, 200));
-    const during = [await login(), await login(), await login()];
-    // The memory counters start empty, so this instance allows its full budget again, then stops.
-    expect(during.map((r) => r.code)).toEqual([902, 902, 902]);
-    expect((await login()).code).toBe(906);
+    const during = [await login(), await login(), await login(), await login()];
     // Measured, not benchmarked: a call that waited for Redis's timeouts would take 10 s or more.
     for (const r of during) expect(r.ms).toBeLessThan(1000);
+    // The memory counters allow this instance the budget of 3 (less any call that fell back to them
+    // before, when Redis was slow to answer a busy machine), then refuse: the limit still holds.
+    expect(during[0]!.code).toBe(902);
+    expect(during.every((r) => r.code === 902 || r.code === 906)).toBe(true);
+    expect(during[3]!.code).toBe(906);
     expect(warnings()).toHaveLength(1);
     expect(JSON.parse(warnings()[0]!)).toMatchObject({ level: 40 });
     const health = await t.app.inject({ method: 'GET', url: '/api/health' });
