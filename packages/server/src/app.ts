@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Config } from './config.js';
 import type { AppContext, BuildOptions } from './context.js';
 import { connect } from './db/connect.js';
@@ -14,14 +14,16 @@ import type { ModuleHost, TillModule } from './http/module.js';
 import { buildOpenApi } from './http/openapi.js';
 import { redactUrl } from './http/redact.js';
 import { registerMetrics, noMetrics } from './http/metrics.js';
-import { registerSecurityHeaders } from './http/security-headers.js';
+import { API_HEADERS, registerSecurityHeaders } from './http/security-headers.js';
 import { ServiceCalls } from './http/service-calls.js';
+import { Drain, HEALTH_PATH, READY_PATH } from './http/shutdown.js';
 import { registerDevOutbox } from './mail/dev-outbox-routes.js';
 import { createMailer } from './mail/mailer.js';
 import { AccountsModule, accountLimiters } from './modules/accounts/index.js';
 import { FilesModule } from './modules/files/index.js';
 import { PaymentsModule, type PaymentPorts } from './modules/payments/index.js';
 import { StoreModule } from './modules/store/index.js';
+import { redisOptions, redisUp, watchRedis } from './security/redis.js';
 import { registerWebApp } from './web.js';
 
 /**
@@ -31,7 +33,7 @@ import { registerWebApp } from './web.js';
 export async function buildApp(
   config: Config,
   options: BuildOptions = {},
-): Promise<{ app: FastifyInstance; ctx: AppContext; jobs: { runner: JobRunner; list: Job[] } }> {
+): Promise<{ app: FastifyInstance; ctx: AppContext; jobs: { runner: JobRunner; list: Job[] }; drain: Drain }> {
   const app = Fastify({
     logger:
       options.logger === false
@@ -49,6 +51,14 @@ export async function buildApp(
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     genReqId: () => randomUUID(),
+    // A URL Fastify cannot decode (`/api/%E0%A4%A`) is answered before any hook runs: it gets the
+    // same body and headers as every other transport failure here, not Fastify's own.
+    frameworkErrors: (_error, request, reply) => {
+      void (reply as FastifyReply)
+        .headers(API_HEADERS)
+        .status(400)
+        .send({ code: 400, error: 'bad_request', requestId: request.id });
+    },
     bodyLimit: 1024 * 1024,
     // A number of proxies is the hops to believe, counted from the server.
     trustProxy:
@@ -61,9 +71,8 @@ export async function buildApp(
   await migrateToLatest(db.kysely, db.dialect);
   const mailer = options.mailer ?? createMailer(config.smtpUrl, config.mailFrom);
   // The Redis client is loaded only when counters are shared: it is a sizeable module to keep idle.
-  const redis = config.redisUrl
-    ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2 })
-    : undefined;
+  const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, redisOptions) : undefined;
+  const unwatchRedis = redis ? watchRedis(redis, app.log) : undefined;
   const now = options.now ?? Date.now;
 
   const ctx: AppContext = { config, db, mailer, redis, now };
@@ -101,6 +110,8 @@ export async function buildApp(
   const host: ModuleHost = { app, calls, services: new ServiceCalls(calls) };
 
   registerSecurityHeaders(app, config.corsOrigins, payments.frameOrigins());
+  const drain = new Drain();
+  drain.register(app);
   // Without other origins to allow, every call is same-origin and CORS has nothing to do.
   if (config.corsOrigins.length) {
     await app.register(cors, {
@@ -138,9 +149,29 @@ export async function buildApp(
     staticCSP: true,
   });
   app.get('/api/openapi.json', () => openApi());
-  app.get('/api/health', async () => {
-    await db.kysely.selectFrom('users').select('id').limit(1).execute();
-    return { code: 900, status: 'ok' };
+  // Whether the database answers a query; a failure is logged, and the probe answers 'down'.
+  const database = async (): Promise<'ok' | 'down'> => {
+    try {
+      await db.kysely.selectFrom('users').select('id').limit(1).execute();
+      return 'ok';
+    } catch (err) {
+      app.log.warn({ err }, 'health check: the database does not answer');
+      return 'down';
+    }
+  };
+  // Liveness: up while the database answers, also while draining. Redis only degrades it: without
+  // Redis the rate limits count per instance, which is no reason to restart the server.
+  app.get(HEALTH_PATH, async (_request, reply) => {
+    const db = await database();
+    const shared = redis ? { redis: redisUp(redis) ? 'ok' : 'down' } : {};
+    if (db === 'down') return reply.status(503).send({ code: 503, status: 'down', database: db, ...shared });
+    return { code: 900, status: shared.redis === 'down' ? 'degraded' : 'ok', database: db, ...shared };
+  });
+  // Readiness: whether to send this copy traffic. Off as soon as a shutdown begins.
+  app.get(READY_PATH, async (_request, reply) => {
+    if (drain.active) return reply.status(503).send({ code: 503, status: 'shutting_down' });
+    if ((await database()) === 'down') return reply.status(503).send({ code: 503, status: 'down', database: 'down' });
+    return { code: 900, status: 'ready' };
   });
 
   for (const module of modules) await module.register(host);
@@ -156,9 +187,10 @@ export async function buildApp(
 
   app.addHook('onClose', async () => {
     mailer.close();
+    unwatchRedis?.();
     redis?.disconnect();
     if (!options.db) await db.close();
   });
 
-  return { app, ctx, jobs: { runner: jobs, list: scheduled } };
+  return { app, ctx, jobs: { runner: jobs, list: scheduled }, drain };
 }

@@ -13,6 +13,7 @@ describe('config', () => {
       sessionTtl: 604_800,
       production: false,
       storageUrl: 'file:./data/uploads',
+      shutdownGraceMs: 10_000,
     });
     expect(c.signingSecret.length).toBeGreaterThanOrEqual(32);
   });
@@ -30,6 +31,7 @@ describe('config', () => {
       REDIS_URL: 'redis://cache:6379',
       CORS_ORIGINS: 'https://a.example,https://b.example',
       LOG_LEVEL: 'warn',
+      SHUTDOWN_GRACE_MS: '25000',
     });
     expect(c).toMatchObject({
       port: 8080,
@@ -43,6 +45,7 @@ describe('config', () => {
       redisUrl: 'redis://cache:6379',
       corsOrigins: ['https://a.example', 'https://b.example'],
       logLevel: 'warn',
+      shutdownGraceMs: 25_000,
     });
   });
 
@@ -55,6 +58,8 @@ describe('config', () => {
     ['SESSION_TTL', '-5'],
     ['REDIS_URL', 'localhost:6379'],
     ['LOG_LEVEL', 'loud'],
+    ['SHUTDOWN_GRACE_MS', 'soon'],
+    ['SHUTDOWN_GRACE_MS', '-1'],
     ['STRIPE_SECRET_KEY', 'pk_test_abc'],
     ['STRIPE_WEBHOOK_SECRET', 'secret'],
     ['STRIPE_API_URL', 'stripe.local'],

@@ -46,6 +46,7 @@ const envSchema = z.object({
     .optional()
     .refine((v) => v === undefined || /^rediss?:\/\//.test(v), 'must be a redis:// URL'),
   CORS_ORIGINS: csv,
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   STORAGE_URL: z
     .string()
@@ -233,6 +234,11 @@ export interface Config {
   redisUrl: string | undefined;
   corsOrigins: string[];
   logLevel: string;
+  /**
+   * How long a shutdown waits for the requests in flight before cutting them: orchestrators send
+   * SIGKILL after their own grace (30 s on Kubernetes), so this stays under it.
+   */
+  shutdownGraceMs: number;
   storageUrl: string;
   upload: { maxFileBytes: number; maxFiles: number; quotaBytes: number };
   /** Secret for signed links and the built-in provider's notifications. */
@@ -426,6 +432,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     corsOrigins: e.CORS_ORIGINS,
     logLevel: e.LOG_LEVEL,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     storageUrl: e.STORAGE_URL,
     upload: {
       maxFileBytes: e.UPLOAD_MAX_FILE_BYTES,

@@ -16,6 +16,19 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
 }
 
 /**
+ * The short set for JSON answers (see {@link registerSecurityHeaders}); exported for the answers
+ * Fastify sends before any hook runs (a malformed URL).
+ */
+export const API_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cross-origin-resource-policy': 'same-site',
+  'referrer-policy': 'no-referrer',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
+/**
  * Security headers on every response. Pages (HTML) get Helmet's full set with our CSP; JSON answers
  * get the short set OWASP gives for REST APIs (no sniffing, no framing, nothing loadable, HTTPS only),
  * because browser features like CSP sources mean nothing for JSON. Both sets are computed once at
@@ -42,16 +55,9 @@ export function registerSecurityHeaders(app: FastifyInstance, connectSrc: string
     // Avatars and file links stand in <img> tags of the web app, which may be served from a sibling host.
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
-  const api: Record<string, string> = {
-    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-    'cross-origin-resource-policy': 'same-site',
-    'referrer-policy': 'no-referrer',
-    'strict-transport-security': page['strict-transport-security'] ?? 'max-age=31536000; includeSubDomains',
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-  };
   // JSON is the hot path: its set goes on in one call before the handler runs; a route may still
   // replace any of them. Pages swap in the full set unless the route chose its own policy.
+  const api = API_HEADERS;
   app.addHook('onRequest', (_request, reply, done) => {
     void reply.headers(api);
     done();

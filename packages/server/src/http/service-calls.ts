@@ -19,6 +19,9 @@ export interface StreamServiceSpec {
 // A JSON service called as multipart (the SDK does so when it reports progress) gets its fields
 // read into an object; these bound what such a body may hold.
 const FIELD_LIMITS = { fields: 50, fieldSize: 64 * 1024, files: 0, parts: 50 };
+// Busboy's messages for a body it cannot parse ("Malformed part header", "Unexpected end of form",
+// "Multipart: Boundary not found").
+const MULTIPART_PARSE_ERROR = /multipart|part header|boundary|unexpected end/i;
 
 /**
  * The generic service call of the protocol, `POST /{servicePath}`: one catch-all route that looks
@@ -113,6 +116,9 @@ async function readFields(request: FastifyRequest): Promise<Outcome<Record<strin
     const code = (error as { code?: string }).code;
     if (code === 'FST_FILES_LIMIT') return fail.invalidInput('file', 'invalid');
     if (code?.startsWith('FST_')) return fail.invalidInput('fields', 'invalid');
+    // Busboy's parse errors carry no code: a malformed or truncated body is the client's fault.
+    if (error instanceof Error && MULTIPART_PARSE_ERROR.test(error.message))
+      return fail.invalidInput('fields', 'invalid');
     throw error;
   }
   return fields;

@@ -41,9 +41,45 @@ describe('transport, headers, documents and logs', () => {
     }
   });
 
+  it('answers a malformed URL escape like any other transport failure, with the security headers', async () => {
+    for (const url of ['/api/%E0%A4%A', '/api/files/download/%zz']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json()).toEqual({ code: 400, error: 'bad_request', requestId: expect.any(String) });
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    }
+  });
+
+  it('answers a malformed multipart body sent to a JSON service with 907, not a fault', async () => {
+    const bodies = [
+      // A part whose headers never end.
+      '--b\r\nContent-Disposition: form-data; name="email"\r\nX: ' + 'y'.repeat(100) + '\r\n',
+      // Cut off in the middle of a field.
+      '--b\r\nContent-Disposition: form-data; name="email"\r\n\r\nsomeone@exa',
+    ];
+    for (const payload of bodies) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/files/list',
+        headers: { 'content-type': 'multipart/form-data; boundary=b' },
+        payload,
+      });
+      expect(res.statusCode, payload).toBe(200);
+      expect(res.json(), payload).toEqual({ code: 907, parameter: 'fields', reason: 'invalid' });
+    }
+    const noBoundary = await t.app.inject({
+      method: 'POST',
+      url: '/api/files/list',
+      headers: { 'content-type': 'multipart/form-data' },
+      payload: 'x',
+    });
+    expect(noBoundary.json()).toMatchObject({ code: 907 });
+  });
+
   it('sends the security headers', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
-    expect(res.json()).toEqual({ code: 900, status: 'ok' });
+    expect(res.json()).toEqual({ code: 900, status: 'ok', database: 'ok' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(res.headers['strict-transport-security']).toBeDefined();

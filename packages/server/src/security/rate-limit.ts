@@ -12,9 +12,20 @@ export class Limiter {
   private readonly limiter: RateLimiterAbstract;
 
   constructor(prefix: string, budget: Budget, redis?: Redis) {
+    const memory = new RateLimiterMemory({ keyPrefix: prefix, ...budget });
+    // Without Redis the budget is counted in this process alone: a budget per copy is still a
+    // budget, while refusing (or stalling) every login until Redis returns would lock everyone out.
+    // `rejectIfRedisNotReady` sends calls to the memory counters at once while the client is down,
+    // instead of letting each one fail on its own.
     this.limiter = redis
-      ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `till:${prefix}`, ...budget })
-      : new RateLimiterMemory({ keyPrefix: prefix, ...budget });
+      ? new RateLimiterRedis({
+          storeClient: redis,
+          keyPrefix: `till:${prefix}`,
+          ...budget,
+          insuranceLimiter: memory,
+          rejectIfRedisNotReady: true,
+        })
+      : memory;
   }
 
   /**

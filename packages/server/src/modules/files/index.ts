@@ -27,6 +27,8 @@ export class FilesModule implements TillModule {
   /** Opens the storage that `STORAGE_URL` names; it is closed with the app. */
   static async open(deps: FilesModuleDeps): Promise<FilesModule> {
     const storage = await openStorage(deps.config.storageUrl);
+    const removed = await storage.removeLeftovers();
+    if (removed) deps.log.info({ removed }, 'removed partial uploads left by an earlier crash');
     return new FilesModule(new FilesService({ ...deps, storage }));
   }
 

@@ -22,11 +22,15 @@ export interface S3Options {
 // most ~10 MiB of it in memory per request.
 const PART_SIZE = 5 * 1024 * 1024;
 const QUEUE_SIZE = 2;
+// How long close() waits for cut uploads to abort before the client is destroyed.
+const CLOSE_WAIT_MS = 2000;
 
 /** Objects in any S3-compatible store, written with multipart uploads. */
 export class S3Storage implements ObjectStorage {
   readonly kind = 's3';
   private readonly client: S3Client;
+  /** The uploads under way: close() lets a cut one abort its multipart upload before the client goes. */
+  private readonly writing = new Set<Promise<void>>();
 
   constructor(private readonly options: S3Options) {
     this.client = new S3Client({
@@ -52,12 +56,27 @@ export class S3Storage implements ObjectStorage {
       // On any failure the multipart upload is aborted, so no parts linger and are billed.
       leavePartsOnError: false,
     });
+    const done = upload.done().then(() => undefined);
+    const settled = done.catch(() => undefined);
+    this.writing.add(settled);
     try {
-      await upload.done();
+      await done;
     } catch (error) {
       body.destroy();
       throw error;
+    } finally {
+      this.writing.delete(settled);
     }
+  }
+
+  /**
+   * A failed upload aborts its multipart upload (`leavePartsOnError: false`), also one cut by a
+   * shutdown. One cut by a crash is left to the bucket's lifecycle rule
+   * (`AbortIncompleteMultipartUpload`, docs/api.md): the bucket may be shared by several copies, so
+   * an upload under way cannot be told from a leftover here.
+   */
+  async removeLeftovers(): Promise<number> {
+    return 0;
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable | undefined> {
@@ -98,6 +117,12 @@ export class S3Storage implements ObjectStorage {
   }
 
   async close(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(this.writing),
+      new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
     this.client.destroy();
   }
 }

@@ -22,8 +22,14 @@ export interface ObjectStorage {
   get(key: string, range?: ByteRange): Promise<Readable | undefined>;
   /** Removes the object; removing an absent object is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * Removes what writes cut short by a crash left behind, at start (the local driver's partial
+   * files); answers how many were removed.
+   */
+  removeLeftovers(): Promise<number>;
   /** Every stored key under a prefix, partial writes included (for tests and maintenance). */
   list(prefix?: string): Promise<string[]>;
+  /** Waits for the writes still running (their bodies fail once their requests are cut) to clean up. */
   close(): Promise<void>;
 }
 
