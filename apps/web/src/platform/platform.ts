@@ -1,7 +1,7 @@
 import type { Platform } from './types';
-import { webPlatform } from './web/web-platform';
+import { onVisibleAgain } from './resume';
 
-let native: Promise<Platform> | undefined;
+let loaded: Promise<Platform> | undefined;
 
 // The Capacitor shell injects this global; reading it keeps @capacitor/core off the first screen.
 export function isNativeShell(): boolean {
@@ -10,11 +10,29 @@ export function isNativeShell(): boolean {
 }
 
 /**
- * The platform the app runs on. The native side is loaded only inside the Capacitor shell, so that
- * the browser never downloads it.
+ * The platform the app runs on, each side loaded only where it runs: the browser never downloads
+ * the native side, and neither side weighs on the first screen.
  */
 export function getPlatform(): Promise<Platform> {
-  if (!isNativeShell()) return Promise.resolve(webPlatform);
-  native ??= import('./native/native-platform').then((m) => m.nativePlatform);
-  return native;
+  loaded ??= isNativeShell()
+    ? import('./native/native-platform').then((m) => m.nativePlatform)
+    : import('./web/web-platform').then((m) => m.webPlatform);
+  return loaded;
+}
+
+/**
+ * Calls the listener whenever the app comes back to the foreground. In the browser this needs no
+ * platform module (a visibility listener), so the first screen can subscribe without loading one.
+ */
+export function onResume(listener: () => void): () => void {
+  if (!isNativeShell()) return onVisibleAgain(listener);
+  let off: (() => void) | undefined;
+  let stopped = false;
+  void getPlatform().then((p) => {
+    if (!stopped) off = p.onResume(listener);
+  });
+  return () => {
+    stopped = true;
+    off?.();
+  };
 }
