@@ -38,6 +38,8 @@ export default defineConfig({
           setupFiles: ['apps/web/src/test/setup.ts'],
         },
       },
+      // The phone projects against the web app's dependencies (files only: no SDK, no Xcode).
+      { test: { name: 'mobile', include: ['apps/web/native-projects.test.ts'] } },
       {
         // The web app in Chromium against the real server: one file at a time, each a long journey.
         resolve: { alias },

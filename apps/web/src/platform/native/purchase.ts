@@ -37,7 +37,7 @@ export async function buyInApp(options: {
   const items = options.products.map((p) => {
     const id = p.storeIds[options.store];
     if (!id) throw new Error(`${p.title} is not sold in the ${options.store} store`);
-    return { id, alias: p.id, type: p.type };
+    return { id, alias: p.alias, type: p.type };
   });
   if (!flow || flow.store !== options.store) {
     const listeners = new Set<(m: StoreMessage) => void>();
