@@ -73,8 +73,8 @@ onResume(() => {
 if (isNativeShell()) void getPlatform().then((p) => p.startShell());
 
 // The worker precaches the whole app: after the page has loaded, so that it does not compete with
-// the first screen for the network.
-if (import.meta.env.PROD) {
+// the first screen for the network. The phone apps carry the app in their package: no worker there.
+if (import.meta.env.PROD && !isNativeShell()) {
   if (document.readyState === 'complete') void registerServiceWorker();
   else window.addEventListener('load', () => void registerServiceWorker(), { once: true });
 }

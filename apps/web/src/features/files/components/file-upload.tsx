@@ -21,6 +21,7 @@ export function FileUpload() {
   const errorMessage = useErrorMessage();
   const inputId = useId();
   const [progress, setProgress] = useState(0);
+  const [badImage, setBadImage] = useState(false);
   const mutation = useMutation({
     mutationFn: (files: File[]) => {
       setProgress(0);
@@ -57,11 +58,16 @@ export function FileUpload() {
         variant="outlined"
         startIcon={<PhotoIcon />}
         disabled={mutation.isPending}
-        onClick={() =>
+        onClick={() => {
+          setBadImage(false);
           void getPlatform()
             .then((p) => p.pickImage())
-            .then((photo) => photo && mutation.mutate([photo]))
-        }
+            .then(
+              (photo) => photo && mutation.mutate([photo]),
+              // The picture could not be decoded (a broken or unsupported file).
+              () => setBadImage(true),
+            );
+        }}
       >
         {t('files.uploadPhoto')}
       </Button>
@@ -76,6 +82,11 @@ export function FileUpload() {
       {mutation.isSuccess ? (
         <Alert severity="success" role="status" sx={{ mt: 2 }}>
           {t('files.uploaded', { count: mutation.data.length })}
+        </Alert>
+      ) : null}
+      {badImage ? (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          {t('files.badImage')}
         </Alert>
       ) : null}
       {mutation.isError ? (
