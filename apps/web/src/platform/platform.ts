@@ -1,5 +1,4 @@
 import type { Platform } from './types';
-import { onVisibleAgain } from './resume';
 
 let loaded: Promise<Platform> | undefined;
 
@@ -16,7 +15,9 @@ export function isNativeShell(): boolean {
 export function getPlatform(): Promise<Platform> {
   loaded ??= isNativeShell()
     ? import('./native/native-platform').then((m) => m.nativePlatform)
-    : import('./web/web-platform').then((m) => m.webPlatform);
+    : // The browser's resume listener is handed over rather than imported: it stays in the entry
+      // (the first screen subscribes with it) instead of becoming a chunk of its own.
+      import('./web/web-platform').then((m) => m.createWebPlatform(onVisibleAgain));
   return loaded;
 }
 
@@ -35,4 +36,21 @@ export function onResume(listener: () => void): () => void {
     stopped = true;
     off?.();
   };
+}
+
+/**
+ * The browser's resume: the page becomes visible again after being hidden (another tab, another
+ * app, the screen off). The first visible state at load is not a resume.
+ */
+export function onVisibleAgain(listener: () => void, doc: Document = document): () => void {
+  let hidden = doc.visibilityState === 'hidden';
+  const onChange = () => {
+    if (doc.visibilityState === 'hidden') hidden = true;
+    else if (hidden) {
+      hidden = false;
+      listener();
+    }
+  };
+  doc.addEventListener('visibilitychange', onChange);
+  return () => doc.removeEventListener('visibilitychange', onChange);
 }

@@ -1,12 +1,14 @@
 import { IMAGE_MAX_HEIGHT, IMAGE_MAX_WIDTH } from '@/lib/ui-constants';
 import { readConfigFrom, writeConfigTo } from '../config';
 import { chooseImageFile, scaleImage } from '../image';
-import { onVisibleAgain } from '../resume';
 import type { Platform } from '../types';
 import { idbConfig } from './idb-config';
 
-/** The browser side: downloads, the file chooser, config files in IndexedDB, no in-app store. */
-export const webPlatform: Platform = {
+/**
+ * The browser side: downloads, the file chooser, config files in IndexedDB, no in-app store.
+ * `onVisibleAgain` is the page's resume (platform.ts).
+ */
+export const createWebPlatform = (onVisibleAgain: (listener: () => void) => () => void): Platform => ({
   kind: 'web',
   async saveFile(name, data) {
     const href = typeof data === 'string' ? data : URL.createObjectURL(data);
@@ -34,4 +36,4 @@ export const webPlatform: Platform = {
   inAppStore: () => null,
   buyInApp: () => Promise.reject(new Error('The browser has no in-app store')),
   startShell() {},
-};
+});

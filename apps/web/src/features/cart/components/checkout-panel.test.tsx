@@ -5,7 +5,7 @@ import type { Provider } from '@till/protocol';
 import { goToPayment } from '@/lib/payment';
 import { setScreen, testOrder, testProduct } from '@/test/fixtures';
 import { fakeTill, renderWithApp, signInFake } from '@/test/render';
-import { webPlatform } from '@/platform/web/web-platform';
+import { getPlatform } from '@/platform/platform';
 import { CartStore } from '../hooks/cart-store';
 import { CheckoutPanel } from './checkout-panel';
 
@@ -179,7 +179,7 @@ describe('CheckoutPanel', () => {
   });
 
   it('offers the payment route chosen last time first', async () => {
-    await webPlatform.writeConfig('checkout', { provider: 'credits' });
+    await (await getPlatform()).writeConfig('checkout', { provider: 'credits' });
     const { till, cart } = server(() => ({ code: 908, reason: 'unknown' }));
     renderWithApp(
       <CheckoutPanel
@@ -196,7 +196,9 @@ describe('CheckoutPanel', () => {
     );
     await waitFor(() => expect(screen.getByRole('radio', { name: 'Credits (500 credits)' })).toBeChecked());
     await userEvent.setup().click(screen.getByRole('radio', { name: 'Sandbox checkout' }));
-    await waitFor(async () => expect(await webPlatform.readConfig('checkout', {})).toEqual({ provider: 'default' }));
+    await waitFor(async () =>
+      expect(await (await getPlatform()).readConfig('checkout', {})).toEqual({ provider: 'default' }),
+    );
   });
 
   it('offers every route that is on, each with its name and what happens next', async () => {
