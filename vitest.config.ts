@@ -40,6 +40,8 @@ export default defineConfig({
           testTimeout: 20_000,
         },
       },
+      // The phone projects against the web app's dependencies (files only: no SDK, no Xcode).
+      { test: { name: 'mobile', include: ['apps/web/native-projects.test.ts'] } },
       {
         // The web app in Chromium against the real server: one file at a time, each a long journey.
         resolve: { alias },

@@ -1,10 +1,19 @@
 import type { CapacitorConfig } from '@capacitor/cli';
 
-// The native shells load the same build the server serves; the API host is configured at run time.
+// The native shells load the same build the server serves; the API host is configured at build
+// time (VITE_API_HOST, VITE_STORE_HOST), since the shell's own origin is not the server's.
 const config: CapacitorConfig = {
   appId: 'app.till.mobile',
   appName: 'Till',
   webDir: 'dist',
+  plugins: {
+    // The app hides the splash itself once the first screen has rendered (platform/native/shell.ts),
+    // so that the user never sees a blank WebView in between; the timeout covers a failed start.
+    SplashScreen: { launchAutoHide: false, launchShowDuration: 10_000, backgroundColor: '#ffffff' },
+    // The page draws under the system bars (edge to edge, as Android 15 requires) and pads itself
+    // by the safe-area insets, which Capacitor hands to the page as CSS variables on Android.
+    SystemBars: { insetsHandling: 'css', initialViewportFitValueHint: 'cover' },
+  },
 };
 
 export default config;

@@ -5,11 +5,12 @@ import { paths } from '@/app/paths';
 import { AppProvider } from '@/app/provider';
 import { AppRouter, preloadPage } from '@/app/router';
 import { CartStore } from '@/features/cart/hooks/cart-store';
-import { productsQuery, seedProducts } from '@/features/store/api/store-api';
+import { productsKey, productsQuery, seedProducts } from '@/features/store/api/store-api';
 import { createI18n } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query-client';
 import { createAppSdk } from '@/lib/sdk';
 import { registerServiceWorker } from '@/lib/service-worker';
+import { getPlatform, isNativeShell, onResume } from '@/platform/platform';
 
 // Hosts default to the page's own origin; a build for the native shells sets them.
 const till = createAppSdk({
@@ -59,9 +60,21 @@ startTransition(() => {
   );
 });
 
+// Back in the foreground after a while away, the store's products and the buyer's orders may have
+// changed (prices, a payment finished in another app): they are fetched again. Only queries on a
+// screen refetch at once; the rest are marked stale for when they are next shown.
+onResume(() => {
+  void queryClient.invalidateQueries({ queryKey: productsKey });
+  void queryClient.invalidateQueries({ queryKey: ['store', 'orders'] });
+  void queryClient.invalidateQueries({ queryKey: ['store', 'order'] });
+});
+
+// In the phone app: the back button, status bar, keyboard and splash (none of it in a browser).
+if (isNativeShell()) void getPlatform().then((p) => p.startShell());
+
 // The worker precaches the whole app: after the page has loaded, so that it does not compete with
-// the first screen for the network.
-if (import.meta.env.PROD) {
+// the first screen for the network. The phone apps carry the app in their package: no worker there.
+if (import.meta.env.PROD && !isNativeShell()) {
   if (document.readyState === 'complete') void registerServiceWorker();
   else window.addEventListener('load', () => void registerServiceWorker(), { once: true });
 }

@@ -18,6 +18,12 @@ import { LANGUAGES, setLanguage } from '@/lib/i18n';
 import { useSession, useTill } from '@/lib/till';
 import { paths } from './paths';
 
+const inset = (side: string) => `var(--safe-area-inset-${side}, env(safe-area-inset-${side}, 0px))`;
+const SAFE_TOP = inset('top');
+const SAFE_BOTTOM = inset('bottom');
+const SAFE_LEFT = inset('left');
+const SAFE_RIGHT = inset('right');
+
 /** Sends the user to sign in, keeping their place, when the server says the session is gone (901). */
 function useSignInOnInvalidToken() {
   const till = useTill();
@@ -198,6 +204,12 @@ export function Layout() {
         sx={{
           position: 'sticky',
           top: 0,
+          // Phones draw the page under the status bar and beside the notch (viewport-fit=cover): the
+          // bar's color runs under them while its contents keep clear. Capacitor hands Android's
+          // insets over as variables; iOS and browsers have env(); elsewhere both are 0.
+          pt: SAFE_TOP,
+          pl: SAFE_LEFT,
+          pr: SAFE_RIGHT,
           zIndex: 'appBar',
           bgcolor: 'primary.main',
           color: 'primary.contrastText',
@@ -258,7 +270,12 @@ export function Layout() {
           <NavDrawer items={items} current={location.pathname} onClose={() => setDrawer(false)} />
         </Suspense>
       ) : null}
-      <Box component="main" id="main" tabIndex={-1} sx={{ flexGrow: 1, outline: 'none' }}>
+      <Box
+        component="main"
+        id="main"
+        tabIndex={-1}
+        sx={{ flexGrow: 1, outline: 'none', pb: SAFE_BOTTOM, pl: SAFE_LEFT, pr: SAFE_RIGHT }}
+      >
         <Suspense fallback={<LoadingState />}>
           <Outlet />
         </Suspense>

@@ -65,3 +65,26 @@ export function framedPaymentFrom(state: unknown): PaymentPage | null {
   if (!FRAMEABLE.includes(payment.provider)) return null;
   return { provider: payment.provider, url: payment.url };
 }
+
+/** The routes the platform's own in-app store pays through. */
+const IN_APP: readonly Provider[] = ['appstore', 'googleplay'];
+
+/**
+ * The payment routes checkout offers on this platform: the in-app store's route only where that
+ * store is available now (the shell with the purchase plugin), never another platform's; inside
+ * the iOS app nothing but the App Store and credits, since Apple does not let an app send buyers
+ * of digital goods to pay elsewhere; the browser and Android keep the web routes.
+ */
+export function routesForPlatform(
+  providers: readonly Provider[],
+  platform: { kind: 'web' | 'android' | 'ios'; inAppStore: Provider | null },
+): Provider[] {
+  return providers.filter((p) => {
+    if (IN_APP.includes(p)) return p === platform.inAppStore;
+    if (platform.kind === 'ios') return p === 'credits';
+    return true;
+  });
+}
+
+/** Whether the route pays through the platform's in-app store (and not through the server's checkout). */
+export const isInAppRoute = (provider: Provider): provider is 'appstore' | 'googleplay' => IN_APP.includes(provider);

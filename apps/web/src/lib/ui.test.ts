@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fitInside } from '@/platform/image';
 import { configFileName } from '@/platform/types';
-import { webPlatform } from '@/platform/web/web-platform';
+import { readConfigFrom, writeConfigTo } from '@/platform/config';
 import { issueToMessage } from './form';
 import { formatMoney } from './format';
 import { formatTitle } from './use-page-title';
@@ -29,10 +29,36 @@ describe('the interface constants', () => {
   it('keeps config files as JSON under a .json name', async () => {
     expect(configFileName('settings')).toBe('settings.json');
     expect(configFileName('../evil')).toBe('___evil.json');
-    await webPlatform.writeConfig('settings', { theme: 'dark' });
-    expect(localStorage.getItem('till:config/settings.json')).toBe('{"theme":"dark"}');
-    expect(await webPlatform.readConfig('settings')).toEqual({ theme: 'dark' });
-    expect(await webPlatform.readConfig('absent')).toBeNull();
+    const files = new Map<string, string>();
+    const backend = {
+      read: async (file: string) => files.get(file) ?? null,
+      write: async (file: string, text: string) => void files.set(file, text),
+    };
+    await writeConfigTo(backend, 'settings', { theme: 'dark' });
+    expect(files.get('settings.json')).toBe('{"theme":"dark"}');
+    expect(await readConfigFrom(backend, 'settings', {})).toEqual({ theme: 'dark' });
+    expect(await readConfigFrom(backend, 'absent', { theme: 'light' })).toEqual({ theme: 'light' });
+  });
+
+  it('reports a corrupt config file and replaces it by the defaults', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const files = new Map([
+      ['cut.json', '{"theme":'],
+      ['wrong.json', '"dark"'],
+    ]);
+    const backend = {
+      read: async (file: string) => files.get(file) ?? null,
+      write: async (file: string, text: string) => void files.set(file, text),
+    };
+    expect(await readConfigFrom(backend, 'cut', { theme: 'light' })).toEqual({ theme: 'light' });
+    expect(files.get('cut.json')).toBe('{"theme":"light"}');
+    expect(await readConfigFrom(backend, 'wrong', { theme: 'light' })).toEqual({ theme: 'light' });
+    expect(files.get('wrong.json')).toBe('{"theme":"light"}');
+    expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+      expect.stringMatching(/cut\.json is not JSON/),
+      expect.stringMatching(/wrong\.json holds string, not object/),
+    ]);
+    warn.mockRestore();
   });
 
   it('maps schema issues to the translated field messages', () => {

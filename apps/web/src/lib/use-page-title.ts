@@ -10,9 +10,13 @@ export function formatTitle(inner: string, complement = originalTitle, separator
   return complement ? `${inner} ${separator} ${complement}` : inner;
 }
 
-/** Sets the tab's title while the page is shown. */
-export function usePageTitle(inner: string): void {
+/**
+ * Sets the tab's title while the page is shown: the inner text, the separator (default `|`) and
+ * the complement (default the page's original title).
+ */
+export function usePageTitle(inner: string, options: { separator?: string; complement?: string } = {}): void {
+  const { separator = TITLE_SEPARATOR, complement = originalTitle } = options;
   useEffect(() => {
-    document.title = formatTitle(inner);
-  }, [inner]);
+    document.title = formatTitle(inner, complement, separator);
+  }, [inner, complement, separator]);
 }

@@ -1,14 +1,52 @@
+import type { Product, Provider } from '@till/protocol';
+import type { PurchaseFlowOptions, StoreMessage } from '@till/client';
+
+/** Where a saved file went, so that the app can say so and offer to open or share it. */
+export interface SavedFile {
+  name: string;
+  /** The browser's downloads, Android's shared Download folder, or the iOS app's Documents (Files app). */
+  where: 'downloads' | 'download-folder' | 'documents';
+  /** The file's native address (phones only): what opening or sharing hands on. */
+  uri?: string;
+}
+
+/** The platform's own in-app store, named as the server's payment routes are. */
+export type InAppStore = Extract<Provider, 'appstore' | 'googleplay'>;
+
 /** What differs between the browser and the native shells, behind one interface. */
 export interface Platform {
+  readonly kind: 'web' | 'android' | 'ios';
   /** Hands a file to the user: a download in the browser, a saved document on a phone. */
-  saveFile(name: string, data: Blob | string): Promise<void>;
-  /** Lets the user choose an image; answers it scaled to fit the given box, or null when cancelled. */
+  saveFile(name: string, data: Blob | string): Promise<SavedFile>;
+  /** Whether a saved file can be opened or shared from the app (phones: the system share sheet). */
+  readonly canOpenSaved: boolean;
+  /** Opens or shares a saved file with the system's sheet. */
+  openFile(file: SavedFile): Promise<void>;
+  /** Lets the user choose an image from the photo library; scaled to fit the box, null when cancelled. */
   pickImage(box?: { maxWidth: number; maxHeight: number }): Promise<File | null>;
-  /** Reads a config file (`<name>.json`) from persistent storage; null when absent or unreadable. */
-  readConfig<T>(name: string): Promise<T | null>;
-  /** Writes a config file (`<name>.json`) to persistent storage as JSON. */
+  /**
+   * Reads config file `<name>.json` from the app's persistent storage: the defaults when it is
+   * absent; a file that is not JSON of the defaults' kind is reported and replaced by them.
+   */
+  readConfig<T>(name: string, defaults: T): Promise<T>;
+  /** Writes config file `<name>.json` to the app's persistent storage. */
   writeConfig(name: string, value: unknown): Promise<void>;
+  /** Calls the listener whenever the app comes back to the foreground; answers the unsubscribe. */
+  onResume(listener: () => void): () => void;
+  /** The in-app store this platform can pay through now, or null (the browser, no store plugin). */
+  inAppStore(): InAppStore | null;
+  /** Buys the products through the in-app store; resolves with the flow's final message. */
+  buyInApp(
+    products: readonly Product[],
+    store: { validatePurchase: InAppValidator },
+    onMessage?: (message: StoreMessage) => void,
+  ): Promise<StoreMessage>;
+  /** Native behaviour of the shell: back button, status bar, keyboard, splash. Nothing in a browser. */
+  startShell(): void;
 }
+
+/** The server's check of a store transaction: `till.store.validatePurchase`. */
+export type InAppValidator = PurchaseFlowOptions['store']['validatePurchase'];
 
 /** The file name a config is kept under. */
 export function configFileName(name: string): string {

@@ -34,6 +34,7 @@ export function CheckoutRoute() {
         signedIn={session.loggedIn}
         onNeedSignIn={() => setSignIn(true)}
         onPaid={(order) => void navigate(paths.order.href(order.iden))}
+        onPaidInApp={() => void navigate(paths.orders.href())}
         // The order page opens the frame and follows the order while it is open.
         onPayInFrame={(order, payment) => void navigate(paths.order.href(order.iden), { state: { payment } })}
       />

@@ -1,7 +1,12 @@
+import { App } from '@capacitor/app';
+import { Camera, MediaTypeSelection } from '@capacitor/camera';
+import { Capacitor } from '@capacitor/core';
 import { Directory, Encoding, Filesystem } from '@capacitor/filesystem';
+import { Share } from '@capacitor/share';
 import { IMAGE_MAX_HEIGHT, IMAGE_MAX_WIDTH } from '@/lib/ui-constants';
-import { chooseImageFile, scaleImage } from '../image';
-import { configFileName, type Platform } from '../types';
+import { readConfigFrom, writeConfigTo, type ConfigBackend } from '../config';
+import { scaleImage } from '../image';
+import type { Platform, SavedFile } from '../types';
 
 const CONFIG_DIR = 'config';
 
@@ -13,35 +18,108 @@ async function toBase64(data: Blob | string): Promise<string> {
   return btoa(binary);
 }
 
-/** The phone side (Capacitor): documents and config files in the app's own storage. */
-export const nativePlatform: Platform = {
-  async saveFile(name, data) {
-    await Filesystem.writeFile({ path: name, data: await toBase64(data), directory: Directory.Documents });
-  },
-  async pickImage(box = { maxWidth: IMAGE_MAX_WIDTH, maxHeight: IMAGE_MAX_HEIGHT }) {
-    // The WebView's file chooser offers the camera and the gallery on both platforms.
-    const file = await chooseImageFile();
-    return file ? scaleImage(file, box.maxWidth, box.maxHeight) : null;
-  },
-  async readConfig<T>(name: string) {
+const isAndroid = () => Capacitor.getPlatform() === 'android';
+
+/**
+ * Config files in the app's private storage, under `config/`: Library on both platforms (Android
+ * maps it to the app's files folder; on iOS it is backed up but, unlike Documents, not shown in
+ * the Files app next to the user's own documents).
+ */
+export const nativeConfig: ConfigBackend = {
+  async read(file) {
     try {
       const res = await Filesystem.readFile({
-        path: `${CONFIG_DIR}/${configFileName(name)}`,
-        directory: Directory.Data,
+        path: `${CONFIG_DIR}/${file}`,
+        directory: Directory.Library,
         encoding: Encoding.UTF8,
       });
-      return typeof res.data === 'string' ? (JSON.parse(res.data) as T) : null;
+      return typeof res.data === 'string' ? res.data : await res.data.text();
     } catch {
+      // The plugin rejects for a missing file; anything else unreadable is treated the same.
       return null;
     }
   },
-  async writeConfig(name, value) {
+  async write(file, text) {
     await Filesystem.writeFile({
-      path: `${CONFIG_DIR}/${configFileName(name)}`,
-      data: JSON.stringify(value),
-      directory: Directory.Data,
+      path: `${CONFIG_DIR}/${file}`,
+      data: text,
+      directory: Directory.Library,
       encoding: Encoding.UTF8,
       recursive: true,
     });
+  },
+};
+
+// The plugin rejects with a message of its own when the user closes the picker without a choice.
+const isCancel = (err: unknown) => err instanceof Error && /cancel/i.test(err.message);
+
+/** The phone side (Capacitor). */
+export const nativePlatform: Platform = {
+  get kind() {
+    return isAndroid() ? 'android' : 'ios';
+  },
+  async saveFile(name, data): Promise<SavedFile> {
+    // Android: the shared Download folder, where the user's file manager and other apps find it
+    // (an app may add its own files there from Android 11 on; older ones ask for the storage
+    // permission the manifest declares). iOS: the app's Documents, shown in the Files app.
+    const android = isAndroid();
+    const res = await Filesystem.writeFile({
+      path: android ? `Download/${name}` : name,
+      data: await toBase64(data),
+      directory: android ? Directory.ExternalStorage : Directory.Documents,
+      recursive: true,
+    });
+    return { name, where: android ? 'download-folder' : 'documents', uri: res.uri };
+  },
+  canOpenSaved: true,
+  async openFile(file) {
+    if (!file.uri) return;
+    // The share sheet both opens the file in another app and sends it on.
+    await Share.share({ title: file.name, files: [file.uri] });
+  },
+  async pickImage(box = { maxWidth: IMAGE_MAX_WIDTH, maxHeight: IMAGE_MAX_HEIGHT }) {
+    let picked;
+    try {
+      // The system photo picker: the library only (no camera), which needs no permission on Android.
+      picked = await Camera.chooseFromGallery({
+        mediaType: MediaTypeSelection.Photo,
+        limit: 1,
+        targetWidth: box.maxWidth,
+        targetHeight: box.maxHeight,
+        correctOrientation: true,
+        quality: 90,
+      });
+    } catch (err) {
+      if (isCancel(err)) return null;
+      throw err;
+    }
+    const photo = picked.results[0];
+    if (!photo?.webPath) return null;
+    const blob = await (await fetch(photo.webPath)).blob();
+    const type = blob.type || 'image/jpeg';
+    const file = new File([blob], `photo.${type === 'image/png' ? 'png' : 'jpg'}`, { type });
+    // The plugin's target size is a hint the platforms read differently: the box is made sure of here.
+    return scaleImage(file, box.maxWidth, box.maxHeight);
+  },
+  readConfig: (name, defaults) => readConfigFrom(nativeConfig, name, defaults),
+  writeConfig: (name, value) => writeConfigTo(nativeConfig, name, value),
+  onResume(listener) {
+    const handle = App.addListener('resume', listener);
+    return () => void handle.then((h) => h.remove());
+  },
+  inAppStore() {
+    const cdv = (globalThis as { CdvPurchase?: unknown }).CdvPurchase;
+    if (!cdv) return null;
+    return isAndroid() ? 'googleplay' : 'appstore';
+  },
+  async buyInApp(products, validator, onMessage) {
+    const store = this.inAppStore();
+    const { buyInApp, cdvStore } = await import('./purchase');
+    const cdv = cdvStore();
+    if (!store || !cdv) throw new Error('The in-app store is not available');
+    return buyInApp({ store, cdv, products, validator, onResume: (l) => this.onResume(l), onMessage });
+  },
+  startShell() {
+    void import('./shell').then((m) => m.startShell());
   },
 };

@@ -1,11 +1,15 @@
 import { IMAGE_MAX_HEIGHT, IMAGE_MAX_WIDTH } from '@/lib/ui-constants';
+import { readConfigFrom, writeConfigTo } from '../config';
 import { chooseImageFile, scaleImage } from '../image';
-import { configFileName, type Platform } from '../types';
+import type { Platform } from '../types';
+import { idbConfig } from './idb-config';
 
-const CONFIG_PREFIX = 'till:config/';
-
-/** The browser side: downloads, the file chooser, and config files in localStorage. */
-export const webPlatform: Platform = {
+/**
+ * The browser side: downloads, the file chooser, config files in IndexedDB, no in-app store.
+ * `onVisibleAgain` is the page's resume (platform.ts).
+ */
+export const createWebPlatform = (onVisibleAgain: (listener: () => void) => () => void): Platform => ({
+  kind: 'web',
   async saveFile(name, data) {
     const href = typeof data === 'string' ? data : URL.createObjectURL(data);
     const a = document.createElement('a');
@@ -17,20 +21,19 @@ export const webPlatform: Platform = {
     a.remove();
     // The click has been dispatched synchronously; the blob URL can go once the download started.
     if (typeof data !== 'string') setTimeout(() => URL.revokeObjectURL(href), 10_000);
+    return { name, where: 'downloads' };
   },
+  // The browser shows its own downloads bar, from which the file opens.
+  canOpenSaved: false,
+  async openFile() {},
   async pickImage(box = { maxWidth: IMAGE_MAX_WIDTH, maxHeight: IMAGE_MAX_HEIGHT }) {
     const file = await chooseImageFile();
     return file ? scaleImage(file, box.maxWidth, box.maxHeight) : null;
   },
-  async readConfig<T>(name: string) {
-    try {
-      const text = localStorage.getItem(CONFIG_PREFIX + configFileName(name));
-      return text === null ? null : (JSON.parse(text) as T);
-    } catch {
-      return null;
-    }
-  },
-  async writeConfig(name, value) {
-    localStorage.setItem(CONFIG_PREFIX + configFileName(name), JSON.stringify(value));
-  },
-};
+  readConfig: (name, defaults) => readConfigFrom(idbConfig, name, defaults),
+  writeConfig: (name, value) => writeConfigTo(idbConfig, name, value),
+  onResume: (listener) => onVisibleAgain(listener),
+  inAppStore: () => null,
+  buyInApp: () => Promise.reject(new Error('The browser has no in-app store')),
+  startShell() {},
+});

@@ -13,10 +13,10 @@ import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { adminCouponsBulkRequest, couponInput, type CouponInput } from '@till/protocol';
 import { FormTextField } from '@/components/form-text-field';
+import { useSaveFile } from '@/components/saved-file';
 import { useErrorMessage } from '@/components/states';
 import { formLevelError, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
-import { getPlatform } from '@/platform/platform';
 import { adminKeys, bulkCoupons, saveCoupon } from '../api/admin-api';
 import { payloadResolver, toInt, toMinor } from '../hooks/schema-form';
 
@@ -88,6 +88,7 @@ export function CouponDialog({ bulk, open, onClose }: { bulk: boolean; open: boo
   const client = useQueryClient();
   const errorMessage = useErrorMessage();
   const id = useId();
+  const { save, notice } = useSaveFile();
   const { control, handleSubmit, setError } = useForm<Fields>({
     resolver: bulk
       ? payloadResolver<Fields, typeof bulkRequest>(bulkRequest, toBulk, fieldOf)
@@ -132,9 +133,7 @@ export function CouponDialog({ bulk, open, onClose }: { bulk: boolean; open: boo
           <DialogActions>
             <Button
               onClick={() =>
-                void getPlatform().then((p) =>
-                  p.saveFile(`coupons-${batch.batch}.txt`, new Blob([batch.codes.join('\n')], { type: 'text/plain' })),
-                )
+                save(`coupons-${batch.batch}.txt`, new Blob([batch.codes.join('\n')], { type: 'text/plain' }))
               }
             >
               {t('admin.downloadCodes')}
@@ -143,6 +142,7 @@ export function CouponDialog({ bulk, open, onClose }: { bulk: boolean; open: boo
               {t('common.close')}
             </Button>
           </DialogActions>
+          {notice}
         </>
       ) : (
         <form noValidate onSubmit={handleSubmit((f) => mutation.mutate(f))}>

@@ -5,6 +5,7 @@ import type { Provider } from '@till/protocol';
 import { goToPayment } from '@/lib/payment';
 import { setScreen, testOrder, testProduct } from '@/test/fixtures';
 import { fakeTill, renderWithApp, signInFake } from '@/test/render';
+import { getPlatform } from '@/platform/platform';
 import { CartStore } from '../hooks/cart-store';
 import { CheckoutPanel } from './checkout-panel';
 
@@ -77,10 +78,13 @@ async function buyWith(
   signInFake(env.till);
   const onPaid = vi.fn();
   const onPayInFrame = vi.fn();
-  renderWithApp(<CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={onPaid} onPayInFrame={onPayInFrame} />, {
-    till: env.till,
-    cart: env.cart,
-  });
+  renderWithApp(
+    <CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={onPaid} onPayInFrame={onPayInFrame} onPaidInApp={vi.fn()} />,
+    {
+      till: env.till,
+      cart: env.cart,
+    },
+  );
   const user = userEvent.setup();
   await user.click(await screen.findByRole('radio', { name: route }));
   await user.click(screen.getByRole('button', { name: 'Buy' }));
@@ -104,10 +108,13 @@ describe('CheckoutPanel', () => {
       },
     }));
     signInFake(till);
-    renderWithApp(<CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} />, {
-      till,
-      cart,
-    });
+    renderWithApp(
+      <CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} onPaidInApp={vi.fn()} />,
+      {
+        till,
+        cart,
+      },
+    );
     await userEvent.setup().type(await screen.findByLabelText('Coupon code'), 'welcome10');
     expect(await screen.findByText('10 % off')).toBeInTheDocument();
   });
@@ -115,10 +122,13 @@ describe('CheckoutPanel', () => {
   it('names the reason a coupon is refused (908) and holds the purchase back', async () => {
     const { till, cart } = server(() => ({ code: 908, reason: 'expired' }));
     signInFake(till);
-    renderWithApp(<CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} />, {
-      till,
-      cart,
-    });
+    renderWithApp(
+      <CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} onPaidInApp={vi.fn()} />,
+      {
+        till,
+        cart,
+      },
+    );
     await userEvent.setup().type(await screen.findByLabelText('Coupon code'), 'OLD');
     expect(await screen.findByText('This coupon has expired.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Buy' })).toBeDisabled();
@@ -126,10 +136,19 @@ describe('CheckoutPanel', () => {
 
   it('offers the routes of the checkout form, and credits when every product has a credit price', async () => {
     const { till, cart } = server(() => ({ code: 908, reason: 'unknown' }));
-    renderWithApp(<CheckoutPanel signedIn={false} onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} />, {
-      till,
-      cart,
-    });
+    renderWithApp(
+      <CheckoutPanel
+        signedIn={false}
+        onNeedSignIn={vi.fn()}
+        onPaid={vi.fn()}
+        onPayInFrame={vi.fn()}
+        onPaidInApp={vi.fn()}
+      />,
+      {
+        till,
+        cart,
+      },
+    );
     expect(await screen.findByRole('radio', { name: 'Sandbox checkout' })).toBeChecked();
     expect(screen.getByRole('radio', { name: 'Credits (500 credits)' })).not.toBeChecked();
   });
@@ -138,7 +157,13 @@ describe('CheckoutPanel', () => {
     const { till, cart, calls } = server(() => ({ code: 908, reason: 'unknown' }));
     const onNeedSignIn = vi.fn();
     renderWithApp(
-      <CheckoutPanel signedIn={false} onNeedSignIn={onNeedSignIn} onPaid={vi.fn()} onPayInFrame={vi.fn()} />,
+      <CheckoutPanel
+        signedIn={false}
+        onNeedSignIn={onNeedSignIn}
+        onPaid={vi.fn()}
+        onPayInFrame={vi.fn()}
+        onPaidInApp={vi.fn()}
+      />,
       { till, cart },
     );
     const user = userEvent.setup();
@@ -154,23 +179,43 @@ describe('CheckoutPanel', () => {
   });
 
   it('offers the payment route chosen last time first', async () => {
-    localStorage.setItem('till:config/checkout.json', JSON.stringify({ provider: 'credits' }));
+    await (await getPlatform()).writeConfig('checkout', { provider: 'credits' });
     const { till, cart } = server(() => ({ code: 908, reason: 'unknown' }));
-    renderWithApp(<CheckoutPanel signedIn={false} onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} />, {
-      till,
-      cart,
-    });
+    renderWithApp(
+      <CheckoutPanel
+        signedIn={false}
+        onNeedSignIn={vi.fn()}
+        onPaid={vi.fn()}
+        onPayInFrame={vi.fn()}
+        onPaidInApp={vi.fn()}
+      />,
+      {
+        till,
+        cart,
+      },
+    );
     await waitFor(() => expect(screen.getByRole('radio', { name: 'Credits (500 credits)' })).toBeChecked());
     await userEvent.setup().click(screen.getByRole('radio', { name: 'Sandbox checkout' }));
-    await waitFor(() => expect(localStorage.getItem('till:config/checkout.json')).toBe('{"provider":"default"}'));
+    await waitFor(async () =>
+      expect(await (await getPlatform()).readConfig('checkout', {})).toEqual({ provider: 'default' }),
+    );
   });
 
   it('offers every route that is on, each with its name and what happens next', async () => {
     const { till, cart } = server(noCoupon, ['card', 'paywall', 'default']);
-    renderWithApp(<CheckoutPanel signedIn={false} onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} />, {
-      till,
-      cart,
-    });
+    renderWithApp(
+      <CheckoutPanel
+        signedIn={false}
+        onNeedSignIn={vi.fn()}
+        onPaid={vi.fn()}
+        onPayInFrame={vi.fn()}
+        onPaidInApp={vi.fn()}
+      />,
+      {
+        till,
+        cart,
+      },
+    );
     const card = await screen.findByRole('radio', { name: 'Card (Stripe)' });
     expect(card).toBeChecked();
     expect(card).toHaveAccessibleDescription("You'll pay by card on Stripe's secure page and come back here.");

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { OrderStatus, type Order, type Provider } from '@till/protocol';
@@ -11,10 +11,11 @@ import { PaymentRouteChoice } from '@/components/payment-route-choice';
 import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { ApiError, codeOf } from '@/lib/api-error';
 import { formatMoney } from '@/lib/format';
-import { goToPayment, opensInFrame, type PaymentPage } from '@/lib/payment';
+import { goToPayment, isInAppRoute, opensInFrame, routesForPlatform, type PaymentPage } from '@/lib/payment';
 import { useTill } from '@/lib/till';
 import { useDebounced } from '@/lib/use-debounced';
-import { getPlatform } from '@/platform/platform';
+import { getPlatform, isNativeShell } from '@/platform/platform';
+import type { Platform } from '@/platform/types';
 import { checkout, payWithCredits, useCheckoutForm, useCouponCheck } from '../api/checkout-api';
 import { useCart } from '../hooks/use-cart';
 import { CouponStatus, useCouponText } from './coupon-status';
@@ -26,18 +27,22 @@ import { CouponStatus, useCouponText } from './coupon-status';
  * After the order is made, the buyer goes to the provider's page (same window), or, for a page
  * that opens in a frame on this screen, to the order page with that page to show (`onPayInFrame`);
  * an order paid at once (credits, a zero total) goes to `onPaid`. The cart is kept until the
- * order is paid: see `CartStore`.
+ * order is paid: see `CartStore`. In the phone app the platform's in-app store is a route of its
+ * own where it is available (`routesForPlatform`); a purchase there is verified by the server and
+ * ends on the orders page (`onPaidInApp`).
  */
 export function CheckoutPanel({
   signedIn,
   onNeedSignIn,
   onPaid,
   onPayInFrame,
+  onPaidInApp,
 }: {
   signedIn: boolean;
   onNeedSignIn: () => void;
   onPaid: (order: Order) => void;
   onPayInFrame: (order: Order, payment: PaymentPage) => void;
+  onPaidInApp: () => void;
 }) {
   const { t, i18n } = useTranslation();
   const till = useTill();
@@ -48,15 +53,19 @@ export function CheckoutPanel({
   const [couponInput, setCouponInput] = useState('');
   const couponCode = useDebounced(couponInput.trim().toUpperCase());
   const coupon = useCouponCheck(couponCode, signedIn);
+  const queryClient = useQueryClient();
   const [chosen, setChosen] = useState<Provider | null>(null);
+  // The browser's platform is known at once (no store, every web route); the shell's once loaded.
+  const [platform, setPlatform] = useState<Platform | null>(null);
   // The route chosen last time is kept in a config file and offered first again.
   useEffect(() => {
     let live = true;
-    void getPlatform()
-      .then((p) => p.readConfig<{ provider?: Provider }>('checkout'))
-      .then((saved) => {
-        if (live && saved?.provider) setChosen((current) => current ?? saved.provider ?? null);
-      });
+    void getPlatform().then(async (p) => {
+      if (!live) return;
+      setPlatform(p);
+      const saved = await p.readConfig<{ provider?: Provider }>('checkout', {});
+      if (live && saved.provider) setChosen((current) => current ?? saved.provider ?? null);
+    });
     return () => {
       live = false;
     };
@@ -65,6 +74,19 @@ export function CheckoutPanel({
     setChosen(provider);
     void getPlatform().then((p) => p.writeConfig('checkout', { provider }));
   };
+
+  const buyInApp = useMutation({
+    mutationFn: async () => {
+      if (!platform || !form.data) throw new Error('The checkout is not ready');
+      return platform.buyInApp(form.data.products, till.store);
+    },
+    onSuccess: (message) => {
+      if (message.type !== 'finished') return;
+      store.clear();
+      void queryClient.invalidateQueries({ queryKey: ['store'] });
+      onPaidInApp();
+    },
+  });
 
   const buy = useMutation({
     mutationFn: async (provider: Provider) => {
@@ -96,8 +118,16 @@ export function CheckoutPanel({
     0 as number | null,
   );
   const offered = form.data.providers.map((p) => p.provider);
-  const providers: Provider[] =
-    creditTotal !== null && !offered.includes('credits') ? [...offered, 'credits'] : offered;
+  const all: Provider[] = creditTotal !== null && !offered.includes('credits') ? [...offered, 'credits'] : offered;
+  // Until the shell's platform has loaded no route is offered there, so that a web route never
+  // flashes up inside the iOS app.
+  const providers =
+    platform || !isNativeShell()
+      ? routesForPlatform(all, {
+          kind: platform?.kind ?? 'web',
+          inAppStore: platform?.inAppStore() ?? null,
+        })
+      : [];
   const provider = chosen && providers.includes(chosen) ? chosen : (providers[0] ?? null);
 
   let couponLine: { text: string; tone: 'ok' | 'error' | 'info' } | null = null;
@@ -130,6 +160,10 @@ export function CheckoutPanel({
 
   const onBuy = () => {
     if (!provider) return;
+    if (isInAppRoute(provider)) {
+      buyInApp.mutate();
+      return;
+    }
     buy.mutate(provider);
     if (!signedIn) onNeedSignIn();
   };
@@ -178,6 +212,16 @@ export function CheckoutPanel({
           {buyError(buy.error)}
         </Alert>
       ) : null}
+      {buyInApp.isError ? (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          {errorMessage(buyInApp.error)}
+        </Alert>
+      ) : null}
+      {buyInApp.data && buyInApp.data.type !== 'finished' ? (
+        <Alert severity={buyInApp.data.type === 'cancelled' ? 'info' : 'error'} role="alert" sx={{ mt: 2 }}>
+          {buyInApp.data.type === 'cancelled' ? t('checkout.inAppCancelled') : t('checkout.inAppFailed')}
+        </Alert>
+      ) : null}
       {buy.isPending && !signedIn ? (
         <Alert severity="info" sx={{ mt: 2 }}>
           {t('checkout.waitingForSignIn')}
@@ -188,10 +232,10 @@ export function CheckoutPanel({
         size="large"
         fullWidth
         sx={{ mt: 3 }}
-        disabled={!provider || couponBlocked || (buy.isPending && signedIn)}
+        disabled={!provider || couponBlocked || (buy.isPending && signedIn) || buyInApp.isPending}
         onClick={onBuy}
       >
-        {buy.isPending && signedIn ? t('checkout.working') : t('checkout.buy')}
+        {(buy.isPending && signedIn) || buyInApp.isPending ? t('checkout.working') : t('checkout.buy')}
       </Button>
     </Box>
   );

@@ -8,10 +8,10 @@ import { useTranslation } from 'react-i18next';
 import type { FileInfo } from '@till/protocol';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { DataTable } from '@/components/data-table';
+import { useSaveFile } from '@/components/saved-file';
 import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { formatBytes, formatDate } from '@/lib/format';
 import { useTill } from '@/lib/till';
-import { getPlatform } from '@/platform/platform';
 import { deleteFile, filesKey, useFiles } from '../api/files-api';
 
 /** The user's files: download through the platform, delete after asking. */
@@ -22,6 +22,7 @@ export function FileList() {
   const errorMessage = useErrorMessage();
   const query = useFiles();
   const [doomed, setDoomed] = useState<FileInfo | null>(null);
+  const { save, notice } = useSaveFile();
   const remove = useMutation({
     mutationFn: (file: FileInfo) => deleteFile(till, file.id),
     onSuccess: () => {
@@ -61,10 +62,7 @@ export function FileList() {
             header: t('files.actions'),
             render: (f) => (
               <>
-                <IconButton
-                  aria-label={t('files.download', { name: f.name })}
-                  onClick={() => void getPlatform().then((p) => p.saveFile(f.name, f.url))}
-                >
+                <IconButton aria-label={t('files.download', { name: f.name })} onClick={() => save(f.name, f.url)}>
                   <DownloadIcon />
                 </IconButton>
                 <IconButton aria-label={t('files.delete', { name: f.name })} onClick={() => setDoomed(f)}>
@@ -75,6 +73,7 @@ export function FileList() {
           },
         ]}
       />
+      {notice}
       <ConfirmDialog
         open={doomed !== null}
         title={t('files.deleteTitle')}

@@ -1,3 +1,4 @@
+import PhotoIcon from '@mui/icons-material/AddPhotoAlternate';
 import UploadIcon from '@mui/icons-material/UploadFile';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -9,6 +10,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorMessage } from '@/components/states';
 import { useTill } from '@/lib/till';
+import { getPlatform } from '@/platform/platform';
 import { filesKey, uploadFiles } from '../api/files-api';
 
 /** Chooses several files and uploads them with a progress bar. */
@@ -19,6 +21,7 @@ export function FileUpload() {
   const errorMessage = useErrorMessage();
   const inputId = useId();
   const [progress, setProgress] = useState(0);
+  const [badImage, setBadImage] = useState(false);
   const mutation = useMutation({
     mutationFn: (files: File[]) => {
       setProgress(0);
@@ -49,6 +52,24 @@ export function FileUpload() {
         disabled={mutation.isPending}
       >
         {t('files.upload')}
+      </Button>{' '}
+      {/* A photo from the library, scaled to fit 1024 x 768 before it goes (phones: the system picker). */}
+      <Button
+        variant="outlined"
+        startIcon={<PhotoIcon />}
+        disabled={mutation.isPending}
+        onClick={() => {
+          setBadImage(false);
+          void getPlatform()
+            .then((p) => p.pickImage())
+            .then(
+              (photo) => photo && mutation.mutate([photo]),
+              // The picture could not be decoded (a broken or unsupported file).
+              () => setBadImage(true),
+            );
+        }}
+      >
+        {t('files.uploadPhoto')}
       </Button>
       {mutation.isPending ? (
         <Box sx={{ mt: 2 }}>
@@ -61,6 +82,11 @@ export function FileUpload() {
       {mutation.isSuccess ? (
         <Alert severity="success" role="status" sx={{ mt: 2 }}>
           {t('files.uploaded', { count: mutation.data.length })}
+        </Alert>
+      ) : null}
+      {badImage ? (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          {t('files.badImage')}
         </Alert>
       ) : null}
       {mutation.isError ? (

@@ -1,0 +1,89 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import type { StoreMessage } from '@till/client';
+import type { Platform } from '@/platform/types';
+import { testProduct } from '@/test/fixtures';
+import { fakeTill, renderWithApp, signInFake } from '@/test/render';
+import { CartStore } from '../hooks/cart-store';
+import { CheckoutPanel } from './checkout-panel';
+
+// Checkout inside the phone app: the platform is the shell's, with its in-app store.
+const shell = vi.hoisted(() => ({ platform: null as Platform | null }));
+vi.mock('@/platform/platform', () => ({
+  isNativeShell: () => true,
+  getPlatform: async () => shell.platform,
+  onResume: () => () => undefined,
+}));
+
+const pro = testProduct();
+
+function phone(kind: 'ios' | 'android', answer: StoreMessage): Platform {
+  return {
+    kind,
+    saveFile: vi.fn(),
+    canOpenSaved: true,
+    openFile: vi.fn(),
+    pickImage: vi.fn(),
+    readConfig: async (_name, defaults) => defaults,
+    writeConfig: vi.fn(async () => undefined),
+    onResume: () => () => undefined,
+    inAppStore: () => (kind === 'ios' ? 'appstore' : 'googleplay'),
+    buyInApp: vi.fn(async () => answer),
+    startShell: vi.fn(),
+  };
+}
+
+function render(platform: Platform) {
+  shell.platform = platform;
+  const till = fakeTill((path) => {
+    if (path === 'api/store/getCheckoutForm') {
+      const providers = ['card', 'default', 'appstore', 'googleplay'].map((provider) => ({ provider, url: '' }));
+      return { code: 900, data: { products: [pro], total: pro.price, providers } };
+    }
+    return { code: 904, parameter: 'path' };
+  });
+  signInFake(till);
+  const cart = new CartStore(null);
+  cart.add('pro-unlock');
+  const onPaidInApp = vi.fn();
+  renderWithApp(
+    <CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} onPaidInApp={onPaidInApp} />,
+    { till, cart },
+  );
+  return { till, cart, onPaidInApp };
+}
+
+const finished: StoreMessage = {
+  type: 'finished',
+  code: 800,
+  data: { productId: 'app.till.pro', transactionId: 't1' },
+};
+
+describe('checkout in the phone app', () => {
+  it('offers only the App Store and credits inside the iOS app, and buys there', async () => {
+    const platform = phone('ios', finished);
+    const { till, cart, onPaidInApp } = render(platform);
+    await screen.findByRole('radio', { name: 'App Store' });
+    const routes = screen.getAllByRole('radio').map((r) => r.getAttribute('value'));
+    expect(routes).toEqual(['appstore', 'credits']);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Buy' }));
+    await waitFor(() => expect(onPaidInApp).toHaveBeenCalled());
+    expect(platform.buyInApp).toHaveBeenCalledWith([pro], till.store);
+    expect(cart.count).toBe(0);
+  });
+
+  it('offers Google Play beside the web routes on Android, and keeps the cart when the buyer cancels', async () => {
+    const platform = phone('android', { type: 'cancelled', data: {} });
+    const { cart, onPaidInApp } = render(platform);
+    await screen.findByRole('radio', { name: 'Google Play' });
+    const routes = screen.getAllByRole('radio').map((r) => r.getAttribute('value'));
+    expect(routes).toEqual(['card', 'default', 'googleplay', 'credits']);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('radio', { name: 'Google Play' }));
+    await user.click(screen.getByRole('button', { name: 'Buy' }));
+    await screen.findByText('The purchase was cancelled; your cart is still here.');
+    expect(onPaidInApp).not.toHaveBeenCalled();
+    expect(cart.count).toBe(1);
+  });
+});

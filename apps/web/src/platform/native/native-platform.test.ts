@@ -1,0 +1,198 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+// The plugins as Capacitor's JavaScript side exposes them, mocked: each test checks what the app
+// passes to them (directories, paths, options) on Android and on iOS.
+const cap = vi.hoisted(() => ({
+  platform: 'android' as 'android' | 'ios',
+  files: new Map<string, string>(),
+  listeners: new Map<string, (data: unknown) => void>(),
+}));
+
+vi.mock('@capacitor/core', () => ({ Capacitor: { getPlatform: () => cap.platform, isNativePlatform: () => true } }));
+vi.mock('@capacitor/filesystem', () => ({
+  Directory: { Documents: 'DOCUMENTS', Data: 'DATA', Library: 'LIBRARY', ExternalStorage: 'EXTERNAL_STORAGE' },
+  Encoding: { UTF8: 'utf8' },
+  Filesystem: {
+    writeFile: vi.fn(async (o: { path: string; directory: string; data: string }) => {
+      cap.files.set(`${o.directory}/${o.path}`, o.data);
+      return { uri: `file:///${o.directory}/${o.path}` };
+    }),
+    readFile: vi.fn(async (o: { path: string; directory: string }) => {
+      const data = cap.files.get(`${o.directory}/${o.path}`);
+      if (data === undefined) throw new Error('File does not exist.');
+      return { data };
+    }),
+  },
+}));
+vi.mock('@capacitor/camera', () => ({
+  MediaTypeSelection: { Photo: 0, Video: 1, All: 2 },
+  Camera: { chooseFromGallery: vi.fn() },
+}));
+vi.mock('@capacitor/share', () => ({ Share: { share: vi.fn(async () => ({})) } }));
+vi.mock('@capacitor/app', () => ({
+  App: {
+    addListener: vi.fn(async (event: string, cb: (data: unknown) => void) => {
+      cap.listeners.set(event, cb);
+      return { remove: async () => void cap.listeners.delete(event) };
+    }),
+    minimizeApp: vi.fn(async () => undefined),
+  },
+}));
+vi.mock('@capacitor/status-bar', () => ({
+  Style: { Dark: 'DARK', Light: 'LIGHT', Default: 'DEFAULT' },
+  StatusBar: { setStyle: vi.fn(async () => undefined) },
+}));
+vi.mock('@capacitor/keyboard', () => ({ Keyboard: { setAccessoryBarVisible: vi.fn(async () => undefined) } }));
+vi.mock('@capacitor/splash-screen', () => ({ SplashScreen: { hide: vi.fn(async () => undefined) } }));
+
+const { App } = await import('@capacitor/app');
+const { Camera } = await import('@capacitor/camera');
+const { Filesystem } = await import('@capacitor/filesystem');
+const { Keyboard } = await import('@capacitor/keyboard');
+const { Share } = await import('@capacitor/share');
+const { SplashScreen } = await import('@capacitor/splash-screen');
+const { nativePlatform } = await import('./native-platform');
+const { startShell } = await import('./shell');
+
+beforeEach(() => {
+  cap.files.clear();
+  cap.listeners.clear();
+  vi.clearAllMocks();
+});
+
+describe('the native platform', () => {
+  it('saves a file into the shared Download folder on Android, as base64, and shares it from there', async () => {
+    cap.platform = 'android';
+    const saved = await nativePlatform.saveFile('codes.txt', new Blob(['A1\nB2'], { type: 'text/plain' }));
+    expect(Filesystem.writeFile).toHaveBeenCalledWith({
+      path: 'Download/codes.txt',
+      data: btoa('A1\nB2'),
+      directory: 'EXTERNAL_STORAGE',
+      recursive: true,
+    });
+    expect(saved).toEqual({
+      name: 'codes.txt',
+      where: 'download-folder',
+      uri: 'file:///EXTERNAL_STORAGE/Download/codes.txt',
+    });
+    await nativePlatform.openFile(saved);
+    expect(Share.share).toHaveBeenCalledWith({ title: 'codes.txt', files: [saved.uri] });
+  });
+
+  it("saves a file into the iOS app's Documents (the Files app)", async () => {
+    cap.platform = 'ios';
+    const saved = await nativePlatform.saveFile('codes.txt', new Blob(['A1']));
+    expect(Filesystem.writeFile).toHaveBeenCalledWith({
+      path: 'codes.txt',
+      data: btoa('A1'),
+      directory: 'DOCUMENTS',
+      recursive: true,
+    });
+    expect(saved.where).toBe('documents');
+    expect(nativePlatform.kind).toBe('ios');
+  });
+
+  it('keeps config files as JSON in the private Library folder, and replaces a corrupt one', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    for (const platform of ['android', 'ios'] as const) {
+      cap.platform = platform;
+      cap.files.clear();
+      expect(await nativePlatform.readConfig('settings', { theme: 'light' })).toEqual({ theme: 'light' });
+      await nativePlatform.writeConfig('settings', { theme: 'dark' });
+      expect(Filesystem.writeFile).toHaveBeenLastCalledWith({
+        path: 'config/settings.json',
+        data: '{"theme":"dark"}',
+        directory: 'LIBRARY',
+        encoding: 'utf8',
+        recursive: true,
+      });
+      expect(await nativePlatform.readConfig('settings', { theme: 'light' })).toEqual({ theme: 'dark' });
+      expect(Filesystem.readFile).toHaveBeenLastCalledWith({
+        path: 'config/settings.json',
+        directory: 'LIBRARY',
+        encoding: 'utf8',
+      });
+      cap.files.set('LIBRARY/config/settings.json', '{"theme":');
+      expect(await nativePlatform.readConfig('settings', { theme: 'light' })).toEqual({ theme: 'light' });
+      expect(cap.files.get('LIBRARY/config/settings.json')).toBe('{"theme":"light"}');
+    }
+    expect(warn).toHaveBeenCalledTimes(2);
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(/settings\.json is not JSON/);
+    warn.mockRestore();
+  });
+
+  it('picks a photo from the library only, asking the picker for the 1024 x 768 box', async () => {
+    vi.mocked(Camera.chooseFromGallery).mockResolvedValueOnce({
+      results: [{ type: 0, saved: false, webPath: 'capacitor://localhost/_capacitor_file_/photo.jpg' }],
+    } as never);
+    const fetched = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce({ blob: async () => new Blob(['x'], { type: 'image/jpeg' }) } as Response);
+    // jsdom cannot decode images: the scaling itself is tested in Chromium (e2e/phone-platform).
+    const bitmap = { width: 800, height: 600, close: vi.fn() };
+    vi.stubGlobal(
+      'createImageBitmap',
+      vi.fn(async () => bitmap),
+    );
+    const file = await nativePlatform.pickImage();
+    expect(Camera.chooseFromGallery).toHaveBeenCalledWith({
+      mediaType: 0,
+      limit: 1,
+      targetWidth: 1024,
+      targetHeight: 768,
+      correctOrientation: true,
+      quality: 90,
+    });
+    expect(fetched).toHaveBeenCalledWith('capacitor://localhost/_capacitor_file_/photo.jpg');
+    expect(file?.type).toBe('image/jpeg');
+    vi.mocked(Camera.chooseFromGallery).mockRejectedValueOnce(new Error('User cancelled photos app'));
+    expect(await nativePlatform.pickImage()).toBeNull();
+    vi.unstubAllGlobals();
+    fetched.mockRestore();
+  });
+
+  it("hears the app's resume event and stops hearing it", async () => {
+    const listener = vi.fn();
+    const off = nativePlatform.onResume(listener);
+    await vi.waitFor(() => expect(cap.listeners.has('resume')).toBe(true));
+    cap.listeners.get('resume')?.(undefined);
+    expect(listener).toHaveBeenCalledTimes(1);
+    off();
+    await vi.waitFor(() => expect(cap.listeners.has('resume')).toBe(false));
+  });
+
+  it("offers the platform's own store only when the purchase plugin is there", () => {
+    cap.platform = 'android';
+    expect(nativePlatform.inAppStore()).toBeNull();
+    vi.stubGlobal('CdvPurchase', { store: {} });
+    expect(nativePlatform.inAppStore()).toBe('googleplay');
+    cap.platform = 'ios';
+    expect(nativePlatform.inAppStore()).toBe('appstore');
+    vi.unstubAllGlobals();
+  });
+});
+
+describe('the shell', () => {
+  it("goes back on Android's back button, and to the background where there is no way back", async () => {
+    cap.platform = 'android';
+    const win = { history: { back: vi.fn() }, matchMedia: () => ({ matches: false }) } as unknown as Window;
+    await startShell(win);
+    const back = cap.listeners.get('backButton');
+    back?.({ canGoBack: true });
+    expect(win.history.back).toHaveBeenCalledTimes(1);
+    expect(App.minimizeApp).not.toHaveBeenCalled();
+    back?.({ canGoBack: false });
+    expect(App.minimizeApp).toHaveBeenCalledTimes(1);
+    expect(SplashScreen.hide).toHaveBeenCalled();
+    expect(Keyboard.setAccessoryBarVisible).not.toHaveBeenCalled();
+  });
+
+  it('shows the keyboard bar on iOS, where there is no back button', async () => {
+    cap.platform = 'ios';
+    const win = { history: { back: vi.fn() }, matchMedia: () => ({ matches: true }) } as unknown as Window;
+    await startShell(win);
+    expect(cap.listeners.has('backButton')).toBe(false);
+    expect(Keyboard.setAccessoryBarVisible).toHaveBeenCalledWith({ isVisible: true });
+    expect(SplashScreen.hide).toHaveBeenCalled();
+  });
+});

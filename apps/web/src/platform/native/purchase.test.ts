@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Product } from '@till/protocol';
+import type { StoreMessage } from '@till/client';
+// The plugin's native platforms scripted with the structures cordova-plugin-purchase 13 reports
+// (the SDK's own test support): App Store transactions and Google Play purchases.
+import { playNativePurchase, ScriptedCdvStore } from '../../../../../packages/client/src/test-support/cdv-native-store';
+import { buyInApp, cdvStore, resetInAppFlow } from './purchase';
+
+const product = (over: Partial<Product> = {}): Product => ({
+  id: 'p1',
+  alias: 'credits100',
+  title: '100 credits',
+  description: '',
+  type: 0,
+  price: null,
+  creditPrice: null,
+  grants: { credits: 100 },
+  imageUrl: null,
+  storeIds: { appstore: 'app.till.credits100', googleplay: 'till.credits100' },
+  active: true,
+  ...over,
+});
+
+const validator = (result: 0 | 1) => ({
+  validatePurchase: vi.fn(async () =>
+    result
+      ? { code: 900 as const, data: { result: 1 as const, products: 'credits100' } }
+      : { code: 900 as const, data: { result: 0 as const, reason: 'invalid' } },
+  ),
+});
+
+afterEach(() => resetInAppFlow());
+
+describe('in-app purchases in the shell', () => {
+  it('finds the plugin store the shell puts on the window', () => {
+    const store = new ScriptedCdvStore({ platform: 'android-playstore', purchase: () => ({ code: 1, message: '' }) });
+    expect(cdvStore({ CdvPurchase: { store } })).toBe(store);
+    expect(cdvStore({})).toBeNull();
+  });
+
+  it('buys on Google Play by the product store id, has the server verify the purchase, then finishes it', async () => {
+    const store = new ScriptedCdvStore({
+      platform: 'android-playstore',
+      purchase: (id) => playNativePurchase({ purchaseToken: 'tok-1', productId: id, packageName: 'app.till.mobile' }),
+    });
+    const check = validator(1);
+    const seen: StoreMessage[] = [];
+    const last = await buyInApp({
+      store: 'googleplay',
+      cdv: store,
+      products: [product()],
+      validator: check,
+      onResume: () => () => undefined,
+      onMessage: (m) => seen.push(m),
+    });
+    expect(store.products.map((p) => [p.id, p.platform, p.type])).toEqual([
+      ['till.credits100', 'android-playstore', 'consumable'],
+    ]);
+    expect(seen.map((m) => m.type)).toEqual(['ordered', 'approved', 'finished']);
+    expect(last).toMatchObject({ type: 'finished', code: 800, data: { productId: 'till.credits100' } });
+    const sent = (check.validatePurchase.mock.calls[0] as unknown[])[0];
+    expect(sent).toMatchObject({ platform: 'android-playstore' });
+    expect(store.finished).toHaveLength(1);
+  });
+
+  it('buys on the App Store, and leaves a purchase the server refuses unfinished', async () => {
+    const store = new ScriptedCdvStore({
+      platform: 'ios-appstore',
+      appReceipt: {
+        appStoreReceipt: '',
+        bundleIdentifier: 'app.till.mobile',
+        bundleShortVersion: '1.0',
+        bundleNumericVersion: 1,
+        bundleSignature: '',
+      },
+      purchase: (id) => ({ transactionId: '2000000001', productId: id, jwsRepresentation: 'a.b.c' }),
+    });
+    const last = await buyInApp({
+      store: 'appstore',
+      cdv: store,
+      products: [product()],
+      validator: validator(0),
+      onResume: () => () => undefined,
+    });
+    expect(store.products.map((p) => [p.id, p.platform])).toEqual([['app.till.credits100', 'ios-appstore']]);
+    expect(last.type).not.toBe('finished');
+    expect(store.finished).toHaveLength(0);
+  });
+
+  it('reports a purchase the user cancels, and refuses a product the store does not sell', async () => {
+    const store = new ScriptedCdvStore({
+      platform: 'android-playstore',
+      // The plugin names the product in the error it reports for the order.
+      purchase: (id) => ({ code: 6777006, message: 'USER_CANCELED', productId: id }),
+    });
+    const options = {
+      store: 'googleplay' as const,
+      cdv: store,
+      validator: validator(1),
+      onResume: () => () => undefined,
+    };
+    expect((await buyInApp({ ...options, products: [product()] })).type).toBe('cancelled');
+    await expect(buyInApp({ ...options, products: [product({ title: 'Web only', storeIds: {} })] })).rejects.toThrow(
+      /Web only is not sold in the googleplay store/,
+    );
+  });
+});
