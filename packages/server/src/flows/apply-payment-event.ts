@@ -26,58 +26,65 @@ import type { FlowDeps } from './deps.js';
 
 /** What one step of an event does to an order; runs inside the event's transaction. */
 type Step = (trx: Transaction<Database>, order: OrderRow, event: ProviderEvent, now: number) => Promise<Effect>;
-/** `changed`: the order moved; `refund`: money was taken for an order that can no longer be paid. */
-type Effect = 'changed' | 'unchanged' | 'refund';
+/**
+ * The order's status after the step, whether the step changed anything, and `refund` when money was
+ * taken for an order that can no longer be paid.
+ */
+interface Effect {
+  status: OrderStatusValue;
+  applied: boolean;
+  refund?: true;
+}
 
-const nothing: Step = () => Promise.resolve('unchanged');
+const nothing: Step = (_trx, order) => Promise.resolve({ status: order.status, applied: false });
 
 /** Refused until the order has moved on: the provider sends the event again later. */
 const notYet: Step = (_trx, order) => Promise.reject(new AbortTransaction(fail.conflict(order.status, 'not_yet')));
 
 const pay: Step = async (trx, order, event, now) => {
-  if (event.kind !== 'paid') return 'unchanged';
+  if (event.kind !== 'paid') return { status: order.status, applied: false };
   if (event.amount !== order.total || event.currency !== order.currency) {
     throw new AbortTransaction(fail.paymentRejected('amount_mismatch'));
   }
   await payOrder(trx, order.id, now);
-  return 'changed';
+  return { status: 'paid', applied: true };
 };
 
 const failOrder: Step = async (trx, order, _event, now) => {
   await closeOrder(trx, order.id, 'failed', now);
-  return 'changed';
+  return { status: 'failed', applied: true };
 };
 
 /** The money went back before the payment was confirmed: nothing was granted, nothing to take. */
 const refundUnpaid: Step = async (trx, order, _event, now) => {
   await transitionOrder(trx, order.id, 'refunded', now, 'refunded by the provider before it confirmed the payment');
-  return 'changed';
+  return { status: 'refunded', applied: true };
 };
 
 const reverse: Step = async (trx, order, event, now) => {
   const why = event.kind === 'reversed' ? event.reason : 'refund';
   await transitionOrder(trx, order.id, 'refunded', now, why === 'chargeback' ? 'chargeback' : 'refunded');
   await takeBackGrants(trx, order, grantLinesOf(await itemsOf(trx, order.id)), now, why);
-  return 'changed';
+  return { status: 'refunded', applied: true };
 };
 
 const renew: Step = async (trx, order, event, now) => {
-  if (event.kind !== 'renewed') return 'unchanged';
+  if (event.kind !== 'renewed') return { status: order.status, applied: false };
   const reported = event.amount !== undefined || event.currency !== undefined;
   if (reported && (event.amount !== order.total || event.currency !== order.currency)) {
     throw new AbortTransaction(fail.paymentRejected('amount_mismatch'));
   }
   await renewSubscription(trx, order, await itemsOf(trx, order.id), event.eventId, now, event.expiresAt);
-  return 'changed';
+  return { status: order.status, applied: true };
 };
 
 const end: Step = async (trx, order, _event, now) => {
   await endSubscription(trx, order.id, now);
-  return 'unchanged';
+  return { status: order.status, applied: false };
 };
 
 /** Money taken for an order that failed or was cancelled meanwhile (an out-of-order completion). */
-const refundLate: Step = () => Promise.resolve('refund');
+const refundLate: Step = (_trx, order) => Promise.resolve({ status: order.status, applied: false, refund: true });
 
 /**
  * What each kind of event does in each order status: every provider's events come down to these
@@ -124,13 +131,8 @@ export class PaymentEvents {
       if (!fresh) return { status: order.status, applied: false };
       if (order.provider !== provider) throw new AbortTransaction(fail.paymentRejected('provider_mismatch'));
       for (const link of event.refs ?? []) await linkRef(trx, { provider, orderId, ...link }, now);
-      const effect = await EVENT_STEPS[event.kind][order.status](trx, order, event, now);
-      const after = await trx.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow();
-      return {
-        status: after.status,
-        applied: effect === 'changed',
-        ...(effect === 'refund' ? { refundDue: { orderId } } : {}),
-      };
+      const { status, applied, refund } = await EVENT_STEPS[event.kind][order.status](trx, order, event, now);
+      return { status, applied, ...(refund ? { refundDue: { orderId } } : {}) };
     });
     this.deps.metrics.paymentEvent(
       provider,

@@ -2,7 +2,7 @@ import type { Order, PayWithCreditsRequest, Provider } from '@till/protocol';
 import type { Outcome } from '../errors.js';
 import type { ModuleHost, TillModule } from '../http/module.js';
 import type { AppliedEvent, PaymentPorts, ProviderEvent } from '../modules/payments/index.js';
-import { itemsOf, loadOrder } from '../modules/store/index.js';
+import { itemsOf } from '../modules/store/index.js';
 import { PaymentEvents } from './apply-payment-event.js';
 import { Checkout } from './checkout.js';
 import type { FlowDeps } from './deps.js';
@@ -35,8 +35,8 @@ export class Flows implements TillModule, PaymentPorts, FlowCalls {
     return refundOrder(this.deps, iden, reason);
   }
 
-  async findOrder(iden: string): Promise<Order | undefined> {
-    return (await loadOrder(this.deps.db, iden))?.order;
+  findOrder(iden: string): Promise<Order | undefined> {
+    return this.deps.store.parts.orders.order(iden);
   }
 
   async buyerOf(iden: string): Promise<string | undefined> {

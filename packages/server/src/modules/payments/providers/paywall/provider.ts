@@ -21,8 +21,6 @@ export class PaywallProvider implements PaymentProvider {
   readonly frameOrigins: readonly string[];
   /** Built once: a mistyped `PAYMENTWALL_PINGBACK_IPS` entry stops the start. */
   readonly allow: IpAllowList;
-  // The ports come with `register`, which the app calls before it listens: no checkout can start before.
-  private ports: PaymentPorts | undefined;
 
   constructor(
     private readonly paywall: PaywallConfig,
@@ -71,7 +69,6 @@ export class PaywallProvider implements PaymentProvider {
   }
 
   register({ app }: ModuleHost, ports: PaymentPorts): Promise<void> {
-    this.ports = ports;
     return registerPingbackRoute(
       app,
       { db: this.deps.db, secretKey: this.paywall.secretKey, allow: this.allow },
