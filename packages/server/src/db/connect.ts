@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Database } from './schema.js';
 
@@ -26,6 +27,17 @@ export interface Db {
 const STATEMENT_CACHE = 500;
 
 /**
+ * The SQLite driver for the running Node. better-sqlite3 12 (built from source at install) is the one
+ * that runs on Node 20; on Node 24 its statements derive from the raw `node::ObjectWrap`, whose
+ * destructor aborts the process when a garbage collection runs outside a JavaScript context. better-sqlite3
+ * 13 (Node-API, prebuilt) fixes that but needs Node 22. Both are installed (13 under the name
+ * `better-sqlite3-napi`) with the same API, and the running Node picks one. Node 20 support ends here.
+ */
+export const sqliteDriverName =
+  Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3';
+const SqliteDriver = createRequire(import.meta.url)(sqliteDriverName) as typeof SqliteDatabase;
+
+/**
  * better-sqlite3 compiles a statement on every `prepare`, which Kysely calls for every query: the
  * profile of getUserInfo under load showed it as the largest single cost. Kysely's SQL text is stable
  * per query shape, so compiled statements are kept by text (bounded, oldest dropped first). Reuse is
@@ -48,7 +60,7 @@ function cachingStatements(db: SqliteDatabase.Database) {
 }
 
 function openSqlite(file: string, readonly: boolean): SqliteDatabase.Database {
-  const sqlite = new SqliteDatabase(file, { readonly });
+  const sqlite = new SqliteDriver(file, { readonly });
   if (!readonly) {
     // WAL lets readers go on while one writer commits; NORMAL sync is safe with WAL.
     sqlite.pragma('journal_mode = WAL');
