@@ -6,20 +6,22 @@ import { AppProvider } from '@/app/provider';
 import { AppRouter, preloadPage } from '@/app/router';
 import { CartStore } from '@/features/cart/hooks/cart-store';
 import { productsKey, productsQuery, seedProducts } from '@/features/store/api/store-api';
-import { createI18n } from '@/lib/i18n';
+import { createI18n, initialLanguage } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query-client';
 import { createAppSdk } from '@/lib/sdk';
 import { registerServiceWorker } from '@/lib/service-worker';
 import { getPlatform, isNativeShell, onResume } from '@/platform/platform';
 
 // Hosts default to the page's own origin; a build for the native shells sets them.
+const i18n = createI18n();
+// Calls carry the interface's language, so product texts and the payment page come in it.
 const till = createAppSdk({
   apiHost: import.meta.env.VITE_API_HOST ?? '',
   storeHost: import.meta.env.VITE_STORE_HOST ?? '',
   storage: window.localStorage,
+  language: () => i18n.language,
 });
 const queryClient = createQueryClient();
-const i18n = createI18n();
 const cart = new CartStore(window.localStorage);
 
 // Signing out (or a 901) must not leave the last user's data in the cache for the next one.
@@ -33,7 +35,9 @@ preloadPage(pathname);
 // they ask for the products at once, in parallel with their own script, instead of after it has
 // loaded and rendered.
 const storePage = [paths.home.path, paths.product.path].some((p) => matchPath(p, pathname));
-if (storePage && !seedProducts(queryClient, document)) void queryClient.prefetchQuery(productsQuery(till));
+const startLanguage = initialLanguage();
+if (storePage && !seedProducts(queryClient, document, startLanguage))
+  void queryClient.prefetchQuery(productsQuery(till, startLanguage));
 
 // The SDK loads its wire layer (axios) with the first call. A store page drawn from its own
 // catalog makes none, so it starts that load when the visitor first touches the page, ahead of the

@@ -71,6 +71,7 @@ export class ApiClient {
     this.session = this.transport.session;
     this.queue = this.transport.queue;
     this.serviceCall = createServiceCall(this.transport);
+    this.session.setRefresher(() => this.getUserInfo());
   }
 
   /**

@@ -32,6 +32,11 @@ export interface TillOptions {
   adapter?: AxiosRequestConfig['adapter'];
   /** Clock in milliseconds; default `Date.now`. */
   now?: () => number;
+  /**
+   * The app's language now (`de`), sent with every call as `Accept-Language`: product texts and
+   * the payment page come in it.
+   */
+  language?: () => string | null | undefined;
 }
 
 /**
@@ -70,7 +75,12 @@ export function createTill(options: TillOptions = {}): Till {
     ...(options.storageKey ? { storageKey: options.storageKey } : {}),
   });
   const queue = new CallQueue({ session, now, ...options.queue });
-  const shared = { session, queue, ...(options.adapter ? { adapter: options.adapter } : {}) };
+  const shared = {
+    session,
+    queue,
+    ...(options.adapter ? { adapter: options.adapter } : {}),
+    ...(options.language ? { language: options.language } : {}),
+  };
   const api = new ApiClient({
     ...shared,
     ...(options.apiHost !== undefined ? { apiHost: options.apiHost } : {}),

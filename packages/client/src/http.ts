@@ -40,6 +40,8 @@ export async function perform<T>(
   spec: CallSpec,
   fields: Record<string, unknown>,
   request: RequestInfo,
+  /** Headers of this call only (the app's language). */
+  headers?: Record<string, string>,
 ): Promise<Answer<T>> {
   let data: unknown;
   try {
@@ -53,6 +55,7 @@ export async function perform<T>(
       method: spec.method ?? 'POST',
       url: spec.path,
       data,
+      ...(headers ? { headers } : {}),
       ...(spec.onUploadProgress ? { onUploadProgress: spec.onUploadProgress } : {}),
     });
     const body = res.data;

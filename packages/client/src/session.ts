@@ -83,6 +83,8 @@ export class Session {
   private readonly key: string;
   private readonly now: () => number;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private refresher: (() => Promise<unknown>) | undefined;
+  private refreshing: Promise<void> | undefined;
 
   constructor(options: SessionOptions = {}) {
     this.storage = options.storage;
@@ -109,6 +111,38 @@ export class Session {
   /** When the token stops being valid (seconds since the epoch), or null when logged out. */
   get expiresAt(): number | null {
     return this.state ? this.state.issuedAt + this.state.expire : null;
+  }
+
+  /**
+   * How to ask the server for the user again (the account client sets it to getUserInfo, whose
+   * answer comes back through {@link setUser}).
+   */
+  setRefresher(refresher: () => Promise<unknown>): void {
+    this.refresher = refresher;
+  }
+
+  /**
+   * Asks the server for the user, and so the level, again. The level kept here is only what the
+   * server last answered, for the interface to show or hide things; the server reads the level
+   * afresh on every call. So the interface asks again where a kept level may be out of date (the
+   * app coming back to the front, a screen that needs more than the kept level allows, a call
+   * refused with 903), and a level given or taken meanwhile shows without a new sign-in. Asks
+   * made while one is under way share it; answers when it is done (never rejects).
+   *
+   * @example
+   * await session.refreshUser(); if (session.level >= Level.Admin) showAdmin();
+   */
+  refreshUser(): Promise<void> {
+    if (!this.refresher || !this.token) return Promise.resolve();
+    this.refreshing ??= this.refresher()
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        this.refreshing = undefined;
+      });
+    return this.refreshing;
   }
 
   /** A copy of the current state, or null when logged out. */

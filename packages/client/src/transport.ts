@@ -27,6 +27,12 @@ export interface TransportOptions {
   adapter?: AxiosRequestConfig['adapter'];
   /** Extra headers sent with every call. */
   headers?: Record<string, string>;
+  /**
+   * The app's language now (`de`), asked at each call and sent as `Accept-Language`, so that
+   * answers with texts (product titles, the payment page) come in it; nothing is sent when it
+   * answers nothing.
+   */
+  language?: () => string | null | undefined;
 }
 
 export type { CallSpec, TokenUse } from './call-spec.js';
@@ -111,11 +117,16 @@ export class Transport {
       // The wire layer itself could not be loaded: as unreachable as the server, and worth a retry.
       return clientFailure(new NetworkError(request, error));
     }
-    const answer = await loaded.layer.perform<T>(loaded.http, spec, fields, request);
+    const lang = this.options.language?.();
+    const headers = lang ? { 'Accept-Language': lang } : undefined;
+    const answer = await loaded.layer.perform<T>(loaded.http, spec, fields, request, headers);
     // Only the token this call carried is known dead: a 901 for a token that a newer login has
     // replaced must not end the newer session.
-    if ((answer as { code: number }).code === Code.InvalidToken && token && this.session.token === token)
-      this.session.clear('invalid');
+    const code = (answer as { code: number }).code;
+    if (code === Code.InvalidToken && token && this.session.token === token) this.session.clear('invalid');
+    // Refused for the level: the level kept with the session is out of date (taken away since), so
+    // the user is asked for again and the interface follows.
+    else if (code === Code.Forbidden && token && this.session.token === token) void this.session.refreshUser();
     return answer;
   }
 

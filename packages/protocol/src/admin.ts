@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PROVIDERS } from './constants.js';
 import { couponSchema, moneySchema, orderSchema, orderStatusSchema, productSchema } from './objects.js';
 import { creditEntrySchema, pageRequest } from './store-extra.js';
+import { productTextsSchema } from './languages.js';
 
 const token = z.string().min(1).max(512);
 /** Ids and aliases: lower case, digits, `.`, `_`, `-`; they travel joined by `;` and `,`. */
@@ -11,6 +12,14 @@ const slug = z
   .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/);
 const isoTime = z.iso.datetime({ offset: true });
 const priceMoney = moneySchema.extend({ amount: z.number().int().min(0).max(1_000_000_000) });
+/**
+ * A product image: an http(s) address, or the path of a file uploaded through the files service
+ * (`/api/files/download/{id}`), which works from whichever host the app was opened at.
+ */
+export const productImageSchema = z.union([
+  z.url({ protocol: /^https?$/ }).max(2_000),
+  z.string().regex(/^\/api\/files\/download\/[A-Za-z0-9_-]{1,64}$/),
+]);
 /** An ISO 8601 period in days, weeks, months or years, e.g. `P1M`, `P30D`. */
 export const periodSchema = z.string().regex(/^P([1-9]\d{0,3})([DWMY])$/);
 
@@ -32,11 +41,13 @@ export const productInput = z
     grants: z
       .object({ credits: z.number().int().min(1).max(1_000_000_000).optional(), period: periodSchema.optional() })
       .default({}),
-    imageUrl: z.url().max(2_000).nullable().default(null),
+    imageUrl: productImageSchema.nullable().default(null),
     storeIds: z
       .object({ appstore: z.string().min(1).max(200).optional(), googleplay: z.string().min(1).max(200).optional() })
       .default({}),
     active: z.boolean().default(true),
+    /** Title and description in the other shop languages; `title` and `description` are the default language's. */
+    texts: productTextsSchema.default({}),
   })
   .superRefine((p, ctx) => {
     if (p.type === 2 && !p.grants.period)
@@ -46,14 +57,18 @@ export const productInput = z
   });
 export type ProductInput = z.input<typeof productInput>;
 
+/** A product as administrators see it: with its translations (`title` and `description` in the default language). */
+export const adminProductSchema = productSchema.extend({ texts: productTextsSchema });
+export type AdminProduct = z.infer<typeof adminProductSchema>;
+
 /** POST /api/admin/products/list: every product, inactive ones included. */
 export const adminProductsListRequest = z.object({ token });
-export const adminProductsListData = z.object({ products: z.array(productSchema) });
+export const adminProductsListData = z.object({ products: z.array(adminProductSchema) });
 export type AdminProductsListData = z.infer<typeof adminProductsListData>;
 
 /** POST /api/admin/products/save. @example adminProductSaveRequest.parse({ token, product }) */
 export const adminProductSaveRequest = z.object({ token, product: productInput });
-export const adminProductSaveData = z.object({ product: productSchema });
+export const adminProductSaveData = z.object({ product: adminProductSchema });
 export type AdminProductSaveData = z.infer<typeof adminProductSaveData>;
 
 const couponFields = {
@@ -213,6 +228,8 @@ export const orderPaymentSchema = z.object({
   refundRequestedAt: z.string().nullable(),
   shortfallCredits: z.number().int(),
   subscriptionEndedAt: z.string().nullable(),
+  /** Money given back so far, in the order's currency's minor units (partial and money-only refunds add up). */
+  refundedAmount: z.number().int(),
 });
 export type OrderPayment = z.infer<typeof orderPaymentSchema>;
 
@@ -249,6 +266,14 @@ export const adminOrderRefundRequest = z.object({
   token,
   iden: z.string().min(1).max(64),
   reason: z.string().trim().max(200).optional(),
+  /**
+   * Minor units to give back; left out, everything not yet given back. Less than that is a partial
+   * refund, which gives money only: the order stays paid and keeps what it granted.
+   */
+  amount: z.number().int().min(1).max(1_000_000_000).optional(),
+  /** Give the money back but leave what the order granted (credits, ownership, time) with the buyer. */
+  keepGrants: z.boolean().default(false),
 });
+export type AdminOrderRefundRequest = z.input<typeof adminOrderRefundRequest>;
 export const adminOrderRefundData = z.object({ order: adminOrderSchema });
 export type AdminOrderRefundData = z.infer<typeof adminOrderRefundData>;

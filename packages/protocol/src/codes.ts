@@ -74,5 +74,7 @@ export const CouponReason = {
   AlreadyRedeemed: 'already_redeemed',
   NotApplicable: 'not_applicable',
   MinTotal: 'min_total',
+  /** Switched off by an administrator. */
+  Inactive: 'inactive',
 } as const;
 export type CouponReasonValue = (typeof CouponReason)[keyof typeof CouponReason];

@@ -135,4 +135,8 @@ export const StorePaths = {
   adminCreditsHistory: 'api/admin/credits/history',
   adminOrdersList: 'api/admin/orders/list',
   adminOrdersRefund: 'api/admin/orders/refund',
+  adminCouponsSetActive: 'api/admin/coupons/setActive',
+  adminUsersGet: 'api/admin/users/get',
+  adminUsersSetLevel: 'api/admin/users/setLevel',
+  adminUsersClearFlag: 'api/admin/users/clearFlag',
 } as const;

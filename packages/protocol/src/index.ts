@@ -102,3 +102,27 @@ export type {
   AdminOrdersListData,
   AdminOrderRefundData,
 } from './admin.js';
+export {
+  SHOP_LANGUAGES,
+  DEFAULT_LANGUAGE,
+  TRANSLATED_LANGUAGES,
+  shopLanguageSchema,
+  pickLanguage,
+  productTextSchema,
+  productTextsSchema,
+} from './languages.js';
+export type { ShopLanguage, ProductText, ProductTexts } from './languages.js';
+export { productImageSchema, adminProductSchema } from './admin.js';
+export type { AdminProduct, AdminOrderRefundRequest } from './admin.js';
+export {
+  adminCouponSetActiveRequest,
+  adminCouponSetActiveData,
+  assignableLevelSchema,
+  adminUserGetRequest,
+  adminUserGetData,
+  adminUserSetLevelRequest,
+  adminUserSetLevelData,
+  adminUserClearFlagRequest,
+  adminUserClearFlagData,
+} from './admin-more.js';
+export type { AdminCouponSetActiveData, AdminUserGetData, AdminUserSetLevelData } from './admin-more.js';

@@ -95,7 +95,7 @@ export async function buildApp(
   const store = new StoreModule({ db: db.kysely, dialect: db.dialect, config, log, now });
   // Payments call back into the flows, which are built from payments: the ports close over them.
   const ports: PaymentPorts = {
-    findOrder: (iden) => flows.findOrder(iden),
+    findOrder: (iden, lang) => flows.findOrder(iden, lang),
     buyerOf: (iden) => flows.buyerOf(iden),
     periodsOf: (iden) => flows.periodsOf(iden),
     applyEvent: (provider, event) => flows.applyEvent(provider, event),
@@ -183,7 +183,7 @@ export async function buildApp(
   await host.services.register(app);
 
   if (mailer.outbox && !config.production) registerDevOutbox(app, mailer.outbox);
-  await registerWebApp(app, config, { catalog: () => store.catalog.listActive() });
+  await registerWebApp(app, config, { catalog: (lang) => store.catalog.listActive(lang) });
 
   app.addHook('onClose', async () => {
     mailer.close();

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Code, type Product } from '@till/protocol';
+import { Code, DEFAULT_LANGUAGE, pickLanguage, type Product, type ShopLanguage } from '@till/protocol';
 import type { Config } from './config.js';
 import { escapeHtml } from './http/html.js';
 
@@ -12,7 +12,7 @@ const defaultDist = fileURLToPath(new URL('../../../apps/web/dist', import.meta.
 
 export interface WebAppOptions {
   /** The active catalog, put into the store's pages so that they show it without asking first. */
-  catalog?: () => Promise<Product[]>;
+  catalog?: (lang: ShopLanguage) => Promise<Product[]>;
 }
 
 /** The store's pages: the catalog and a product. */
@@ -25,8 +25,8 @@ const CATALOG_PAGE = '';
  * escaped so that no text of a product can close the element, and the line separators that JSON
  * allows but some parsers do not are escaped too.
  */
-export function catalogScript(products: Product[], at: number): string {
-  const json = JSON.stringify({ at, answer: { code: Code.Ok, data: { products } } })
+export function catalogScript(products: Product[], at: number, lang: ShopLanguage = DEFAULT_LANGUAGE): string {
+  const json = JSON.stringify({ at, lang, answer: { code: Code.Ok, data: { products } } })
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
@@ -73,7 +73,7 @@ function sendStorePage(request: FastifyRequest, reply: FastifyReply, html: strin
   void reply
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-cache')
-    .header('vary', 'accept-encoding');
+    .header('vary', 'accept-encoding, accept-language');
   if (accepts(header, 'br')) {
     return reply
       .header('content-encoding', 'br')
@@ -115,9 +115,11 @@ export async function registerWebApp(app: FastifyInstance, config: Config, optio
       return reply.status(404).send({ code: 404, error: 'not_found' });
     }
     if (catalog && STORE_PAGE.test(path) && shell.includes('</body>')) {
-      const products = await catalog();
+      // Product texts in the visitor's language; the app uses them only when it speaks that language.
+      const lang = pickLanguage(request.headers['accept-language']);
+      const products = await catalog(lang);
       // Replaced through functions: a `$&` or `$'` in a product's text is text, not a replacement pattern.
-      let html = shell.replace('</body>', () => `${catalogScript(products, Date.now())}</body>`);
+      let html = shell.replace('</body>', () => `${catalogScript(products, Date.now(), lang)}</body>`);
       if (path === CATALOG_PAGE && products.length)
         html = html.replace(FIRST_SCREEN_MARK, () => catalogPreview(products));
       return sendStorePage(request, reply, html);

@@ -55,6 +55,33 @@ function useAccountLanguage() {
   );
 }
 
+/**
+ * Keeps the level the interface goes by in step with the server's: the user is asked for when the
+ * app opens and whenever it comes back to the front (at most every 15 s), so a level given or
+ * taken away while the app was open (an administrator made, an address confirmed in another tab)
+ * shows without a new sign-in. The server checks the level on every call regardless.
+ */
+function useFreshLevel() {
+  const till = useTill();
+  const session = useSession();
+  useEffect(() => {
+    if (!session.loggedIn) return;
+    let last = 0;
+    const refresh = () => {
+      if (document.visibilityState !== 'visible' || Date.now() - last < 15_000) return;
+      last = Date.now();
+      void till.session.refreshUser();
+    };
+    refresh();
+    document.addEventListener('visibilitychange', refresh);
+    window.addEventListener('focus', refresh);
+    return () => {
+      document.removeEventListener('visibilitychange', refresh);
+      window.removeEventListener('focus', refresh);
+    };
+  }, [till, session.loggedIn]);
+}
+
 function useNavItems() {
   const { t } = useTranslation();
   const session = useSession();
@@ -185,6 +212,7 @@ export function Layout() {
   const [drawer, setDrawer] = useState(false);
   useSignInOnInvalidToken();
   useAccountLanguage();
+  useFreshLevel();
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', overflowX: 'hidden' }}>
       <Box

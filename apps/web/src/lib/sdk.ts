@@ -8,13 +8,26 @@ export type AppSdk = Pick<Till, 'api' | 'session' | 'queue' | 'store' | 'poller'
  * and leaving it out keeps it (and what it imports) off the first screen. One session and one
  * login queue are shared by the account and store clients, so a call of either waits for a login.
  */
-export function createAppSdk(options: { apiHost?: string; storeHost?: string; storage?: SessionStorage }): AppSdk {
+export function createAppSdk(options: {
+  apiHost?: string;
+  storeHost?: string;
+  storage?: SessionStorage;
+  /** The interface's language now, sent with every call as `Accept-Language`. */
+  language?: () => string | undefined;
+}): AppSdk {
   const session = new Session(options.storage ? { storage: options.storage } : {});
   const queue = new CallQueue({ session });
-  const api = new ApiClient({ session, queue, ...(options.apiHost !== undefined ? { apiHost: options.apiHost } : {}) });
+  const language = options.language ? { language: options.language } : {};
+  const api = new ApiClient({
+    session,
+    queue,
+    ...language,
+    ...(options.apiHost !== undefined ? { apiHost: options.apiHost } : {}),
+  });
   const store = new StoreClient({
     session,
     queue,
+    ...language,
     ...(options.storeHost !== undefined ? { storeHost: options.storeHost } : {}),
   });
   return { api, session, queue, store, poller: new OrderPoller({ store }), serviceCall: api.serviceCall };

@@ -122,6 +122,29 @@ export interface OrdersTable {
   shortfall_credits: number;
   /** When the provider ended the subscription this order started (no more renewals). */
   subscription_ended_at: Millis | null;
+  /** Money given back so far by administrators' refunds (never above `total`). */
+  refunded_amount: Generated<number>;
+}
+
+/** A product's title and description in a language other than the default. */
+export interface ProductTextsTable {
+  product_id: string;
+  lang: string;
+  title: string;
+  description: string;
+  updated_at: Millis;
+}
+
+/** One administrator's refund of an order: how much, and whether the order kept what it granted. */
+export interface OrderRefundsTable {
+  id: string;
+  order_id: string;
+  amount: number;
+  currency: string;
+  keeps_grants: number;
+  reason: string | null;
+  admin_id: string | null;
+  created_at: Millis;
 }
 
 export interface OrderItemsTable {
@@ -229,4 +252,6 @@ export interface Database {
   store_meta: StoreMetaTable;
   files: FilesTable;
   file_usage: FileUsageTable;
+  product_texts: ProductTextsTable;
+  order_refunds: OrderRefundsTable;
 }

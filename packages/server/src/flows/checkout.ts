@@ -5,6 +5,7 @@ import {
   type Order,
   type PaymentInstruction,
   type Product,
+  type ShopLanguage,
 } from '@till/protocol';
 import { runInTransaction } from '../db/transaction.js';
 import { AbortTransaction, Failure, fail, type Outcome } from '../errors.js';
@@ -49,13 +50,14 @@ export class Checkout {
   async doCheckout(
     userId: string,
     input: DoCheckoutRequest,
+    lang?: ShopLanguage,
   ): Promise<Outcome<{ order: Order; payment: PaymentInstruction }>> {
     const provider = this.pickProvider(input.provider);
     if (provider instanceof Failure) return provider;
     const products = input.products?.trim() ?? '';
     if (input.pastOrder) {
       if (products) return fail.invalidInput('pastOrder', 'invalid');
-      return this.payPastOrder(userId, input.pastOrder, provider);
+      return this.payPastOrder(userId, input.pastOrder, provider, lang);
     }
     if (!products) return fail.invalidInput('products', 'required');
     const refs = parseProductRefs(products, ';', 'products');
@@ -70,7 +72,7 @@ export class Checkout {
     if (order.status !== 'pending') {
       return { order, payment: { provider: provider.name, url: `${this.deps.config.publicUrl}/orders/${order.iden}` } };
     }
-    const payment = await provider.start(await this.payable(userId, order));
+    const payment = await provider.start(await this.payable(userId, order, lang));
     if (payment instanceof Failure) {
       await this.undoOrder(order.iden);
       return payment;
@@ -113,11 +115,12 @@ export class Checkout {
   }
 
   /** The order as a provider bills it: the buyer, and each line with its unit price and period. */
-  private async payable(userId: string, order: Order): Promise<PayableOrder> {
+  private async payable(userId: string, order: Order, lang?: ShopLanguage): Promise<PayableOrder> {
     const items = await itemsOf(this.deps.db, order.iden);
     return {
       ...order,
       userId,
+      lang,
       lines: items.map((i) => ({
         productId: i.product_id,
         title: i.title,
@@ -139,6 +142,7 @@ export class Checkout {
     userId: string,
     iden: string,
     provider: PaymentProvider,
+    lang?: ShopLanguage,
   ): Promise<Outcome<{ order: Order; payment: PaymentInstruction }>> {
     const past = await loadOrder(this.deps.db, iden);
     if (!past || past.row.user_id !== userId) return fail.notFound('pastOrder');
@@ -152,7 +156,7 @@ export class Checkout {
         .execute();
     }
     const order = { ...past.order, provider: provider.name };
-    const payment = await provider.start(await this.payable(userId, order));
+    const payment = await provider.start(await this.payable(userId, order, lang));
     return payment instanceof Failure ? payment : { order, payment };
   }
 

@@ -1,13 +1,13 @@
-import type { Order, PayWithCreditsRequest, Provider } from '@till/protocol';
+import type { Order, PayWithCreditsRequest, Provider, ShopLanguage } from '@till/protocol';
 import type { Outcome } from '../errors.js';
 import type { ModuleHost, TillModule } from '../http/module.js';
 import type { AppliedEvent, PaymentPorts, ProviderEvent } from '../modules/payments/index.js';
-import { itemsOf } from '../modules/store/index.js';
+import { itemsOf, textsIn } from '../modules/store/index.js';
 import { PaymentEvents } from './apply-payment-event.js';
 import { Checkout } from './checkout.js';
 import type { FlowDeps } from './deps.js';
 import { payWithCredits } from './pay-with-credits.js';
-import { refundOrder } from './refund.js';
+import { refundOrder, type RefundAsk } from './refund.js';
 import { registerFlowRoutes, type FlowCalls } from './routes.js';
 import { PurchaseValidation } from './validate-purchase.js';
 
@@ -31,12 +31,19 @@ export class Flows implements TillModule, PaymentPorts, FlowCalls {
     return payWithCredits(this.deps, userId, input);
   }
 
-  refund(iden: string, reason: string | undefined) {
-    return refundOrder(this.deps, iden, reason);
+  refund(ask: RefundAsk) {
+    return refundOrder(this.deps, ask);
   }
 
-  findOrder(iden: string): Promise<Order | undefined> {
-    return this.deps.store.parts.orders.order(iden);
+  async findOrder(iden: string, lang?: ShopLanguage): Promise<Order | undefined> {
+    const order = await this.deps.store.parts.orders.order(iden);
+    if (!order || !lang) return order;
+    const texts = await textsIn(
+      this.deps.db,
+      order.items.map((i) => i.productId),
+      lang,
+    );
+    return { ...order, items: order.items.map((i) => ({ ...i, title: texts.get(i.productId)?.title || i.title })) };
   }
 
   async buyerOf(iden: string): Promise<string | undefined> {

@@ -3,35 +3,86 @@ import { runInTransaction } from '../db/transaction.js';
 import { Failure, fail, type Outcome } from '../errors.js';
 import {
   adminOrderOf,
+  dropRefund,
   grantLinesOf,
   itemsOf,
   loadOrder,
   markRefundRequested,
+  recordRefund,
   revokeGrants,
   toOrder,
   transitionOrder,
 } from '../modules/store/index.js';
 import type { FlowDeps } from './deps.js';
 
+/** What an administrator asks for: the whole order back, or some money only. */
+export interface RefundAsk {
+  iden: string;
+  reason?: string | undefined;
+  /** Minor units; left out, everything not yet given back. */
+  amount?: number | undefined;
+  /** Money only: the order keeps what it granted. */
+  keepGrants?: boolean | undefined;
+  adminId?: string | undefined;
+}
+
 /**
- * An administrator's refund. An order paid through a provider that takes money back itself (the
- * card route) is refunded there: the provider is asked (once, whatever the retries: it keys the
- * request by the order), the order notes the request, and the provider's confirmation turns it
- * `refunded` through the event flow, which takes the grants back. Any other order goes paid ->
- * refunded at once: the credits it cost come back and what it granted is taken back, in the
- * transaction that changes the status; 912 when the order is not paid, or (with `reason:
- * credits_spent`) when the buyer no longer has the credits it granted.
+ * An administrator's refund, of one of two kinds.
+ *
+ * **The whole order** (no `amount`, or all of what is left, and `keepGrants` false): the money not
+ * yet given back goes back and what the order granted is taken back. An order paid through a
+ * provider that takes money back itself (the card route) is refunded there: the provider is asked
+ * (once, whatever the retries: it keys the request by the order), the order notes the request, and
+ * the provider's confirmation turns it `refunded` through the event flow, which takes the grants
+ * back. Any other order goes paid -> refunded at once: the credits it cost come back and what it
+ * granted is taken back, in the transaction that changes the status; 912 when the order is not paid,
+ * or (with `reason: credits_spent`) when the buyer no longer has the credits it granted.
+ *
+ * **Money only** (`keepGrants`, or an `amount` below what is left): money goes back and the order
+ * stays paid with everything it granted; no credit moves, so the ledger is untouched. A partial
+ * refund is always money only: part of an order's money says nothing about which part of what it
+ * granted to take, and taking a share of its credits would take credits the buyer was meant to keep
+ * (or, once spent, could not be taken without a balance below zero). So a partial refund reverses
+ * credits not at all, and the whole-order refund stays the one way to take grants back. The amount
+ * is reserved first (a guarded update: refunds racing cannot give back more than was paid), then
+ * the provider, if it takes money back itself, is asked for exactly that amount under the refund's
+ * own key; when it refuses, the reservation is undone. A card payment given back whole makes the
+ * provider reverse the order, so there money only must leave something (912 `provider_reverses`).
  */
-export async function refundOrder(
-  deps: FlowDeps,
-  iden: string,
-  reason: string | undefined,
-): Promise<Outcome<{ order: AdminOrder }>> {
+export async function refundOrder(deps: FlowDeps, ask: RefundAsk): Promise<Outcome<{ order: AdminOrder }>> {
+  const { iden } = ask;
   const found = await loadOrder(deps.db, iden);
   if (!found) return fail.notFound('iden');
+  if (found.row.status !== 'paid') return fail.conflict(found.row.status);
+  const left = found.row.total - found.row.refunded_amount;
+  const amount = ask.amount ?? left;
+  if (amount > left) return fail.invalidInput('amount', 'too_long');
+  const partial = amount < left;
+  if (partial && !ask.keepGrants) return fail.invalidInput('keepGrants', 'required');
   const provider = deps.payments.providers.get(found.row.provider);
+  const now = deps.now();
+  const reason = ask.reason ?? null;
+
+  if (ask.keepGrants) {
+    if (amount < 1) return fail.invalidInput('amount', left > 0 ? 'required' : 'too_long');
+    if (provider?.refund && !partial) return fail.conflict('paid', 'provider_reverses');
+    const record = { orderId: iden, amount, currency: found.row.currency, keepsGrants: true, reason, now };
+    const refundId = await runInTransaction(deps.db, (trx) =>
+      recordRefund(trx, { ...record, adminId: ask.adminId ?? null }),
+    );
+    if (refundId instanceof Failure) return refundId;
+    if (provider?.refund) {
+      const asked = await provider.refund(found.order, { amount, key: `till-refund-${iden}-${refundId}` });
+      if (asked instanceof Failure) {
+        await runInTransaction(deps.db, (trx) => dropRefund(trx, iden, refundId));
+        return asked;
+      }
+      deps.log.info({ iden, provider: provider.name, amount }, 'partial refund asked of the provider');
+    }
+    return { order: await adminOrderOf(deps.db, found.order) };
+  }
+
   if (provider?.refund) {
-    if (found.row.status !== 'paid') return fail.conflict(found.row.status);
     if (found.row.refund_requested_at == null) {
       const asked = await provider.refund(found.order);
       if (asked instanceof Failure) return asked;
@@ -40,9 +91,19 @@ export async function refundOrder(
     }
     return { order: await adminOrderOf(deps.db, found.order) };
   }
-  const now = deps.now();
   return runInTransaction(deps.db, async (trx) => {
     const note = reason ? `refund: ${reason}` : 'refund';
+    if (amount > 0) {
+      await recordRefund(trx, {
+        orderId: iden,
+        amount,
+        currency: found.row.currency,
+        keepsGrants: false,
+        reason,
+        adminId: ask.adminId ?? null,
+        now,
+      });
+    }
     const row = await transitionOrder(trx, iden, 'refunded', now, note, ['paid']);
     const items = await itemsOf(trx, iden);
     await revokeGrants(

@@ -11,6 +11,7 @@ import {
   payWithCreditsRequest,
   paymentNotificationData,
   paymentNotificationRequest,
+  pickLanguage,
   providerSchema,
   validatePurchaseData,
   validatePurchaseRequest,
@@ -21,6 +22,7 @@ import {
 import type { Outcome } from '../errors.js';
 import { asData, type CallRegistry } from '../http/calls.js';
 import type { PaymentEvents } from './apply-payment-event.js';
+import type { RefundAsk } from './refund.js';
 import type { Checkout } from './checkout.js';
 import type { PurchaseValidation } from './validate-purchase.js';
 
@@ -30,7 +32,7 @@ export interface FlowCalls {
   events: PaymentEvents;
   purchases: PurchaseValidation;
   payWithCredits(userId: string, input: PayWithCreditsRequest): Promise<Outcome<{ order: Order; balance: number }>>;
-  refund(iden: string, reason: string | undefined): Promise<Outcome<{ order: AdminOrder }>>;
+  refund(ask: RefundAsk): Promise<Outcome<{ order: AdminOrder }>>;
 }
 
 /** The calls that buy, pay and refund: each runs a flow across the store and payments. */
@@ -51,7 +53,12 @@ export function registerFlowRoutes(calls: CallRegistry, flows: FlowCalls): void 
     auth: Level.Registered,
     request: doCheckoutRequest,
     response: dataResponse(doCheckoutData),
-    handler: async (input, ctx) => asData(await flows.checkout.doCheckout(ctx.caller.userId, input)),
+    handler: async (input, ctx) => {
+      // The payment page speaks the buyer's language: the app's `Accept-Language`, when it sent one.
+      const header = ctx.request.headers['accept-language'];
+      const lang = header ? pickLanguage(header) : undefined;
+      return asData(await flows.checkout.doCheckout(ctx.caller.userId, input, lang));
+    },
   });
   calls.define({
     path: '/api/store/getCheckoutForm',
@@ -82,11 +89,12 @@ export function registerFlowRoutes(calls: CallRegistry, flows: FlowCalls): void 
   });
   calls.define({
     path: '/api/admin/orders/refund',
-    summary: 'Refund a paid order, reversing its grants (912 when not paid or its credits are spent).',
+    summary:
+      'Refund a paid order, reversing its grants (912 when not paid or its credits are spent), or give some or all of its money back only (`amount`, `keepGrants`).',
     tag: 'admin',
     auth: Level.Admin,
     request: adminOrderRefundRequest,
     response: dataResponse(adminOrderRefundData),
-    handler: async (input) => asData(await flows.refund(input.iden, input.reason)),
+    handler: async (input, ctx) => asData(await flows.refund({ ...input, adminId: ctx.caller.userId })),
   });
 }

@@ -13,7 +13,7 @@ import { LoginForm } from '@/features/auth/components/login-form';
 import { RegisterForm } from '@/features/auth/components/register-form';
 import { ResetForm } from '@/features/auth/components/reset-form';
 import { meKey } from '@/lib/use-me';
-import { useSession } from '@/lib/till';
+import { useSession, useTill } from '@/lib/till';
 import { paths, safeReturnPath } from '../paths';
 
 export function LoginRoute() {
@@ -108,10 +108,18 @@ export function ConfirmRoute() {
   const { t } = useTranslation();
   const { token = '' } = useParams();
   const session = useSession();
+  const till = useTill();
   const client = useQueryClient();
   return (
     <Page title={t('auth.confirmTitle')} narrow>
-      <ConfirmEmail confirmToken={token} onConfirmed={() => void client.invalidateQueries({ queryKey: meKey })} />
+      <ConfirmEmail
+        confirmToken={token}
+        onConfirmed={() => {
+          void client.invalidateQueries({ queryKey: meKey });
+          // The confirmed address raises the level (to an administrator's, for a configured address): now, not at the next sign-in.
+          void till.session.refreshUser();
+        }}
+      />
       <Box sx={{ mt: 2 }}>
         <Link component={RouterLink} to={session.loggedIn ? paths.profile.href() : paths.login.href()}>
           {session.loggedIn ? t('nav.profile') : t('auth.signIn')}

@@ -1,9 +1,8 @@
-import { adminUsersListData, adminUsersListRequest, dataResponse, Level } from '@till/protocol';
 import type { Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
 import type { Job } from '../../db/jobs.js';
 import type { ModuleHost, TillModule } from '../../http/module.js';
-import { listUsers } from './admin-users.js';
+import { AdminUsers } from './admin-users.js';
 import { registerAccountRoutes } from './routes.js';
 import { AccountsService, type AccountsDeps } from './service.js';
 
@@ -30,15 +29,7 @@ export class AccountsModule implements TillModule {
     // Mails still on their way go out before the app (and its mailer) closes.
     app.addHook('onClose', () => this.service.settle());
     registerAccountRoutes(calls, this.service);
-    calls.define({
-      path: '/api/admin/users/list',
-      summary: 'Users with their balances; `query` matches part of the e-mail or name.',
-      tag: 'admin',
-      auth: Level.Admin,
-      request: adminUsersListRequest,
-      response: dataResponse(adminUsersListData),
-      handler: async (input) => ({ data: await listUsers(this.deps.db, this.service, input) }),
-    });
+    new AdminUsers(this.deps.db, this.service, this.deps.config.adminEmails, this.deps.now ?? Date.now).register(calls);
   }
 }
 

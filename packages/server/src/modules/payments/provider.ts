@@ -1,4 +1,4 @@
-import type { Order, OrderStatusValue, PaymentInstruction, Provider } from '@till/protocol';
+import type { Order, OrderStatusValue, PaymentInstruction, Provider, ShopLanguage } from '@till/protocol';
 import type { Outcome } from '../../errors.js';
 import type { ModuleHost } from '../../http/module.js';
 
@@ -82,6 +82,8 @@ export interface PayableLine {
 export interface PayableOrder extends Order {
   userId: string;
   lines: PayableLine[];
+  /** The buyer's language, where the checkout knew it: a page the provider shows can speak it. */
+  lang?: ShopLanguage | undefined;
 }
 
 /**
@@ -90,7 +92,8 @@ export interface PayableOrder extends Order {
  * event applied once).
  */
 export interface PaymentPorts {
-  findOrder(iden: string): Promise<Order | undefined>;
+  /** The order as its buyer sees it; with `lang`, its items' titles in that language where translated. */
+  findOrder(iden: string, lang?: ShopLanguage): Promise<Order | undefined>;
   /**
    * The buyer's user id of an order, which {@link Order} leaves out: for a provider whose payment
    * page must name who pays (Paymentwall's `uid`).
@@ -131,9 +134,18 @@ export interface PaymentProvider {
    * `refunded` when the provider's confirmation arrives as a `reversed` event. Providers whose
    * payments the server settles itself (the sandbox) leave it out.
    */
-  refund?(order: Order): Promise<Outcome<void>>;
+  refund?(order: Order, part?: PartialRefund): Promise<Outcome<void>>;
   /** Registers the provider's own routes (its pages, webhooks or pingbacks), if it has any. */
   register?(host: ModuleHost, ports: PaymentPorts): Promise<void> | void;
+}
+
+/**
+ * Part of an order's money to give back, leaving the order paid (an administrator's money-only
+ * refund): the amount in minor units, and the key that makes asking twice refund once.
+ */
+export interface PartialRefund {
+  amount: number;
+  key: string;
 }
 
 /** The providers configured in this run, by name. */

@@ -1,6 +1,8 @@
 import {
   adminCouponSaveData,
   adminCouponSaveRequest,
+  adminCouponSetActiveData,
+  adminCouponSetActiveRequest,
   adminCouponsBulkData,
   adminCouponsBulkRequest,
   adminCouponsListData,
@@ -67,6 +69,18 @@ export function registerAdminRoutes(calls: CallRegistry, s: StoreParts): void {
     response: dataResponse(adminCouponSaveData),
     handler: async (input) => {
       const coupon = await s.couponAdmin.save(input.coupon);
+      return asData(coupon instanceof Failure ? coupon : { coupon });
+    },
+  });
+  calls.define({
+    path: '/api/admin/coupons/setActive',
+    summary: 'Switch a coupon off (908 `inactive` for buyers) or on again; uses and limits stay.',
+    tag,
+    auth,
+    request: adminCouponSetActiveRequest,
+    response: dataResponse(adminCouponSetActiveData),
+    handler: async (input) => {
+      const coupon = await s.couponAdmin.setActive(input.code, input.active);
       return asData(coupon instanceof Failure ? coupon : { coupon });
     },
   });

@@ -1,5 +1,14 @@
 import type { Selectable } from 'kysely';
-import { ProductType, type Product, type productInput } from '@till/protocol';
+import {
+  DEFAULT_LANGUAGE,
+  ProductType,
+  TRANSLATED_LANGUAGES,
+  type AdminProduct,
+  type Product,
+  type ProductTexts,
+  type productInput,
+  type ShopLanguage,
+} from '@till/protocol';
 import type { z } from 'zod';
 import type { ProductsTable } from '../../db/schema.js';
 import { fail, type Outcome } from '../../errors.js';
@@ -67,11 +76,37 @@ export function parseProductRefs(
   return [...counts].map(([ref, quantity]) => ({ ref, quantity }));
 }
 
+/**
+ * The product in one language: its translation's title and description where they are set, the
+ * default language's where not (field by field).
+ */
+export function localize(product: Product, text: { title: string; description: string } | undefined): Product {
+  if (!text) return product;
+  return { ...product, title: text.title || product.title, description: text.description || product.description };
+}
+
+/** The translations of some products in one language, by product id. */
+export async function textsIn(
+  x: Executor,
+  ids: readonly string[],
+  lang: ShopLanguage,
+): Promise<Map<string, { title: string; description: string }>> {
+  if (lang === DEFAULT_LANGUAGE || !ids.length) return new Map();
+  const rows = await x
+    .selectFrom('product_texts')
+    .select(['product_id', 'title', 'description'])
+    .where('lang', '=', lang)
+    .where('product_id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((r) => [r.product_id, { title: r.title, description: r.description }]));
+}
+
 /** Products: the buyer's view and the administrator's edits. */
 export class Catalog {
   constructor(private readonly deps: StoreDeps) {}
 
-  async listActive(): Promise<Product[]> {
+  /** The active catalog in the buyer's language (falling back to the default language). */
+  async listActive(lang: ShopLanguage = DEFAULT_LANGUAGE): Promise<Product[]> {
     const rows = await this.deps.db
       .selectFrom('products')
       .selectAll()
@@ -79,12 +114,40 @@ export class Catalog {
       .orderBy('sort')
       .orderBy('created_at')
       .execute();
-    return rows.map(toProduct);
+    const texts = await textsIn(
+      this.deps.db,
+      rows.map((r) => r.id),
+      lang,
+    );
+    return rows.map((row) => localize(toProduct(row), texts.get(row.id)));
   }
 
-  async listAll(): Promise<Product[]> {
+  /** One product (by id or alias) in the buyer's language. */
+  async findIn(ref: string, lang: ShopLanguage): Promise<Product | undefined> {
+    const row = await this.find(ref);
+    if (!row) return undefined;
+    return localize(toProduct(row), (await textsIn(this.deps.db, [row.id], lang)).get(row.id));
+  }
+
+  /** Every product with its translations, as administrators edit them. */
+  async listAll(): Promise<AdminProduct[]> {
     const rows = await this.deps.db.selectFrom('products').selectAll().orderBy('sort').orderBy('created_at').execute();
-    return rows.map(toProduct);
+    const texts = await this.allTexts(rows.map((r) => r.id));
+    return rows.map((row) => ({ ...toProduct(row), texts: texts.get(row.id) ?? {} }));
+  }
+
+  private async allTexts(ids: string[], x: Executor = this.deps.db): Promise<Map<string, ProductTexts>> {
+    const out = new Map<string, ProductTexts>();
+    if (!ids.length) return out;
+    const rows = await x.selectFrom('product_texts').selectAll().where('product_id', 'in', ids).execute();
+    for (const row of rows) {
+      const lang = TRANSLATED_LANGUAGES.find((l) => l === row.lang);
+      if (!lang) continue;
+      const texts = out.get(row.product_id) ?? {};
+      texts[lang] = { title: row.title, description: row.description };
+      out.set(row.product_id, texts);
+    }
+    return out;
   }
 
   /** A product by id, or else by alias (ids win: an alias never shadows another product's id). */
@@ -126,8 +189,12 @@ export class Catalog {
     return rows.find((row) => Object.values(readJson<StoreIds>(row.store_ids, {})).includes(storeId));
   }
 
-  /** Creates a product, or replaces the one with `input.id`. Aliases and store ids stay unique. */
-  async save(input: z.output<typeof productInput>): Promise<Outcome<Product>> {
+  /**
+   * Creates a product, or replaces the one with `input.id`, with its translations (a language left
+   * out or left empty has none: its buyers read the default language). Aliases and store ids stay
+   * unique.
+   */
+  async save(input: z.output<typeof productInput>): Promise<Outcome<AdminProduct>> {
     const now = this.deps.now();
     const db = this.deps.db;
     const existing = input.id
@@ -162,13 +229,25 @@ export class Catalog {
       active: input.active ? 1 : 0,
       updated_at: now,
     };
-    if (existing) await db.updateTable('products').set(values).where('id', '=', id).execute();
-    else
-      await db
-        .insertInto('products')
-        .values({ id, ...values, created_at: now })
-        .execute();
-    const row = await db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    return toProduct(row);
+    const productId = id;
+    return db.transaction().execute(async (trx) => {
+      if (existing) await trx.updateTable('products').set(values).where('id', '=', productId).execute();
+      else
+        await trx
+          .insertInto('products')
+          .values({ id: productId, ...values, created_at: now })
+          .execute();
+      await trx.deleteFrom('product_texts').where('product_id', '=', productId).execute();
+      for (const lang of TRANSLATED_LANGUAGES) {
+        const text = input.texts[lang];
+        if (!text || (!text.title && !text.description.trim())) continue;
+        await trx
+          .insertInto('product_texts')
+          .values({ product_id: productId, lang, title: text.title, description: text.description, updated_at: now })
+          .execute();
+      }
+      const row = await trx.selectFrom('products').selectAll().where('id', '=', productId).executeTakeFirstOrThrow();
+      return { ...toProduct(row), texts: (await this.allTexts([productId], trx)).get(productId) ?? {} };
+    });
   }
 }

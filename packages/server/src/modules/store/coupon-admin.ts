@@ -87,6 +87,22 @@ export class CouponAdmin {
     return toAdminCoupon(await db.selectFrom('coupons').selectAll().where('code', '=', code).executeTakeFirstOrThrow());
   }
 
+  /**
+   * Switches a coupon off (buyers are refused with 908 `inactive`) or on again. Uses and limits stay;
+   * orders already made with it keep their discount. 904 `code` for a code that does not exist.
+   */
+  async setActive(code: string, active: boolean): Promise<Outcome<AdminCoupon>> {
+    const key = normalizeCode(code);
+    const db = this.deps.db;
+    const res = await db
+      .updateTable('coupons')
+      .set({ active: active ? 1 : 0, updated_at: this.deps.now() })
+      .where('code', '=', key)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) return fail.notFound('code');
+    return toAdminCoupon(await db.selectFrom('coupons').selectAll().where('code', '=', key).executeTakeFirstOrThrow());
+  }
+
   /** `count` codes usable once each, sharing one template and one batch name. */
   async bulk(input: z.output<typeof adminCouponsBulkRequest>): Promise<Outcome<{ batch: string; codes: string[] }>> {
     const fields: CouponFields = { ...input.coupon, usageLimit: 1, perUserLimit: 1 };

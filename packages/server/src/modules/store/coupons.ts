@@ -50,7 +50,9 @@ export async function checkCoupon(
   kind?: CouponRow['kind'],
 ): Promise<Outcome<CouponRow>> {
   const row = await findCoupon(x, code);
-  if (!row || !row.active) return fail.couponRefused('unknown');
+  if (!row) return fail.couponRefused('unknown');
+  // Switched off by an administrator: said as such, so the buyer knows the code was right.
+  if (!row.active) return fail.couponRefused('inactive');
   if (kind && row.kind !== kind) return fail.couponRefused('not_applicable');
   if (row.starts_at != null && now < row.starts_at) return fail.couponRefused('not_started');
   if (row.ends_at != null && now >= row.ends_at) return fail.couponRefused('expired');

@@ -103,3 +103,63 @@ export async function loadDemoData(deps: StoreDeps): Promise<boolean> {
     return true;
   });
 }
+
+const DEMO_TEXTS_KEY = 'demo_texts';
+
+/** German texts of the demo products. */
+const DEMO_TEXTS: { productId: string; lang: string; title: string; description: string }[] = [
+  {
+    productId: 'credits-100',
+    lang: 'de',
+    title: '100 Guthabenpunkte',
+    description: 'Ein Paket mit 100 Guthabenpunkten für Einkäufe im Shop.',
+  },
+  {
+    productId: 'pro-unlock',
+    lang: 'de',
+    title: 'Pro freischalten',
+    description: 'Schaltet die Pro-Funktionen dauerhaft frei.',
+  },
+  { productId: 'monthly', lang: 'de', title: 'Monatsabo', description: 'Ein Monat des Abonnements.' },
+];
+
+/**
+ * Gives the demo products their German texts, once per database outside production (its own marker,
+ * so databases whose demo catalog was loaded before translations existed get them too). Only demo
+ * products still there and not yet translated are touched: an administrator's texts stay.
+ */
+export async function loadDemoTexts(deps: StoreDeps): Promise<number> {
+  if (deps.config.production) return 0;
+  const now = deps.now();
+  return deps.db.transaction().execute(async (trx) => {
+    const marked = await trx
+      .insertInto('store_meta')
+      .values({ key: DEMO_TEXTS_KEY, value: 'loaded', updated_at: now })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .returning('key')
+      .executeTakeFirst();
+    if (!marked) return 0;
+    const ids = DEMO_TEXTS.map((t) => t.productId);
+    const present = new Set(
+      (await trx.selectFrom('products').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
+    );
+    let added = 0;
+    for (const text of DEMO_TEXTS) {
+      if (!present.has(text.productId)) continue;
+      const row = await trx
+        .insertInto('product_texts')
+        .values({
+          product_id: text.productId,
+          lang: text.lang,
+          title: text.title,
+          description: text.description,
+          updated_at: now,
+        })
+        .onConflict((oc) => oc.columns(['product_id', 'lang']).doNothing())
+        .returning('product_id')
+        .executeTakeFirst();
+      if (row) added += 1;
+    }
+    return added;
+  });
+}

@@ -7,7 +7,7 @@ import { Catalog } from './catalog.js';
 import { CouponAdmin } from './coupon-admin.js';
 import { Coupons } from './coupons.js';
 import { CreditsAdmin } from './credits-admin.js';
-import { loadDemoData } from './demo-data.js';
+import { loadDemoData, loadDemoTexts } from './demo-data.js';
 import type { StoreDeps } from './deps.js';
 import type { StoreParts } from './parts.js';
 import { registerBuyerRoutes } from './routes.js';
@@ -44,13 +44,23 @@ export class StoreModule implements TillModule {
 
   async register({ calls }: ModuleHost): Promise<void> {
     await loadDemoData(this.deps);
+    await loadDemoTexts(this.deps);
     registerBuyerRoutes(calls, this.parts);
     registerAdminRoutes(calls, this.parts);
   }
 }
 
 export type { StoreDeps } from './deps.js';
-export { Catalog, isProductRef, parseProductRefs, toProduct, type Line, type ProductRow } from './catalog.js';
+export {
+  Catalog,
+  isProductRef,
+  localize,
+  parseProductRefs,
+  textsIn,
+  toProduct,
+  type Line,
+  type ProductRow,
+} from './catalog.js';
 export { checkCoupon } from './coupons.js';
 export { consumeCouponUse } from './coupon-uses.js';
 export { moveCredits } from './credits.js';
@@ -76,3 +86,4 @@ export {
   renewSubscription,
   takeBackGrants,
 } from './reversals.js';
+export { dropRefund, recordRefund, type RefundRecord } from './refunds.js';

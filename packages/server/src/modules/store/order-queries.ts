@@ -74,6 +74,7 @@ async function withBuyersAndPayments(x: Executor, orders: Order[]): Promise<Admi
       'orders.refund_requested_at',
       'orders.shortfall_credits',
       'orders.subscription_ended_at',
+      'orders.refunded_amount',
     ])
     .where('orders.id', 'in', idens)
     .execute();
@@ -96,6 +97,7 @@ async function withBuyersAndPayments(x: Executor, orders: Order[]): Promise<Admi
         refundRequestedAt: row?.refund_requested_at != null ? iso(row.refund_requested_at) : null,
         shortfallCredits: row?.shortfall_credits ?? 0,
         subscriptionEndedAt: row?.subscription_ended_at != null ? iso(row.subscription_ended_at) : null,
+        refundedAmount: row?.refunded_amount ?? 0,
       },
     };
   });

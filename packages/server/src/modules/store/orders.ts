@@ -72,6 +72,7 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder, n
     refund_requested_at: null,
     shortfall_credits: 0,
     subscription_ended_at: null,
+    refunded_amount: 0,
   };
   const items: OrderItemRow[] = order.lines.map(({ product: p, quantity }, line) => ({
     order_id: row.id,

@@ -6,6 +6,7 @@ import {
   getCouponRequest,
   Level,
   orderStatusData,
+  pickLanguage,
   orderStatusRequest,
   redeemCouponData,
   redeemCouponRequest,
@@ -22,7 +23,6 @@ import {
 } from '@till/protocol';
 import { fail } from '../../errors.js';
 import { asData, type CallRegistry } from '../../http/calls.js';
-import { toProduct } from './catalog.js';
 import { creditHistory } from './credits.js';
 import { listEntitlements } from './grants.js';
 import type { StoreParts } from './parts.js';
@@ -77,7 +77,9 @@ export function registerBuyerRoutes(calls: CallRegistry, s: StoreParts): void {
     tag,
     request: storeProductsRequest,
     response: dataResponse(storeProductsData),
-    handler: async () => ({ data: { products: await s.catalog.listActive() } }),
+    handler: async (input, ctx) => ({
+      data: { products: await s.catalog.listActive(pickLanguage(input.lang, ctx.request.headers['accept-language'])) },
+    }),
   });
   calls.define({
     path: '/api/store/product',
@@ -85,9 +87,12 @@ export function registerBuyerRoutes(calls: CallRegistry, s: StoreParts): void {
     tag,
     request: storeProductRequest,
     response: dataResponse(storeProductData),
-    handler: async (input) => {
-      const row = await s.catalog.find(input.id);
-      return row ? { data: { product: toProduct(row) } } : fail.notFound('id');
+    handler: async (input, ctx) => {
+      const product = await s.catalog.findIn(
+        input.id,
+        pickLanguage(input.lang, ctx.request.headers['accept-language']),
+      );
+      return product ? { data: { product } } : fail.notFound('id');
     },
   });
   calls.define({

@@ -1,7 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import {
+  Paths,
   StorePaths,
   type AdminCouponSaveData,
+  type AdminCouponSetActiveData,
+  type AdminCreditsHistoryData,
+  type AdminOrderRefundRequest,
+  type AdminUserGetData,
+  type AdminUserSetLevelData,
+  type FileInfo,
   type AdminCouponsBulkData,
   type AdminCouponsListData,
   type AdminCreditsAdjustData,
@@ -22,6 +29,9 @@ export const adminKeys = {
   coupons: ['admin', 'coupons'] as const,
   users: ['admin', 'users'] as const,
   orders: (status: string) => ['admin', 'orders', status] as const,
+  usersSearch: (query: string, page: number, pageSize: number) =>
+    ['admin', 'users', 'search', query, page, pageSize] as const,
+  user: (userId: string) => ['admin', 'user', userId] as const,
 };
 
 export function useAdminProducts() {
@@ -90,8 +100,102 @@ export function useAdminOrders(status: string) {
   });
 }
 
-export async function refundOrder(till: Till, iden: string, reason: string) {
+/** A refund: the whole order, or (with `amount` or `keepGrants`) money only. */
+export async function refundOrder(
+  till: Till,
+  iden: string,
+  reason: string,
+  money?: Pick<AdminOrderRefundRequest, 'amount' | 'keepGrants'>,
+) {
   return (
-    await serviceData<AdminOrderRefundData>(till, StorePaths.adminOrdersRefund, { iden, ...(reason ? { reason } : {}) })
+    await serviceData<AdminOrderRefundData>(till, StorePaths.adminOrdersRefund, {
+      iden,
+      ...(reason ? { reason } : {}),
+      ...(money?.amount !== undefined ? { amount: money.amount } : {}),
+      ...(money?.keepGrants ? { keepGrants: true } : {}),
+    })
   ).order;
+}
+
+export async function setCouponActive(till: Till, code: string, active: boolean) {
+  return (await serviceData<AdminCouponSetActiveData>(till, StorePaths.adminCouponsSetActive, { code, active })).coupon;
+}
+
+/** One page of users matching part of the e-mail or name, searched by the server. */
+export function useUserSearch(query: string, page: number, pageSize: number) {
+  const till = useTill();
+  return useQuery({
+    queryKey: adminKeys.usersSearch(query, page, pageSize),
+    queryFn: () =>
+      serviceData<AdminUsersListData>(till, StorePaths.adminUsersList, {
+        page: page + 1,
+        pageSize,
+        ...(query ? { query } : {}),
+      }),
+    placeholderData: (previous) => previous,
+  });
+}
+
+export function useAdminUser(userId: string) {
+  const till = useTill();
+  return useQuery({
+    queryKey: adminKeys.user(userId),
+    queryFn: () => serviceData<AdminUserGetData>(till, StorePaths.adminUsersGet, { userId }),
+  });
+}
+
+export function useUserOrders(userId: string) {
+  const till = useTill();
+  return useQuery({
+    queryKey: [...adminKeys.user(userId), 'orders'],
+    queryFn: () =>
+      serviceData<AdminOrdersListData>(till, StorePaths.adminOrdersList, { userId, page: 1, pageSize: 20 }),
+  });
+}
+
+export function useUserCredits(userId: string) {
+  const till = useTill();
+  return useQuery({
+    queryKey: [...adminKeys.user(userId), 'credits'],
+    queryFn: () =>
+      serviceData<AdminCreditsHistoryData>(till, StorePaths.adminCreditsHistory, { userId, page: 1, pageSize: 20 }),
+  });
+}
+
+export function useUserFiles(userId: string) {
+  const till = useTill();
+  return useQuery({
+    queryKey: [...adminKeys.user(userId), 'files'],
+    queryFn: () =>
+      serviceData<{ files: FileInfo[]; total: number }>(till, Paths.filesList, { userId, page: 1, pageSize: 20 }),
+  });
+}
+
+export async function setUserLevel(till: Till, userId: string, level: 2 | 9) {
+  return (await serviceData<AdminUserSetLevelData>(till, StorePaths.adminUsersSetLevel, { userId, level })).user;
+}
+
+export async function clearUserFlag(till: Till, userId: string) {
+  return (await serviceData<AdminUserSetLevelData>(till, StorePaths.adminUsersClearFlag, { userId })).user;
+}
+
+/**
+ * Uploads a product image through the files service as a public file and answers its lasting
+ * address (the path of the download, so it works from whichever host the app is opened at).
+ */
+export async function uploadProductImage(till: Till, file: File, onProgress?: (share: number) => void) {
+  const data = await serviceData<{ files: FileInfo[] }>(
+    till,
+    Paths.filesUpload,
+    { public: 'true' },
+    {
+      files: { file },
+      ...(onProgress
+        ? { onUploadProgress: (e: { loaded: number; total?: number }) => onProgress(e.total ? e.loaded / e.total : 0) }
+        : {}),
+    },
+  );
+  const uploaded = data.files[0];
+  if (!uploaded) throw new Error('no file in the answer');
+  return `/api/files/download/${uploaded.id}`;
 }

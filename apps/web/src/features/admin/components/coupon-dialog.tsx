@@ -11,11 +11,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { adminCouponsBulkRequest, couponInput, type CouponInput } from '@till/protocol';
+import { adminCouponsBulkRequest, couponInput, type AdminCoupon, type CouponInput } from '@till/protocol';
 import { FormTextField } from '@/components/form-text-field';
 import { useSaveFile } from '@/components/saved-file';
-import { useErrorMessage } from '@/components/states';
-import { formLevelError, showFieldError } from '@/lib/form';
+import { adminFormLevelError, showAdminFieldError, useAdminErrorMessage } from '../admin-errors';
 import { useTill } from '@/lib/till';
 import { adminKeys, bulkCoupons, saveCoupon } from '../api/admin-api';
 import { payloadResolver, toInt, toMinor } from '../hooks/schema-form';
@@ -65,8 +64,44 @@ function template(f: Fields) {
   };
 }
 
-function toCoupon(f: Fields): CouponInput {
-  return { code: f.code.trim(), ...template(f), usageLimit: toInt(f.usageLimit), perUserLimit: toInt(f.perUserLimit) };
+/** The form's fields of a coupon being edited (dates as days, money in major units). */
+export function couponFields(c: AdminCoupon): Fields {
+  const amount = c.amountOff;
+  return {
+    ...empty,
+    code: c.code,
+    kind: c.kind,
+    percentOff: c.percentOff != null ? String(c.percentOff) : '',
+    amountOff: amount ? (amount.amount / 100).toFixed(2) : '',
+    currency: amount?.currency ?? 'USD',
+    grantCredits: c.grantCredits != null ? String(c.grantCredits) : '',
+    usageLimit: c.usageLimit != null ? String(c.usageLimit) : '',
+    perUserLimit: c.perUserLimit != null ? String(c.perUserLimit) : '',
+    startsAt: c.startsAt ? c.startsAt.slice(0, 10) : '',
+    endsAt: c.endsAt ? c.endsAt.slice(0, 10) : '',
+  };
+}
+
+/**
+ * The coupon to save. Editing keeps what the form does not show (the products it applies to or
+ * grants, its minimum total, whether it is on): saving replaces the whole coupon.
+ */
+function toCoupon(f: Fields, editing?: AdminCoupon | null): CouponInput {
+  const kept = editing
+    ? {
+        appliesTo: editing.appliesTo,
+        minTotal: editing.minTotal,
+        active: editing.active,
+        ...(f.kind === 'grant' && editing.grantProducts?.length ? { grantProducts: editing.grantProducts } : {}),
+      }
+    : {};
+  return {
+    ...kept,
+    code: f.code.trim(),
+    ...template(f),
+    usageLimit: toInt(f.usageLimit),
+    perUserLimit: toInt(f.perUserLimit),
+  };
 }
 
 function toBulk(f: Fields) {
@@ -81,26 +116,36 @@ const fieldOf = (path: string): keyof Fields => {
 // The SDK adds the token; the form checks the rest of the request.
 const bulkRequest = adminCouponsBulkRequest.omit({ token: true });
 
-/** A new coupon, or a batch of single-use codes from one template (`bulk`). */
-export function CouponDialog({ bulk, open, onClose }: { bulk: boolean; open: boolean; onClose: () => void }) {
+/** A new coupon, an existing one to edit (`coupon`), or a batch of single-use codes from one template (`bulk`). */
+export function CouponDialog({
+  bulk,
+  open,
+  onClose,
+  coupon = null,
+}: {
+  bulk: boolean;
+  open: boolean;
+  onClose: () => void;
+  coupon?: AdminCoupon | null;
+}) {
   const { t } = useTranslation();
   const till = useTill();
   const client = useQueryClient();
-  const errorMessage = useErrorMessage();
+  const errorMessage = useAdminErrorMessage();
   const id = useId();
   const { save, notice } = useSaveFile();
   const { control, handleSubmit, setError } = useForm<Fields>({
     resolver: bulk
       ? payloadResolver<Fields, typeof bulkRequest>(bulkRequest, toBulk, fieldOf)
-      : payloadResolver<Fields, typeof couponInput>(couponInput, toCoupon, fieldOf),
-    defaultValues: empty,
+      : payloadResolver<Fields, typeof couponInput>(couponInput, (f) => toCoupon(f, coupon), fieldOf),
+    defaultValues: coupon ? couponFields(coupon) : empty,
   });
   const kind = useWatch({ control, name: 'kind' });
   const fields = Object.keys(empty);
   const mutation = useMutation({
     mutationFn: async (f: Fields) => {
       if (!bulk) {
-        await saveCoupon(till, toCoupon(f));
+        await saveCoupon(till, toCoupon(f, coupon));
         return null;
       }
       const b = toBulk(f);
@@ -110,12 +155,15 @@ export function CouponDialog({ bulk, open, onClose }: { bulk: boolean; open: boo
       void client.invalidateQueries({ queryKey: adminKeys.coupons });
       if (!batch) onClose();
     },
-    onError: (error) => showFieldError(error, setError, fields),
+    onError: (error) => showAdminFieldError(error, setError, fields),
   });
   const batch = mutation.data;
+  const formError = adminFormLevelError(mutation.error, fields);
   return (
     <Dialog open={open} onClose={onClose} aria-labelledby={id} fullWidth maxWidth="sm">
-      <DialogTitle id={id}>{bulk ? t('admin.bulkCodes') : t('admin.newCoupon')}</DialogTitle>
+      <DialogTitle id={id}>
+        {bulk ? t('admin.bulkCodes') : coupon ? t('shopAdmin.editCoupon', { code: coupon.code }) : t('admin.newCoupon')}
+      </DialogTitle>
       {batch ? (
         <>
           <DialogContent>
@@ -147,9 +195,9 @@ export function CouponDialog({ bulk, open, onClose }: { bulk: boolean; open: boo
       ) : (
         <form noValidate onSubmit={handleSubmit((f) => mutation.mutate(f))}>
           <DialogContent>
-            {formLevelError(mutation.error, fields) ? (
+            {formError ? (
               <Alert severity="error" role="alert">
-                {errorMessage(mutation.error)}
+                {errorMessage(formError)}
               </Alert>
             ) : null}
             {bulk ? (
@@ -159,7 +207,14 @@ export function CouponDialog({ bulk, open, onClose }: { bulk: boolean; open: boo
                 <FormTextField control={control} name="prefix" label={t('admin.prefix')} />
               </>
             ) : (
-              <FormTextField control={control} name="code" label={t('admin.code')} required />
+              <FormTextField
+                control={control}
+                name="code"
+                label={t('admin.code')}
+                required
+                disabled={Boolean(coupon)}
+                helperText={coupon ? t('shopAdmin.codeFixed') : undefined}
+              />
             )}
             <FormTextField control={control} name="kind" label={t('admin.kind')} select>
               <MenuItem value="discount">{t('admin.kinds.discount')}</MenuItem>

@@ -1,19 +1,35 @@
+import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminCoupon } from '@till/protocol';
 import { DataTable } from '@/components/data-table';
 import { EmptyState, ErrorState, LoadingState } from '@/components/states';
 import { formatMoney } from '@/lib/format';
-import { useAdminCoupons } from '../api/admin-api';
+import { useTill } from '@/lib/till';
+import { useAdminErrorMessage } from '../admin-errors';
+import { adminKeys, setCouponActive, useAdminCoupons } from '../api/admin-api';
 import { CouponDialog } from './coupon-dialog';
 
-/** Coupons with their use counts; new ones one by one or as a batch of codes. */
+/**
+ * Coupons with their use counts; new ones one by one or as a batch of codes; each editable, and
+ * switched off (buyers are told it is no longer valid) or on again.
+ */
 export function CouponsAdmin() {
   const { t, i18n } = useTranslation();
+  const till = useTill();
+  const client = useQueryClient();
+  const errorMessage = useAdminErrorMessage();
   const query = useAdminCoupons();
   const [dialog, setDialog] = useState<'one' | 'bulk' | null>(null);
+  const [editing, setEditing] = useState<AdminCoupon | null>(null);
+  const toggle = useMutation({
+    mutationFn: (c: AdminCoupon) => setCouponActive(till, c.code, !c.active),
+    onSuccess: () => void client.invalidateQueries({ queryKey: adminKeys.coupons }),
+  });
   const effect = (c: AdminCoupon) =>
     c.kind === 'grant'
       ? t('coupon.grants', { count: c.grantCredits ?? 0 })
@@ -30,6 +46,16 @@ export function CouponsAdmin() {
           {t('admin.bulkCodes')}
         </Button>
       </Stack>
+      {toggle.isError ? (
+        <Alert severity="error" role="alert" sx={{ mb: 2 }}>
+          {errorMessage(toggle.error)}
+        </Alert>
+      ) : null}
+      {toggle.isSuccess ? (
+        <Alert severity="success" role="status" sx={{ mb: 2 }}>
+          {t(toggle.data.active ? 'shopAdmin.couponOn' : 'shopAdmin.couponOff', { code: toggle.data.code })}
+        </Alert>
+      ) : null}
       {query.isPending ? <LoadingState /> : null}
       {query.isError ? <ErrorState error={query.error} onRetry={() => void query.refetch()} /> : null}
       {query.data && !query.data.coupons.length ? <EmptyState title={t('admin.noCoupons')} /> : null}
@@ -47,10 +73,45 @@ export function CouponsAdmin() {
               render: (c) => `${c.used}${c.usageLimit ? ` / ${c.usageLimit}` : ''}`,
             },
             { key: 'batch', header: t('admin.batch'), render: (c) => c.batch ?? '', hideOnPhone: true },
+            {
+              key: 'active',
+              header: t('shopAdmin.couponState'),
+              render: (c) => (
+                <Chip
+                  size="small"
+                  label={c.active ? t('shopAdmin.couponActive') : t('shopAdmin.couponInactive')}
+                  color={c.active ? 'success' : 'default'}
+                />
+              ),
+            },
+            {
+              key: 'actions',
+              header: t('shopAdmin.actions'),
+              render: (c) => (
+                <Stack direction="row" sx={{ flexWrap: 'wrap' }}>
+                  <Button onClick={() => setEditing(c)} aria-label={t('admin.editNamed', { name: c.code })}>
+                    {t('admin.edit')}
+                  </Button>
+                  <Button
+                    color={c.active ? 'warning' : 'primary'}
+                    disabled={toggle.isPending}
+                    onClick={() => toggle.mutate(c)}
+                    aria-label={t(c.active ? 'shopAdmin.deactivateNamed' : 'shopAdmin.reactivateNamed', {
+                      code: c.code,
+                    })}
+                  >
+                    {c.active ? t('shopAdmin.deactivate') : t('shopAdmin.reactivate')}
+                  </Button>
+                </Stack>
+              ),
+            },
           ]}
         />
       ) : null}
       {dialog ? <CouponDialog bulk={dialog === 'bulk'} open onClose={() => setDialog(null)} /> : null}
+      {editing ? (
+        <CouponDialog key={editing.code} bulk={false} open coupon={editing} onClose={() => setEditing(null)} />
+      ) : null}
     </>
   );
 }

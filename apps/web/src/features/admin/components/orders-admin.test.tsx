@@ -17,6 +17,7 @@ const cardOrder = testAdminOrder({
     refundRequestedAt: null,
     shortfallCredits: 0,
     subscriptionEndedAt: null,
+    refundedAmount: 0,
   },
 });
 
@@ -62,6 +63,7 @@ describe('OrdersAdmin', () => {
         refundRequestedAt: asked,
         shortfallCredits: 40,
         subscriptionEndedAt: ended,
+        refundedAmount: 0,
       },
     });
     const requested = testAdminOrder({

@@ -8,14 +8,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { OrderStatus, type AdminOrder } from '@till/protocol';
-import { ConfirmDialog } from '@/components/confirm-dialog';
 import { DataTable } from '@/components/data-table';
-import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
-import { codeOf } from '@/lib/api-error';
+import { EmptyState, ErrorState, LoadingState } from '@/components/states';
 import { formatDate, formatMoney } from '@/lib/format';
 import { useTill } from '@/lib/till';
+import { useAdminErrorMessage } from '../admin-errors';
 import { refundOrder, useAdminOrders } from '../api/admin-api';
 import { OrderDetailsDialog, useRefundState } from './order-details';
+import { RefundDialog, type RefundChoice } from './refund-dialog';
 
 const STATUSES = ['', ...Object.values(OrderStatus)];
 
@@ -28,14 +28,20 @@ export function OrdersAdmin() {
   const { t, i18n } = useTranslation();
   const till = useTill();
   const client = useQueryClient();
-  const errorMessage = useErrorMessage();
+  const errorMessage = useAdminErrorMessage();
   const [status, setStatus] = useState('');
   const [refunding, setRefunding] = useState<AdminOrder | null>(null);
   const [showing, setShowing] = useState<AdminOrder | null>(null);
   const refundState = useRefundState();
   const query = useAdminOrders(status);
   const refund = useMutation({
-    mutationFn: (o: AdminOrder) => refundOrder(till, o.iden, 'refunded by an administrator'),
+    mutationFn: ({ order, choice }: { order: AdminOrder; choice: RefundChoice }) =>
+      refundOrder(
+        till,
+        order.iden,
+        choice.reason || 'refunded by an administrator',
+        choice.kind === 'money' ? { amount: choice.amount, keepGrants: true } : undefined,
+      ),
     onSuccess: () => {
       setRefunding(null);
       void client.invalidateQueries({ queryKey: ['admin', 'orders'] });
@@ -59,14 +65,22 @@ export function OrdersAdmin() {
       </TextField>
       {refund.isError ? (
         <Alert severity="error" role="alert">
-          {codeOf(refund.error) === 912 ? t('admin.cannotRefund') : errorMessage(refund.error)}
+          {errorMessage(refund.error)}
         </Alert>
       ) : null}
       {refund.isSuccess ? (
         <Alert severity="success" role="status">
           {refund.data.status === OrderStatus.Refunded
             ? t('admin.refunded', { iden: refund.data.iden })
-            : t('admin.refundAsked', { iden: refund.data.iden })}
+            : refund.variables.choice.kind === 'money'
+              ? t('shopAdmin.moneyRefunded', {
+                  iden: refund.data.iden,
+                  amount: formatMoney(
+                    { amount: refund.variables.choice.amount, currency: refund.data.total.currency },
+                    i18n.language,
+                  ),
+                })
+              : t('admin.refundAsked', { iden: refund.data.iden })}
         </Alert>
       ) : null}
       {query.isPending ? <LoadingState /> : null}
@@ -96,7 +110,18 @@ export function OrdersAdmin() {
               key: 'status',
               header: t('orders.statusLabel'),
               render: (o) => {
-                const refundLine = o.status === OrderStatus.Paid ? refundState(o) : null;
+                const requested = o.status === OrderStatus.Paid ? refundState(o) : null;
+                const partly = o.payment.refundedAmount
+                  ? t('shopAdmin.refundedSoFar', {
+                      amount: formatMoney(
+                        { amount: o.payment.refundedAmount, currency: o.total.currency },
+                        i18n.language,
+                      ),
+                    })
+                  : null;
+                const refundLine = [requested, o.status === OrderStatus.Paid ? partly : null]
+                  .filter(Boolean)
+                  .join(' · ');
                 return refundLine ? (
                   <>
                     {t(`orders.status.${o.status}`)}
@@ -140,18 +165,15 @@ export function OrdersAdmin() {
         />
       ) : null}
       <OrderDetailsDialog order={showing} onClose={() => setShowing(null)} />
-      <ConfirmDialog
-        open={refunding !== null}
-        title={t('admin.refundTitle')}
-        text={t(refunding?.provider === 'card' ? 'admin.refundTextProvider' : 'admin.refundText', {
-          iden: refunding?.iden ?? '',
-          email: refunding?.email ?? '',
-        })}
-        confirmLabel={t('admin.refund')}
-        busy={refund.isPending}
-        onConfirm={() => refunding && refund.mutate(refunding)}
-        onClose={() => setRefunding(null)}
-      />
+      {refunding ? (
+        <RefundDialog
+          key={refunding.iden}
+          order={refunding}
+          busy={refund.isPending}
+          onConfirm={(choice) => refund.mutate({ order: refunding, choice })}
+          onClose={() => setRefunding(null)}
+        />
+      ) : null}
     </>
   );
 }

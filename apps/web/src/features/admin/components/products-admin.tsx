@@ -2,7 +2,7 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Product } from '@till/protocol';
+import type { AdminProduct } from '@till/protocol';
 import { DataTable } from '@/components/data-table';
 import { EmptyState, ErrorState, LoadingState } from '@/components/states';
 import { formatMoney } from '@/lib/format';
@@ -13,9 +13,9 @@ import { ProductDialog } from './product-dialog';
 export function ProductsAdmin() {
   const { t, i18n } = useTranslation();
   const query = useAdminProducts();
-  const [editing, setEditing] = useState<Product | null>(null);
+  const [editing, setEditing] = useState<AdminProduct | null>(null);
   const [open, setOpen] = useState(false);
-  const edit = (p: Product | null) => {
+  const edit = (p: AdminProduct | null) => {
     setEditing(p);
     setOpen(true);
   };
@@ -28,7 +28,7 @@ export function ProductsAdmin() {
       {query.isError ? <ErrorState error={query.error} onRetry={() => void query.refetch()} /> : null}
       {query.data && !query.data.length ? <EmptyState title={t('store.empty')} /> : null}
       {query.data?.length ? (
-        <DataTable<Product>
+        <DataTable<AdminProduct>
           label={t('admin.products')}
           rows={query.data}
           rowKey={(p) => p.id}

@@ -1,157 +1,124 @@
-import FlagIcon from '@mui/icons-material/Flag';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { adminCreditsAdjustRequest, type AdminUser } from '@till/protocol';
-import { BatchSelect } from '@/components/batch-select';
-import { DataTable } from '@/components/data-table';
-import { FormTextField } from '@/components/form-text-field';
-import { ErrorState, LoadingState, useErrorMessage } from '@/components/states';
-import { codeOf, type ApiError } from '@/lib/api-error';
+import { useSearchParams } from 'react-router-dom';
+import { EmptyState, ErrorState, LoadingState } from '@/components/states';
 import { formatDate } from '@/lib/format';
-import { useTill } from '@/lib/till';
-import { adjustCredits, adminKeys, loadUsers, useAdminUsers } from '../api/admin-api';
-import { payloadResolver, toInt } from '../hooks/schema-form';
-
-interface Fields {
-  amount: string;
-  reason: string;
-}
-const adjustInput = adminCreditsAdjustRequest.omit({ token: true, userId: true });
-
-/** Credits in or out of one user's account, as a ledger entry with a reason. */
-function AdjustCredits() {
-  const { t } = useTranslation();
-  const till = useTill();
-  const client = useQueryClient();
-  const errorMessage = useErrorMessage();
-  const [user, setUser] = useState<AdminUser | null>(null);
-  const { control, handleSubmit, reset } = useForm<Fields>({
-    resolver: payloadResolver<Fields, typeof adjustInput>(
-      adjustInput,
-      (f) => ({ amount: toInt(f.amount) ?? undefined, reason: f.reason }),
-      (path) => (path === 'reason' ? 'reason' : 'amount'),
-    ),
-    defaultValues: { amount: '', reason: '' },
-  });
-  const mutation = useMutation({
-    mutationFn: (f: Fields) => {
-      if (!user) throw new Error('no user chosen');
-      return adjustCredits(till, user.id, toInt(f.amount) ?? 0, f.reason);
-    },
-    onSuccess: () => {
-      reset();
-      void client.invalidateQueries({ queryKey: adminKeys.users });
-    },
-  });
-  return (
-    <Box
-      component="form"
-      noValidate
-      aria-label={t('admin.adjustCredits')}
-      onSubmit={handleSubmit((f) => mutation.mutate(f))}
-      sx={{ maxWidth: 480, mb: 4 }}
-    >
-      <Typography variant="h6" component="h2" gutterBottom>
-        {t('admin.adjustCredits')}
-      </Typography>
-      <BatchSelect<AdminUser>
-        label={t('admin.user')}
-        queryKey={['admin', 'user-select']}
-        loadBatch={(offset, limit, search) => loadUsers(till, offset, limit, search)}
-        optionLabel={(u) => `${u.name} <${u.email}>`}
-        optionKey={(u) => u.id}
-        value={user}
-        onChange={setUser}
-      />
-      <FormTextField
-        control={control}
-        name="amount"
-        label={t('admin.amount')}
-        helperText={t('admin.amountHint')}
-        inputMode="numeric"
-        required
-      />
-      <FormTextField control={control} name="reason" label={t('admin.reason')} required />
-      {mutation.isSuccess ? (
-        <Alert severity="success" role="status">
-          {t('admin.adjusted', { balance: mutation.data.balance })}
-        </Alert>
-      ) : null}
-      {mutation.isError ? (
-        <Alert severity="error" role="alert">
-          {codeOf(mutation.error) === 909
-            ? t('admin.wouldGoNegative', { balance: (mutation.error as ApiError).body.balance ?? 0 })
-            : errorMessage(mutation.error)}
-        </Alert>
-      ) : null}
-      <Button type="submit" variant="contained" disabled={!user || mutation.isPending} sx={{ mt: 1 }}>
-        {t('admin.applyAdjustment')}
-      </Button>
-    </Box>
-  );
-}
+import { useDebounced } from '@/lib/use-debounced';
+import { useUserSearch } from '../api/admin-api';
+import { UserDetail } from './user-detail';
+import { AdjustCredits, FlagMarker, LevelName } from './user-parts';
 
 /**
- * A user a refund or chargeback could not take everything back from: a marker that reads as text
- * (not only a colour), with the reason and the date, under the address, which every screen size
- * shows.
+ * Users, searched by the server (part of the e-mail or name) and paged there; each opens its
+ * detail view (orders, credits, files, sessions, flags, level), kept in the address (`user=`) so
+ * that the browser's back button returns to the list.
  */
-function FlagMarker({ user }: { user: AdminUser }) {
-  const { t, i18n } = useTranslation();
-  return (
-    <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 0.5, mt: 0.5, color: 'warning.dark' }}>
-      <FlagIcon fontSize="small" aria-hidden />
-      <Typography variant="body2" component="span">
-        <strong>{t('admin.flagged')}</strong>
-        {': '}
-        {user.flagReason ?? t('admin.flagNoReason')}
-        {user.flaggedAt ? ` (${formatDate(user.flaggedAt, i18n.language)})` : ''}
-      </Typography>
-    </Box>
-  );
-}
-
 export function UsersAdmin() {
   const { t, i18n } = useTranslation();
-  const query = useAdminUsers();
+  const [params, setParams] = useSearchParams();
+  const openUser = params.get('user');
+  const [text, setText] = useState('');
+  const query = useDebounced(text.trim(), 300);
+  const [page, setPage] = useState(0);
+  const [perPage, setPerPage] = useState(10);
+  const search = useUserSearch(query, page, perPage);
+  const open = (id: string | null) => {
+    const next = new URLSearchParams(params);
+    if (id) next.set('user', id);
+    else next.delete('user');
+    setParams(next);
+  };
+  if (openUser) return <UserDetail userId={openUser} onBack={() => open(null)} />;
+  const users = search.data?.users ?? [];
+  const phoneHidden = { display: { xs: 'none', sm: 'table-cell' } };
   return (
     <>
       <AdjustCredits />
-      {query.isPending ? <LoadingState /> : null}
-      {query.isError ? <ErrorState error={query.error} onRetry={() => void query.refetch()} /> : null}
-      {query.data ? (
-        <DataTable<AdminUser>
-          label={t('admin.users')}
-          rows={query.data.items}
-          rowKey={(u) => u.id}
-          columns={[
-            {
-              key: 'email',
-              header: t('fields.email'),
-              render: (u) => (
-                <>
-                  <span style={{ wordBreak: 'break-all' }}>{u.email}</span>
-                  {u.flaggedAt ? <FlagMarker user={u} /> : null}
-                </>
-              ),
-            },
-            { key: 'name', header: t('fields.name'), render: (u) => u.name, hideOnPhone: true },
-            { key: 'level', header: t('admin.level'), render: (u) => u.level },
-            { key: 'credits', header: t('admin.credits'), render: (u) => u.credits },
-            {
-              key: 'created',
-              header: t('admin.created'),
-              render: (u) => formatDate(u.createdAt, i18n.language),
-              hideOnPhone: true,
-            },
-          ]}
-        />
+      <Typography variant="h6" component="h2" gutterBottom>
+        {t('admin.users')}
+      </Typography>
+      <TextField
+        type="search"
+        label={t('shopAdmin.searchUsers')}
+        helperText={t('shopAdmin.searchUsersHint')}
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          setPage(0);
+        }}
+        fullWidth
+        sx={{ maxWidth: 480, mb: 2 }}
+        slotProps={{ htmlInput: { maxLength: 254 } }}
+      />
+      {search.isPending ? <LoadingState /> : null}
+      {search.isError ? <ErrorState error={search.error} onRetry={() => void search.refetch()} /> : null}
+      {search.data && !users.length ? (
+        <EmptyState title={query ? t('shopAdmin.noUsersFound', { query }) : t('shopAdmin.noUsers')} />
+      ) : null}
+      {users.length ? (
+        <Paper variant="outlined">
+          <TableContainer sx={{ maxWidth: '100%', overflowX: 'auto' }}>
+            <Table size="small" aria-label={t('admin.users')} aria-busy={search.isFetching}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t('fields.email')}</TableCell>
+                  <TableCell sx={phoneHidden}>{t('fields.name')}</TableCell>
+                  <TableCell>{t('admin.level')}</TableCell>
+                  <TableCell sx={phoneHidden}>{t('admin.credits')}</TableCell>
+                  <TableCell sx={phoneHidden}>{t('admin.created')}</TableCell>
+                  <TableCell>{t('shopAdmin.actions')}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {users.map((u) => (
+                  <TableRow key={u.id} hover>
+                    <TableCell>
+                      <span style={{ wordBreak: 'break-all' }}>{u.email}</span>
+                      {u.flaggedAt ? <FlagMarker user={u} /> : null}
+                    </TableCell>
+                    <TableCell sx={phoneHidden}>{u.name}</TableCell>
+                    <TableCell>
+                      <LevelName level={u.level} />
+                    </TableCell>
+                    <TableCell sx={phoneHidden}>{u.credits}</TableCell>
+                    <TableCell sx={phoneHidden}>{formatDate(u.createdAt, i18n.language)}</TableCell>
+                    <TableCell>
+                      <Button onClick={() => open(u.id)} aria-label={t('shopAdmin.openUser', { email: u.email })}>
+                        {t('shopAdmin.open')}
+                      </Button>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+          <TablePagination
+            component="div"
+            count={search.data?.total ?? 0}
+            page={page}
+            rowsPerPage={perPage}
+            rowsPerPageOptions={[10, 25, 50]}
+            onPageChange={(_e, p) => setPage(p)}
+            onRowsPerPageChange={(e) => {
+              setPerPage(Number(e.target.value));
+              setPage(0);
+            }}
+            labelRowsPerPage={t('common.rowsPerPage')}
+            labelDisplayedRows={({ from, to, count }) => t('common.displayedRows', { from, to, count })}
+            getItemAriaLabel={(type) => t(`common.page.${type}`)}
+          />
+        </Paper>
       ) : null}
     </>
   );

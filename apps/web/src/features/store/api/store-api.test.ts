@@ -25,17 +25,26 @@ describe('seedProducts', () => {
     expect(seedProducts(client, pageWith(JSON.stringify({ at, answer: { code: 900, data: { products } } })))).toBe(
       true,
     );
-    expect(client.getQueryData(productsKey)).toEqual(products);
-    expect(client.getQueryState(productsKey)?.dataUpdatedAt).toBe(at);
+    expect(client.getQueryData([...productsKey, 'en'])).toEqual(products);
+    expect(client.getQueryState([...productsKey, 'en'])?.dataUpdatedAt).toBe(at);
   });
 
   it('never counts the catalog of a page as taken later than now', () => {
     const before = Date.now();
     const answer = { code: 900, data: { products: [testProduct()] } };
     expect(seedProducts(client, pageWith(JSON.stringify({ at: before + 3_600_000, answer })))).toBe(true);
-    const updated = client.getQueryState(productsKey)?.dataUpdatedAt ?? 0;
+    const updated = client.getQueryState([...productsKey, 'en'])?.dataUpdatedAt ?? 0;
     expect(updated).toBeGreaterThanOrEqual(before);
     expect(updated).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('seeds the catalog under its language, and not at all for an interface in another language', () => {
+    const products = [testProduct({ title: 'Pro freischalten' })];
+    const text = JSON.stringify({ at: Date.now(), lang: 'de', answer: { code: 900, data: { products } } });
+    expect(seedProducts(client, pageWith(text), 'en')).toBe(false);
+    expect(client.getQueryData([...productsKey, 'en'])).toBeUndefined();
+    expect(seedProducts(client, pageWith(text), 'de')).toBe(true);
+    expect(client.getQueryData([...productsKey, 'de'])).toEqual(products);
   });
 
   it('leaves the cache alone when the page has no catalog or one that does not read right', () => {
@@ -48,7 +57,7 @@ describe('seedProducts', () => {
       JSON.stringify({ answer: { code: 900, data: { products: [] } } }),
     ]) {
       expect(seedProducts(client, pageWith(text)), String(text)).toBe(false);
-      expect(client.getQueryData(productsKey)).toBeUndefined();
+      expect(client.getQueryData([...productsKey, 'en'])).toBeUndefined();
     }
   });
 });

@@ -1,22 +1,24 @@
 import { Code, StorePaths, type Product } from '@till/protocol';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { serviceData } from '@/lib/calls';
 import { useTill, type Till } from '@/lib/till';
 
 export const productsKey = ['store', 'products'] as const;
 
-/** The catalog's query: the products of the store (public; no token needed). */
-export function productsQuery(till: Till) {
+/** The catalog's query in one language: the products of the store (public; no token needed). */
+export function productsQuery(till: Till, lang: string) {
   return {
-    queryKey: productsKey,
+    queryKey: [...productsKey, lang] as const,
     queryFn: async () =>
-      (await serviceData<{ products: Product[] }>(till, StorePaths.products, {}, { token: 'optional' })).products,
+      (await serviceData<{ products: Product[] }>(till, StorePaths.products, { lang }, { token: 'optional' })).products,
   };
 }
 
-/** The active products of the catalog. */
+/** The active products of the catalog, with their texts in the interface's language. */
 export function useProducts() {
-  return useQuery(productsQuery(useTill()));
+  const { i18n } = useTranslation();
+  return useQuery(productsQuery(useTill(), i18n.language));
 }
 
 /** One product, by id or alias, out of the catalog. */
@@ -32,18 +34,25 @@ export function useProduct(idOrAlias: string) {
  * the catalog renders without asking first. Answers false when the page has none (a page the
  * service worker served from its cache, a server without a database) or it does not read right.
  */
-export function seedProducts(client: QueryClient, doc: Document): boolean {
+export function seedProducts(client: QueryClient, doc: Document, lang = 'en'): boolean {
   const text = doc.getElementById('till-catalog')?.textContent;
   if (!text) return false;
   try {
-    const { at, answer } = JSON.parse(text) as {
+    const {
+      at,
+      answer,
+      lang: written = 'en',
+    } = JSON.parse(text) as {
       at?: unknown;
+      lang?: unknown;
       answer?: { code?: unknown; data?: { products?: unknown } };
     };
     const products = answer?.data?.products;
     if (answer?.code !== Code.Ok || !Array.isArray(products) || typeof at !== 'number') return false;
+    // Product texts in another language than the interface's are not the catalog it shows.
+    if (written !== lang) return false;
     // The server's clock: a page from a clock ahead of this one must not count as fresh for longer.
-    client.setQueryData(productsKey, products as Product[], { updatedAt: Math.min(at, Date.now()) });
+    client.setQueryData([...productsKey, lang], products as Product[], { updatedAt: Math.min(at, Date.now()) });
     return true;
   } catch {
     return false;

@@ -5,7 +5,13 @@ import type { CardConfig } from '../../../../config.js';
 import { Failure, fail, type Outcome } from '../../../../errors.js';
 import type { ModuleHost } from '../../../../http/module.js';
 import type { PaymentsDeps } from '../../deps.js';
-import { checkoutOffer, type PayableOrder, type PaymentPorts, type PaymentProvider } from '../../provider.js';
+import {
+  checkoutOffer,
+  type PartialRefund,
+  type PayableOrder,
+  type PaymentPorts,
+  type PaymentProvider,
+} from '../../provider.js';
 import { linkRef, orderOfRef, refsOf } from '../../refs.js';
 import { toProviderEvent } from './events.js';
 import { sessionParams } from './session-params.js';
@@ -87,13 +93,21 @@ export class CardProvider implements PaymentProvider {
    * refunds once) and ends the subscription the order started, if any; Stripe's `charge.refunded`
    * then turns the order refunded.
    */
-  async refund(order: Order): Promise<Outcome<void>> {
+  async refund(order: Order, part?: PartialRefund): Promise<Outcome<void>> {
     const db = this.deps.db;
     const [payment] = await refsOf(db, this.name, order.iden, 'payment');
     const [subscription] = await refsOf(db, this.name, order.iden, 'subscription');
     if (!payment) return fail.paymentRejected('no_payment');
     try {
       const stripe = await this.stripe();
+      if (part) {
+        // Part of the money only: Stripe changes no status for it, and the subscription goes on.
+        await stripe.refunds.create(
+          { payment_intent: payment, amount: part.amount, metadata: { iden: order.iden } },
+          { idempotencyKey: part.key },
+        );
+        return undefined;
+      }
       await stripe.refunds.create(
         { payment_intent: payment, metadata: { iden: order.iden } },
         { idempotencyKey: `till-refund-${order.iden}` },

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Money, Order } from '@till/protocol';
+import type { Money, Order, ShopLanguage } from '@till/protocol';
 import type { Config } from '../../../../config.js';
 import { Failure, type Outcome } from '../../../../errors.js';
 import { escapeHtml } from '../../../../http/html.js';
 import type { PaymentPorts, ProviderEvent } from '../../provider.js';
 import type { SandboxEvent } from './notification.js';
+import { formatMoney, pageLanguage, textsFor, type PageTexts } from './page-texts.js';
 
 /** What the page needs of the sandbox provider: its signed links and notifications. */
 export interface SandboxSigner {
@@ -16,41 +17,51 @@ export interface SandboxSigner {
 
 const FORM = 'application/x-www-form-urlencoded';
 
-function formatMoney(m: Money): string {
-  return `${(m.amount / 100).toFixed(2)} ${escapeHtml(m.currency)}`;
-}
+// The app's look (`apps/web/src/lib/theme.ts`): its green, its background, its type and its rounded
+// cards, with touch targets of 44 px; one column that fits a 360 px phone.
+const STYLE = `*{box-sizing:border-box}
+body{margin:0;background:#f6f8f7;color:rgba(0,0,0,.87);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+header{background:#1e5b4f;color:#fff;padding:.75rem 1rem;font-weight:600;font-size:1.15rem}
+main{max-width:32rem;margin:1.5rem auto;padding:0 1rem}
+.card{background:#fff;border-radius:10px;box-shadow:0 1px 3px rgba(0,0,0,.12),0 1px 2px rgba(0,0,0,.08);padding:1.25rem}
+h1{font-size:1.5rem;font-weight:500;margin:0 0 1rem}
+table{width:100%;border-collapse:collapse;margin-bottom:1rem}
+th{text-align:left;font-weight:500;color:rgba(0,0,0,.6);font-size:.875rem;border-bottom:1px solid #e0e0e0;padding:.4rem 0}
+td{padding:.5rem 0;vertical-align:top;overflow-wrap:anywhere}.n{text-align:right;white-space:nowrap;padding-left:1rem}
+.total td{border-top:1px solid #e0e0e0;font-weight:600}
+.actions{display:flex;flex-direction:column;gap:.75rem}
+button,.link{display:flex;align-items:center;justify-content:center;min-height:44px;padding:.5rem 1.25rem;border-radius:10px;font:inherit;font-weight:500;text-decoration:none;cursor:pointer;text-align:center}
+.primary{background:#1e5b4f;color:#fff;border:0}.primary:hover{background:#153f37}
+.secondary{background:#fff;color:#1e5b4f;border:1px solid #1e5b4f}
+.link{color:#1e5b4f;border:0;background:none;text-decoration:underline}
+button:focus-visible,.link:focus-visible{outline:3px solid #8a3b12;outline-offset:2px}
+.note{color:rgba(0,0,0,.6);font-size:.875rem;margin:1rem 0 0}
+.status{font-weight:500}
+caption{caption-side:top;text-align:left;color:rgba(0,0,0,.6);font-size:.875rem;margin:0 0 .25rem}
+@media (min-width:600px){.actions{flex-direction:row;flex-wrap:wrap}}`;
 
-function page(title: string, body: string): string {
+function page(lang: ShopLanguage, title: string, body: string): string {
   // No scripts: the CSP forbids inline ones, and a plain form POST is all this page needs.
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem;color:#222}
-table{width:100%;border-collapse:collapse}td{padding:.3rem 0}td.n{text-align:right}
-.total td{border-top:1px solid #ccc;font-weight:600}button{font-size:1rem;padding:.6rem 1.2rem;margin-right:.5rem}
-.note{color:#666;font-size:.9rem}</style></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+<style>${STYLE}</style></head><body><header>Till</header><main><div class="card"><h1>${escapeHtml(title)}</h1>${body}</div></main></body></html>`;
 }
 
-function orderTable(order: Order): string {
+function orderTable(order: Order, lang: ShopLanguage, t: PageTexts): string {
+  const money = (m: Money) => escapeHtml(formatMoney(m, lang));
   const rows = order.items
     .map(
       (i) =>
         `<tr><td>${escapeHtml(i.title)}${i.quantity > 1 ? ` × ${i.quantity}` : ''}</td><td class="n">${
-          i.price ? formatMoney({ ...i.price, amount: i.price.amount * i.quantity }) : ''
+          i.price ? money({ ...i.price, amount: i.price.amount * i.quantity }) : ''
         }</td></tr>`,
     )
     .join('');
   const discount = order.discount.amount
-    ? `<tr><td>Discount (${escapeHtml(order.couponCode ?? '')})</td><td class="n">−${formatMoney(order.discount)}</td></tr>`
+    ? `<tr><td>${escapeHtml(t.discount(order.couponCode ?? ''))}</td><td class="n">−${money(order.discount)}</td></tr>`
     : '';
-  return `<table>${rows}${discount}<tr class="total"><td>Total</td><td class="n">${formatMoney(order.total)}</td></tr></table>`;
+  return `<table><caption>${escapeHtml(t.order)}</caption><thead><tr><th scope="col">${escapeHtml(t.item)}</th><th scope="col" class="n">${escapeHtml(t.price)}</th></tr></thead><tbody>${rows}${discount}<tr class="total"><td>${escapeHtml(t.total)}</td><td class="n">${money(order.total)}</td></tr></tbody></table>`;
 }
-
-const STATUS_TEXT: Record<string, string> = {
-  paid: 'Payment received. Thank you!',
-  failed: 'The payment was declined.',
-  cancelled: 'This order was cancelled.',
-  refunded: 'This order was refunded.',
-};
 
 /**
  * The built-in provider's checkout page. Its link carries a signature of the order's iden, so the
@@ -77,32 +88,42 @@ export async function registerCheckoutPage(
 
     scope.get('/api/pay/default/:iden', async (request, reply) => {
       const { iden } = request.params as { iden: string };
-      const { sig } = request.query as { sig?: string };
-      const order = sig && provider.checkPageSignature(iden, sig) ? await ports.findOrder(iden) : undefined;
-      if (!order) return send(reply, 404, page('Order not found', '<p>This payment link is not valid.</p>'));
-      const back = `<p><a href="${escapeHtml(`${config.publicUrl}/orders/${encodeURIComponent(iden)}`)}">Back to your order</a></p>`;
+      const query = request.query as { sig?: string; lang?: string };
+      const sig = query.sig;
+      const lang = pageLanguage(query.lang, request.headers['accept-language']);
+      const t = textsFor(lang);
+      const order = sig && provider.checkPageSignature(iden, sig) ? await ports.findOrder(iden, lang) : undefined;
+      if (!order) return send(reply, 404, page(lang, t.notFound, `<p>${escapeHtml(t.badLink)}</p>`));
+      const orderUrl = `${config.publicUrl}/orders/${encodeURIComponent(iden)}`;
       if (order.status !== 'pending') {
+        const back = `<div class="actions"><a class="link secondary" href="${escapeHtml(orderUrl)}">${escapeHtml(t.back)}</a></div>`;
         return send(
           reply,
           200,
-          page(`Order ${iden}`, `${orderTable(order)}<p>${STATUS_TEXT[order.status] ?? ''}</p>${back}`),
+          page(
+            lang,
+            t.checkout,
+            `${orderTable(order, lang, t)}<p class="status" role="status">${escapeHtml(t.status[order.status] ?? '')}</p>${back}`,
+          ),
         );
       }
       const action = escapeHtml(`/api/pay/default/${encodeURIComponent(iden)}`);
       const form = `<form method="post" action="${action}"><input type="hidden" name="sig" value="${escapeHtml(sig ?? '')}">
-<button type="submit" name="action" value="pay">Pay ${formatMoney(order.total)}</button>
-<button type="submit" name="action" value="decline">Decline</button></form>
-<p class="note">Test checkout: no money is taken.</p>`;
-      return send(reply, 200, page('Checkout', `${orderTable(order)}${form}${back}`));
+<div class="actions"><button class="primary" type="submit" name="action" value="pay">${escapeHtml(t.pay(formatMoney(order.total, lang)))}</button>
+<button class="secondary" type="submit" name="action" value="decline">${escapeHtml(t.decline)}</button>
+<a class="link" href="${escapeHtml(orderUrl)}">${escapeHtml(t.cancel)}</a></div></form>
+<p class="note">${escapeHtml(t.sandbox)}</p>`;
+      return send(reply, 200, page(lang, t.checkout, `${orderTable(order, lang, t)}${form}`));
     });
-
     scope.post('/api/pay/default/:iden', async (request, reply) => {
       const { iden } = request.params as { iden: string };
       const body = (request.body ?? {}) as Record<string, string | undefined>;
       const sig = body.sig ?? '';
       const order = provider.checkPageSignature(iden, sig) ? await ports.findOrder(iden) : undefined;
       if (!order || (body.action !== 'pay' && body.action !== 'decline')) {
-        return send(reply, 400, page('Payment not possible', '<p>This payment link is not valid.</p>'));
+        const lang = pageLanguage(undefined, request.headers['accept-language']);
+        const t = textsFor(lang);
+        return send(reply, 400, page(lang, t.notPossible, `<p>${escapeHtml(t.badLink)}</p>`));
       }
       // One event per order and choice: a double click on "Pay" is the same event, applied once.
       const note = provider.signNotification({
@@ -116,8 +137,9 @@ export async function registerCheckoutPage(
       const applied = event instanceof Failure ? event : await ports.applyEvent(provider.name, event);
       if (applied instanceof Failure)
         request.log.info({ iden, outcome: applied.body.code }, 'checkout page choice refused');
-      // Post/redirect/get: a reload shows the result instead of posting again.
-      return reply.redirect(`/api/pay/default/${encodeURIComponent(iden)}?sig=${encodeURIComponent(sig)}`, 303);
+      // Back to the order in the app, which shows what happened and what to do next (the page
+      // itself still shows the result to whoever opens its link again).
+      return reply.redirect(`${config.publicUrl}/orders/${encodeURIComponent(iden)}`, 303);
     });
   });
 }

@@ -37,18 +37,21 @@ describe.each(dialects)('default provider on %s', (dialect) => {
     expect(res.headers.get('content-type')).toContain('text/html');
     const html = await res.text();
     expect(html).toContain('100 credits');
-    expect(html).toContain('1.99 USD');
+    // The amount as an English reader writes it, never "1.99 USD".
+    expect(html).toContain('$1.99');
+    expect(html).not.toContain('1.99 USD');
+    expect(html).toContain('<html lang="en">');
     expect(html).toContain('<form method="post"');
     expect(html).not.toContain('<script');
   });
 
-  it('pays through the page: the order is paid, granted once, and the page links back to the order', async () => {
+  it('pays through the page: the order is paid, granted once, and the buyer is sent back to the order', async () => {
     const { order, payment } = await newOrder();
     const sig = new URL(payment.url).searchParams.get('sig')!;
     const action = `${t.url}/api/pay/default/${order.iden}`;
     const first = await form(action, { sig, action: 'pay' });
     expect(first.status).toBe(303);
-    expect(first.headers.get('location')).toContain(`/api/pay/default/${order.iden}?sig=`);
+    expect(first.headers.get('location')).toBe(`${t.ctx.config.publicUrl}/orders/${order.iden}`);
     // A double click posts the same choice again: the same event, applied once.
     expect((await form(action, { sig, action: 'pay' })).status).toBe(303);
     const status = await ok<{ status: string }>(t, '/api/store/orderStatus', { token: buyer.token, iden: order.iden });
@@ -60,6 +63,32 @@ describe.each(dialects)('default provider on %s', (dialect) => {
     expect(after).toContain('Payment received');
     expect(after).toContain(`${t.ctx.config.publicUrl}/orders/${order.iden}`);
     expect(after).not.toContain('<form');
+  });
+
+  it('speaks the buyer\'s language: the link\'s, else the browser\'s, with the amount and titles as a German reads them', async () => {
+    const res = await fetch(`${t.url}/api/store/doCheckout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' },
+      body: JSON.stringify({ token: buyer.token, products: 'credits-100;credits-100', couponCode: 'WELCOME10' }),
+    });
+    const { data } = (await res.json()) as { data: Checkout };
+    // The app's language travels in the link, so the page is German whatever the browser says.
+    expect(new URL(data.payment.url).searchParams.get('lang')).toBe('de');
+    const html = await (await fetch(data.payment.url, { headers: { 'accept-language': 'en' } })).text();
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain('100 Guthabenpunkte × 2');
+    // 2 x 1.99 - 10 % = 3.58 (rounded half up: 0.398 -> 0.40 off): German digits, the symbol after.
+    expect(html).toMatch(/3,58\s\$ bezahlen/);
+    expect(html).toMatch(/−0,40\s\$/);
+    expect(html).toContain('Testkasse: Es wird kein Geld abgebucht.');
+    expect(html).toContain(`href="${t.ctx.config.publicUrl}/orders/${data.order.iden}"`);
+    expect(html).toContain('Abbrechen und zurück zur Bestellung');
+    // Without `lang` in the link the browser's Accept-Language decides; an unknown one reads as English.
+    const bare = data.payment.url.replace(/&lang=de$/, '');
+    expect(await (await fetch(bare, { headers: { 'accept-language': 'de-AT' } })).text()).toContain('Bezahlen');
+    const english = await (await fetch(bare, { headers: { 'accept-language': 'fr-FR' } })).text();
+    expect(english).toContain('<html lang="en">');
+    expect(english).toContain('100 credits × 2');
   });
 
   it('declines through the page: the order fails and can no longer be paid', async () => {

@@ -38,8 +38,10 @@ export class DefaultProvider implements PaymentProvider {
   constructor(private readonly config: Config) {}
 
   /** The signed link to the checkout page of an order: only who was given it can open the page. */
-  pageUrl(iden: string): string {
-    return `${this.config.publicUrl}/api/pay/default/${encodeURIComponent(iden)}?sig=${this.pageSignature(iden)}`;
+  pageUrl(iden: string, lang?: string): string {
+    const url = `${this.config.publicUrl}/api/pay/default/${encodeURIComponent(iden)}?sig=${this.pageSignature(iden)}`;
+    // The language only picks the page's texts: it is not signed, and a changed one changes nothing else.
+    return lang ? `${url}&lang=${encodeURIComponent(lang)}` : url;
   }
 
   pageSignature(iden: string): string {
@@ -51,7 +53,7 @@ export class DefaultProvider implements PaymentProvider {
   }
 
   start(order: PayableOrder): Promise<PaymentInstruction> {
-    return Promise.resolve({ provider: this.name, url: this.pageUrl(order.iden) });
+    return Promise.resolve({ provider: this.name, url: this.pageUrl(order.iden, order.lang) });
   }
 
   offer(products: string[]): PaymentInstruction {

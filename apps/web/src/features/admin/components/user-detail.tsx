@@ -1,0 +1,284 @@
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Level, type AdminUser } from '@till/protocol';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { EmptyState, ErrorState, LoadingState } from '@/components/states';
+import { formatBytes, formatDate, formatMoney } from '@/lib/format';
+import { useSession, useTill } from '@/lib/till';
+import { useAdminErrorMessage } from '../admin-errors';
+import {
+  adminKeys,
+  clearUserFlag,
+  setUserLevel,
+  useAdminUser,
+  useUserCredits,
+  useUserFiles,
+  useUserOrders,
+} from '../api/admin-api';
+import { AdjustCredits, FlagMarker, LevelName } from './user-parts';
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Box component="section" sx={{ mt: 3 }}>
+      <Typography variant="h6" component="h3" gutterBottom>
+        {title}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+/** A list that is a list of rows on every screen: a phone shows each row whole, no sideways scroll. */
+function Rows({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Paper variant="outlined">
+      <List dense aria-label={label} disablePadding>
+        {children}
+      </List>
+    </Paper>
+  );
+}
+
+/** Who may have what: make a member an administrator or back, with a question first. */
+function LevelControl({ user, fixed }: { user: AdminUser; fixed: boolean }) {
+  const { t } = useTranslation();
+  const till = useTill();
+  const client = useQueryClient();
+  const session = useSession();
+  const errorMessage = useAdminErrorMessage();
+  const [asking, setAsking] = useState(false);
+  const target = user.level >= Level.Admin ? 2 : 9;
+  const mutation = useMutation({
+    mutationFn: () => setUserLevel(till, user.id, target),
+    onSuccess: () => {
+      setAsking(false);
+      void client.invalidateQueries({ queryKey: adminKeys.user(user.id) });
+      void client.invalidateQueries({ queryKey: adminKeys.users });
+    },
+  });
+  if (session.user?.id === user.id) return <Typography variant="body2">{t('shopAdmin.levelSelf')}</Typography>;
+  if (fixed) return <Typography variant="body2">{t('shopAdmin.levelFixed')}</Typography>;
+  if (!user.emailConfirmed) return <Typography variant="body2">{t('shopAdmin.levelUnconfirmed')}</Typography>;
+  return (
+    <>
+      <Button variant="outlined" color={target === 9 ? 'primary' : 'warning'} onClick={() => setAsking(true)}>
+        {target === 9 ? t('shopAdmin.makeAdmin') : t('shopAdmin.makeMember')}
+      </Button>
+      {mutation.isSuccess ? (
+        <Alert severity="success" role="status" sx={{ mt: 1 }}>
+          {t('shopAdmin.levelChanged', { email: user.email })}
+        </Alert>
+      ) : null}
+      {mutation.isError ? (
+        <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+          {errorMessage(mutation.error)}
+        </Alert>
+      ) : null}
+      <ConfirmDialog
+        open={asking}
+        title={target === 9 ? t('shopAdmin.makeAdminTitle') : t('shopAdmin.makeMemberTitle')}
+        text={t(target === 9 ? 'shopAdmin.makeAdminText' : 'shopAdmin.makeMemberText', { email: user.email })}
+        confirmLabel={target === 9 ? t('shopAdmin.makeAdmin') : t('shopAdmin.makeMember')}
+        busy={mutation.isPending}
+        onConfirm={() => mutation.mutate()}
+        onClose={() => setAsking(false)}
+      />
+    </>
+  );
+}
+
+/** One user as administrators look after them: account, level, flag, orders, credits, files, sessions. */
+export function UserDetail({ userId, onBack }: { userId: string; onBack: () => void }) {
+  const { t, i18n } = useTranslation();
+  const till = useTill();
+  const client = useQueryClient();
+  const errorMessage = useAdminErrorMessage();
+  const lang = i18n.language;
+  const detail = useAdminUser(userId);
+  const orders = useUserOrders(userId);
+  const credits = useUserCredits(userId);
+  const files = useUserFiles(userId);
+  const unflag = useMutation({
+    mutationFn: () => clearUserFlag(till, userId),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: adminKeys.user(userId) });
+      void client.invalidateQueries({ queryKey: adminKeys.users });
+    },
+  });
+  const back = (
+    <Button startIcon={<ArrowBackIcon />} onClick={onBack} sx={{ mb: 1 }}>
+      {t('shopAdmin.backToUsers')}
+    </Button>
+  );
+  if (detail.isPending)
+    return (
+      <>
+        {back}
+        <LoadingState />
+      </>
+    );
+  if (detail.isError)
+    return (
+      <>
+        {back}
+        <ErrorState error={detail.error} onRetry={() => void detail.refetch()} />
+      </>
+    );
+  const { user, sessions, levelFixed } = detail.data;
+  return (
+    <Box>
+      {back}
+      <Typography variant="h5" component="h2" sx={{ overflowWrap: 'anywhere' }}>
+        {user.name || user.email}
+      </Typography>
+      <Typography variant="body1" sx={{ overflowWrap: 'anywhere' }}>
+        {user.email}
+      </Typography>
+      <Stack direction="row" spacing={1} sx={{ my: 1, flexWrap: 'wrap', gap: 1 }}>
+        <Chip label={<LevelName level={user.level} />} color={user.level >= Level.Admin ? 'primary' : 'default'} />
+        <Chip label={user.emailConfirmed ? t('shopAdmin.confirmed') : t('shopAdmin.unconfirmed')} variant="outlined" />
+        <Chip label={t('shopAdmin.balance', { count: user.credits })} variant="outlined" />
+      </Stack>
+      <Typography variant="body2" color="text.secondary">
+        {t('shopAdmin.registeredOn', { date: formatDate(user.createdAt, lang) })}
+      </Typography>
+
+      <Section title={t('shopAdmin.levelSection')}>
+        <LevelControl user={user} fixed={levelFixed} />
+      </Section>
+
+      <Section title={t('shopAdmin.flags')}>
+        {user.flaggedAt ? (
+          <>
+            <FlagMarker user={user} />
+            <Button sx={{ mt: 1 }} onClick={() => unflag.mutate()} disabled={unflag.isPending}>
+              {t('shopAdmin.clearFlag')}
+            </Button>
+            {unflag.isError ? (
+              <Alert severity="error" role="alert">
+                {errorMessage(unflag.error)}
+              </Alert>
+            ) : null}
+          </>
+        ) : (
+          <Typography variant="body2">{t('shopAdmin.noFlags')}</Typography>
+        )}
+      </Section>
+
+      <Section title={t('admin.orders')}>
+        {orders.isPending ? <LoadingState /> : null}
+        {orders.isError ? <ErrorState error={orders.error} onRetry={() => void orders.refetch()} /> : null}
+        {orders.data && !orders.data.orders.length ? <EmptyState title={t('shopAdmin.noOrders')} /> : null}
+        {orders.data?.orders.length ? (
+          <Rows label={t('admin.orders')}>
+            {orders.data.orders.map((o) => (
+              <ListItem key={o.iden} divider>
+                <ListItemText
+                  primary={`${o.items.map((i) => (i.quantity > 1 ? `${i.title} × ${i.quantity}` : i.title)).join(', ')}`}
+                  secondary={`${formatDate(o.createdAt, lang)} · ${t(`shopAdmin.status.${o.status}`)} · ${
+                    o.total.amount || !o.creditsSpent
+                      ? formatMoney(o.total, lang)
+                      : t('shopAdmin.creditsAmount', { count: o.creditsSpent })
+                  }${
+                    o.payment.refundedAmount
+                      ? ` · ${t('shopAdmin.refundedSoFar', { amount: formatMoney({ amount: o.payment.refundedAmount, currency: o.total.currency }, lang) })}`
+                      : ''
+                  }`}
+                  slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } } }}
+                />
+              </ListItem>
+            ))}
+          </Rows>
+        ) : null}
+        {orders.data && orders.data.total > orders.data.orders.length ? (
+          <Typography variant="body2" sx={{ mt: 1 }}>
+            {t('shopAdmin.moreOrders', { count: orders.data.total - orders.data.orders.length })}
+          </Typography>
+        ) : null}
+      </Section>
+
+      <Section title={t('shopAdmin.creditsSection')}>
+        {credits.isPending ? <LoadingState /> : null}
+        {credits.isError ? <ErrorState error={credits.error} onRetry={() => void credits.refetch()} /> : null}
+        {credits.data ? (
+          <Typography variant="body1" sx={{ mb: 1 }}>
+            {t('shopAdmin.balance', { count: credits.data.balance })}
+          </Typography>
+        ) : null}
+        {credits.data && !credits.data.entries.length ? <EmptyState title={t('shopAdmin.noLedger')} /> : null}
+        {credits.data?.entries.length ? (
+          <Rows label={t('shopAdmin.creditsSection')}>
+            {credits.data.entries.map((e) => (
+              <ListItem key={e.id} divider>
+                <ListItemText
+                  primary={`${e.amount > 0 ? '+' : '−'}${Math.abs(e.amount)} · ${t(`shopAdmin.ledger.${e.reason}`, { defaultValue: e.reason })}`}
+                  secondary={`${formatDate(e.createdAt, lang)} · ${t('shopAdmin.balanceAfter', { count: e.balanceAfter })}${
+                    e.reference ? ` · ${e.reference}` : ''
+                  }`}
+                  slotProps={{ secondary: { sx: { overflowWrap: 'anywhere' } } }}
+                />
+              </ListItem>
+            ))}
+          </Rows>
+        ) : null}
+        <Box sx={{ mt: 2 }}>
+          <AdjustCredits fixed={user} />
+        </Box>
+      </Section>
+
+      <Section title={t('shopAdmin.filesSection')}>
+        {files.isPending ? <LoadingState /> : null}
+        {files.isError ? <ErrorState error={files.error} onRetry={() => void files.refetch()} /> : null}
+        {files.data && !files.data.files.length ? <EmptyState title={t('shopAdmin.noFiles')} /> : null}
+        {files.data?.files.length ? (
+          <Rows label={t('shopAdmin.filesSection')}>
+            {files.data.files.map((f) => (
+              <ListItem key={f.id} divider>
+                <ListItemText
+                  primary={
+                    <Link href={f.url} target="_blank" rel="noopener" sx={{ overflowWrap: 'anywhere' }}>
+                      {f.name}
+                    </Link>
+                  }
+                  secondary={`${formatBytes(f.size, lang)} · ${formatDate(f.createdAt, lang)}`}
+                />
+              </ListItem>
+            ))}
+          </Rows>
+        ) : null}
+      </Section>
+
+      <Section title={t('shopAdmin.sessionsSection')}>
+        {!sessions.length ? <EmptyState title={t('shopAdmin.noSessions')} /> : null}
+        {sessions.length ? (
+          <Rows label={t('shopAdmin.sessionsSection')}>
+            {sessions.map((s) => (
+              <ListItem key={s.id} divider>
+                <ListItemText
+                  primary={s.userAgent ?? t('shopAdmin.unknownDevice')}
+                  secondary={`${t('shopAdmin.lastSeen', { date: formatDate(s.lastSeenAt ?? s.createdAt, lang) })}${
+                    s.ip ? ` · ${s.ip}` : ''
+                  }`}
+                  slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } } }}
+                />
+              </ListItem>
+            ))}
+          </Rows>
+        ) : null}
+      </Section>
+    </Box>
+  );
+}
