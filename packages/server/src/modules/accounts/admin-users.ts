@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import {
   adminUserClearFlagData,
   adminUserClearFlagRequest,
@@ -43,10 +43,9 @@ export async function listUsers(
 ): Promise<{ users: AdminUser[]; total: number }> {
   let q = db.selectFrom('users');
   if (input.query) {
-    const like = `%${input.query.toLowerCase().replace(/[%_\\]/g, '')}%`;
-    q = q.where((eb) =>
-      eb.or([eb(eb.fn('lower', ['email']), 'like', like), eb(eb.fn('lower', ['name']), 'like', like)]),
-    );
+    // `%`, `_` and `\` in the query are searched for as themselves (e-mail addresses have `_`).
+    const like = `%${input.query.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+    q = q.where(sql<boolean>`(lower(email) like ${like} escape '\\' or lower(name) like ${like} escape '\\')`);
   }
   const { offset, limit } = pageOf(input);
   const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id').offset(offset).limit(limit).execute();

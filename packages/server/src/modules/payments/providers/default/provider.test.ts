@@ -65,7 +65,7 @@ describe.each(dialects)('default provider on %s', (dialect) => {
     expect(after).not.toContain('<form');
   });
 
-  it('speaks the buyer\'s language: the link\'s, else the browser\'s, with the amount and titles as a German reads them', async () => {
+  it("speaks the buyer's language: the link's, else the browser's, with the amount and titles as a German reads them", async () => {
     const res = await fetch(`${t.url}/api/store/doCheckout`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' },
