@@ -303,6 +303,39 @@ describe.each(dialects)('card route (Stripe Checkout) on %s', (dialect) => {
     expect(await balance(b.token)).toBe(0);
   });
 
+  it('gives part of a card payment back at Stripe, keyed per refund; the order stays paid with its grants', async () => {
+    const b = await buyer();
+    const made = await checkout(b.token, { products: 'credits-100' });
+    await stripe.pay(sessionIdOf(made.payment.url));
+    const { token } = await anAdmin(t);
+    const part = await ok<{ order: AdminOrder & { payment: { refundedAmount: number } } }>(
+      t,
+      '/api/admin/orders/refund',
+      { token, iden: made.order.iden, amount: 50, keepGrants: true },
+    );
+    expect(part.order.payment.refundedAmount).toBe(50);
+    await stripe.flush();
+    const asked = stripe.requests.filter(
+      (r) => r.path === '/v1/refunds' && r.idempotencyKey?.startsWith(`till-refund-${made.order.iden}-`),
+    );
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.params).toMatchObject({ amount: '50', metadata: { iden: made.order.iden } });
+    // Stripe's partial refund changes no status: the order and its credits stay.
+    expect(await status(b.token, made.order.iden)).toBe('paid');
+    expect(await balance(b.token)).toBe(100);
+    // All the rest as money only would make Stripe reverse the order: refused, nothing asked.
+    expect(
+      await t.call('/api/admin/orders/refund', { token, iden: made.order.iden, amount: 149, keepGrants: true }),
+    ).toEqual({ code: 912, status: 'paid', reason: 'provider_reverses' });
+    expect(stripe.objects('refund').filter((r) => r.metadata?.iden === made.order.iden)).toHaveLength(1);
+    // The whole refund of what is left still works, and takes the grants back once Stripe confirms.
+    await ok(t, '/api/admin/orders/refund', { token, iden: made.order.iden });
+    await stripe.flush();
+    expect(await status(b.token, made.order.iden)).toBe('refunded');
+    expect(await balance(b.token)).toBe(0);
+    await expectLedgerMatchesBalances(t);
+  });
+
   it('bills a subscription as a Stripe subscription: renewals extend it, the end stops them', async () => {
     const b = await buyer();
     const made = await checkout(b.token, { products: 'monthly' });
