@@ -5,13 +5,6 @@ import { dialects } from '../test-support/db.js';
 import { anAdmin, expectLedgerMatchesBalances, giveCredits, ok, spendCredits } from '../test-support/store.js';
 import { registerUser } from '../test-support/users.js';
 
-interface AdminOrder {
-  iden: string;
-  status: string;
-  total: { amount: number; currency: string };
-  payment: { refundedAmount: number };
-}
-
 /**
  * Partial and money-only refunds: money goes back, the order stays paid and keeps what it granted,
  * no credit moves; the whole-order refund still takes everything back. The ledger matches the

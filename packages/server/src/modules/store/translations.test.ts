@@ -7,6 +7,7 @@ interface Product {
   id: string;
   title: string;
   description: string;
+  imageUrl: string | null;
 }
 interface AdminProduct extends Product {
   texts: Record<string, { title: string; description: string }>;

@@ -115,4 +115,78 @@ describe('OrdersAdmin', () => {
     ).toBeInTheDocument();
     expect(paths).toContain('api/admin/orders/refund');
   });
+
+  it('refunds part of the money only: the amount checked, then sent with keepGrants', async () => {
+    const sandbox = testAdminOrder({
+      ...testOrder({ status: 'paid', provider: 'default' }),
+      iden: 'o-sand',
+      payment: { ...cardOrder.payment, refs: [], refundedAmount: 50 },
+    });
+    const bodies: Record<string, unknown>[] = [];
+    const till = fakeTill((path, body) => {
+      if (path === 'api/admin/orders/list') return { code: 900, data: { orders: [sandbox], total: 1 } };
+      if (path === 'api/admin/orders/refund') {
+        bodies.push(body);
+        return {
+          code: 900,
+          data: { order: { ...sandbox, payment: { ...sandbox.payment, refundedAmount: 50 + Number(body.amount) } } },
+        };
+      }
+      return { code: 904, parameter: 'path' };
+    });
+    signInFake(till, 9);
+    renderWithApp(<OrdersAdmin />, { till });
+    const user = userEvent.setup();
+    const total = sandbox.total.amount;
+    // The list says what went back already.
+    expect(await screen.findByText('$0.50 refunded')).toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'Refund order o-sand' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Refund the order?' });
+    expect(dialog).toHaveTextContent(`$0.50 already refunded; $${((total - 50) / 100).toFixed(2)} left.`);
+    await user.click(within(dialog).getByRole('radio', { name: /Money only/ }));
+    const amount = within(dialog).getByRole('textbox', { name: /Amount/ });
+    expect(amount).toHaveValue(((total - 50) / 100).toFixed(2));
+    await user.clear(amount);
+    await user.type(amount, '999');
+    await user.click(within(dialog).getByRole('button', { name: 'Refund' }));
+    expect(
+      within(dialog).getByText(`At most $${((total - 50) / 100).toFixed(2)}, what is left to refund.`),
+    ).toBeVisible();
+    expect(bodies).toHaveLength(0);
+    await user.clear(amount);
+    await user.type(amount, '0.25');
+    await user.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'late delivery');
+    await user.click(within(dialog).getByRole('button', { name: 'Refund' }));
+    expect(
+      await screen.findByText('$0.25 of order o-sand refunded; the buyer keeps what it granted.'),
+    ).toBeInTheDocument();
+    expect(bodies).toEqual([
+      { token: expect.any(String), iden: 'o-sand', reason: 'late delivery', amount: 25, keepGrants: true },
+    ]);
+  });
+
+  it('names the reason of a refused refund', async () => {
+    const refusing = fakeTill((path) =>
+      path === 'api/admin/orders/list'
+        ? {
+            code: 900,
+            data: {
+              orders: [testAdminOrder({ ...testOrder({ status: 'paid', provider: 'default' }), iden: 'o-x' })],
+              total: 1,
+            },
+          }
+        : { code: 912, status: 'paid', reason: 'credits_spent' },
+    );
+    signInFake(refusing, 9);
+    renderWithApp(<OrdersAdmin />, { till: refusing });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Refund order o-x' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Refund the order?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Refund' }));
+    expect(
+      await screen.findByText(
+        'The buyer has already spent the credits this order granted, so it cannot be refunded whole. Refund the money only instead.',
+      ),
+    ).toBeInTheDocument();
+  });
 });

@@ -45,7 +45,8 @@ export function RefundDialog({
   const { t, i18n } = useTranslation();
   const id = useId();
   const [kind, setKind] = useState<'whole' | 'money'>('whole');
-  const [amountText, setAmountText] = useState('');
+  // Null until the administrator types: then the box shows all that can go back.
+  const [amountText, setAmountText] = useState<string | null>(null);
   const [reason, setReason] = useState('');
   const [touched, setTouched] = useState(false);
   if (!order) return null;
@@ -54,7 +55,7 @@ export function RefundDialog({
   const money = (amount: number) => formatMoney({ amount, currency }, i18n.language);
   const providerRefunds = order.provider === 'card';
   const max = providerRefunds ? left - 1 : left;
-  const text = amountText || (left ? (max / 100).toFixed(2) : '');
+  const text = amountText ?? (max > 0 ? (max / 100).toFixed(2) : '');
   const amount = toMinor(text);
   const amountError =
     kind !== 'money'
@@ -68,7 +69,7 @@ export function RefundDialog({
           : null;
   const close = () => {
     setKind('whole');
-    setAmountText('');
+    setAmountText(null);
     setReason('');
     setTouched(false);
     onClose();
