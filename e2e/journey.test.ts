@@ -250,7 +250,8 @@ describe.each(viewports)('the web app at $name size', (viewport) => {
     await waitForText(watcher, 'Paid. You now have:', 10_000);
     await waitForText(watcher, '200 credits (100 credits)');
     await watcher.close();
-    await page.getByRole('link', { name: 'Back to your order' }).click();
+    // Paying brings the buyer back to the order page.
+    await page.waitForURL(/\/orders\/[^/]+$/, { timeout: 20_000 });
     await waitForText(page, '200 credits (100 credits)');
     await page.goto('/orders');
     await page.getByRole('table', { name: 'Orders' }).waitFor();

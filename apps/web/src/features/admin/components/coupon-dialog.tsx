@@ -212,8 +212,8 @@ export function CouponDialog({
                 name="code"
                 label={t('admin.code')}
                 required
-                disabled={Boolean(coupon)}
                 helperText={coupon ? t('shopAdmin.codeFixed') : undefined}
+                slotProps={coupon ? { htmlInput: { readOnly: true } } : undefined}
               />
             )}
             <FormTextField control={control} name="kind" label={t('admin.kind')} select>

@@ -3,6 +3,11 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
 import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
@@ -11,10 +16,9 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Level, type AdminUser } from '@till/protocol';
-import { ConfirmDialog } from '@/components/confirm-dialog';
 import { EmptyState, ErrorState, LoadingState } from '@/components/states';
 import { formatBytes, formatDate, formatMoney } from '@/lib/format';
 import { useSession, useTill } from '@/lib/till';
@@ -59,6 +63,7 @@ function LevelControl({ user, fixed }: { user: AdminUser; fixed: boolean }) {
   const client = useQueryClient();
   const session = useSession();
   const errorMessage = useAdminErrorMessage();
+  const id = useId();
   const [asking, setAsking] = useState(false);
   const target = user.level >= Level.Admin ? 2 : 9;
   const mutation = useMutation({
@@ -87,15 +92,28 @@ function LevelControl({ user, fixed }: { user: AdminUser; fixed: boolean }) {
           {errorMessage(mutation.error)}
         </Alert>
       ) : null}
-      <ConfirmDialog
-        open={asking}
-        title={target === 9 ? t('shopAdmin.makeAdminTitle') : t('shopAdmin.makeMemberTitle')}
-        text={t(target === 9 ? 'shopAdmin.makeAdminText' : 'shopAdmin.makeMemberText', { email: user.email })}
-        confirmLabel={target === 9 ? t('shopAdmin.makeAdmin') : t('shopAdmin.makeMember')}
-        busy={mutation.isPending}
-        onConfirm={() => mutation.mutate()}
-        onClose={() => setAsking(false)}
-      />
+      <Dialog open={asking} onClose={() => setAsking(false)} aria-labelledby={`${id}-t`} aria-describedby={`${id}-d`}>
+        <DialogTitle id={`${id}-t`}>
+          {target === 9 ? t('shopAdmin.makeAdminTitle') : t('shopAdmin.makeMemberTitle')}
+        </DialogTitle>
+        <DialogContent>
+          {/* Long addresses wrap: nothing in the question scrolls sideways on a phone. */}
+          <DialogContentText id={`${id}-d`} sx={{ overflowWrap: 'anywhere' }}>
+            {t(target === 9 ? 'shopAdmin.makeAdminText' : 'shopAdmin.makeMemberText', { email: user.email })}
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setAsking(false)}>{t('common.cancel')}</Button>
+          <Button
+            onClick={() => mutation.mutate()}
+            color={target === 9 ? 'primary' : 'error'}
+            variant="contained"
+            disabled={mutation.isPending}
+          >
+            {target === 9 ? t('shopAdmin.makeAdmin') : t('shopAdmin.makeMember')}
+          </Button>
+        </DialogActions>
+      </Dialog>
     </>
   );
 }

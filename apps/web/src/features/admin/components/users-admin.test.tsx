@@ -6,6 +6,77 @@ import { testAdminUser } from '@/test/fixtures';
 import { fakeTill, renderWithApp, signInFake } from '@/test/render';
 import { UsersAdmin } from './users-admin';
 
+function detailServer() {
+  const grace = testAdminUser({ id: 'u2', email: 'grace@example.test', name: 'Grace', credits: 40 });
+  let level = 2;
+  const calls: string[] = [];
+  const till = fakeTill((path, body) => {
+    calls.push(path);
+    if (path === 'api/admin/users/list') return { code: 900, data: { users: [grace], total: 1 } };
+    if (path === 'api/admin/users/get')
+      return {
+        code: 900,
+        data: {
+          user: { ...grace, level },
+          levelFixed: false,
+          sessions: [
+            {
+              id: 's1',
+              createdAt: '2026-01-02T00:00:00.000Z',
+              expiresAt: '2026-02-02T00:00:00.000Z',
+              lastSeenAt: null,
+              userAgent: 'Firefox on Linux',
+              ip: '192.0.2.1',
+            },
+          ],
+        },
+      };
+    if (path === 'api/admin/orders/list') return { code: 900, data: { orders: [], total: 0 } };
+    if (path === 'api/admin/credits/history')
+      return {
+        code: 900,
+        data: {
+          balance: 40,
+          total: 1,
+          entries: [
+            {
+              id: 'e1',
+              amount: 40,
+              reason: 'adjustment',
+              reference: 'welcome',
+              balanceAfter: 40,
+              createdAt: '2026-01-03T00:00:00.000Z',
+            },
+          ],
+        },
+      };
+    if (path === 'api/files/list')
+      return {
+        code: 900,
+        data: {
+          files: [
+            {
+              id: 'f1',
+              name: 'cv.pdf',
+              size: 2048,
+              mime: 'application/pdf',
+              url: '/f1',
+              createdAt: '2026-01-04T00:00:00.000Z',
+            },
+          ],
+          total: 1,
+        },
+      };
+    if (path === 'api/admin/users/setLevel') {
+      level = Number(body.level);
+      return { code: 900, data: { user: { ...grace, level } } };
+    }
+    return { code: 904, parameter: 'path' };
+  });
+  signInFake(till, 9);
+  return { till, calls };
+}
+
 describe('UsersAdmin', () => {
   it('marks flagged users with the reason, and only them', async () => {
     const flaggedAt = '2026-02-03T12:00:00.000Z';
@@ -60,74 +131,8 @@ describe('UsersAdmin', () => {
     expect(asked.at(-1)).toMatchObject({ query: 'grace', page: 1, pageSize: 10 });
   });
 
-  it('opens a user: orders, credits, files, sessions and flags, and makes them an administrator', async () => {
-    const grace = testAdminUser({ id: 'u2', email: 'grace@example.test', name: 'Grace', credits: 40 });
-    let level = 2;
-    const calls: string[] = [];
-    const till = fakeTill((path, body) => {
-      calls.push(path);
-      if (path === 'api/admin/users/list') return { code: 900, data: { users: [grace], total: 1 } };
-      if (path === 'api/admin/users/get')
-        return {
-          code: 900,
-          data: {
-            user: { ...grace, level },
-            levelFixed: false,
-            sessions: [
-              {
-                id: 's1',
-                createdAt: '2026-01-02T00:00:00.000Z',
-                expiresAt: '2026-02-02T00:00:00.000Z',
-                lastSeenAt: null,
-                userAgent: 'Firefox on Linux',
-                ip: '192.0.2.1',
-              },
-            ],
-          },
-        };
-      if (path === 'api/admin/orders/list') return { code: 900, data: { orders: [], total: 0 } };
-      if (path === 'api/admin/credits/history')
-        return {
-          code: 900,
-          data: {
-            balance: 40,
-            total: 1,
-            entries: [
-              {
-                id: 'e1',
-                amount: 40,
-                reason: 'adjustment',
-                reference: 'welcome',
-                balanceAfter: 40,
-                createdAt: '2026-01-03T00:00:00.000Z',
-              },
-            ],
-          },
-        };
-      if (path === 'api/files/list')
-        return {
-          code: 900,
-          data: {
-            files: [
-              {
-                id: 'f1',
-                name: 'cv.pdf',
-                size: 2048,
-                mime: 'application/pdf',
-                url: '/f1',
-                createdAt: '2026-01-04T00:00:00.000Z',
-              },
-            ],
-            total: 1,
-          },
-        };
-      if (path === 'api/admin/users/setLevel') {
-        level = Number(body.level);
-        return { code: 900, data: { user: { ...grace, level } } };
-      }
-      return { code: 904, parameter: 'path' };
-    });
-    signInFake(till, 9);
+  it('opens a user: orders, credits, files, sessions and flags', async () => {
+    const { till } = detailServer();
     renderWithApp(<UsersAdmin />, { till });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Open grace@example.test' }));
@@ -137,7 +142,15 @@ describe('UsersAdmin', () => {
     expect(screen.getByRole('link', { name: 'cv.pdf' })).toBeInTheDocument();
     expect(screen.getByText('Firefox on Linux')).toBeInTheDocument();
     expect(screen.getByText('No flags.')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Make administrator' }));
+    await user.click(screen.getByRole('button', { name: 'Back to the users' }));
+    expect(await screen.findByRole('table', { name: 'Users' })).toBeInTheDocument();
+  });
+
+  it('makes an opened user an administrator after asking', async () => {
+    const { till, calls } = detailServer();
+    renderWithApp(<UsersAdmin />, { till, route: '/admin?tab=users&user=u2' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Make administrator' }));
     const confirm = await screen.findByRole('dialog', { name: 'Make this user an administrator?' });
     await user.click(within(confirm).getByRole('button', { name: 'Make administrator' }));
     expect(
@@ -147,7 +160,5 @@ describe('UsersAdmin', () => {
     ).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: 'Make member' })).toBeInTheDocument();
     expect(calls).toContain('api/admin/users/setLevel');
-    await user.click(screen.getByRole('button', { name: 'Back to the users' }));
-    expect(await screen.findByRole('table', { name: 'Users' })).toBeInTheDocument();
   });
 });
