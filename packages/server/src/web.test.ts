@@ -97,14 +97,16 @@ describe("the store's pages", () => {
   it("carry the catalog in the visitor's language, saying which", async () => {
     const page = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-language': 'de-DE,de;q=0.9' } });
     expect(page.headers.vary).toContain('accept-language');
-    const catalog = catalogOf(page.body) as {
+    const catalog = catalogOf(page.body) as unknown as {
       lang?: string;
       answer: { data: { products: { id: string; title: string }[] } };
     };
     expect(catalog.lang).toBe('de');
     expect(catalog.answer).toEqual(await t.call('/api/store/products', { lang: 'de' }));
     expect(catalog.answer.data.products.find((p) => p.id === 'pro-unlock')?.title).toBe('Pro freischalten');
-    expect((catalogOf((await t.app.inject({ method: 'GET', url: '/' })).body) as { lang?: string }).lang).toBe('en');
+    expect(
+      (catalogOf((await t.app.inject({ method: 'GET', url: '/' })).body) as unknown as { lang?: string }).lang,
+    ).toBe('en');
   });
 
   it('follow the catalog from one request to the next', async () => {

@@ -37,6 +37,12 @@ export function ProductsAdmin() {
             { key: 'alias', header: t('admin.alias'), render: (p) => p.alias, hideOnPhone: true },
             { key: 'type', header: t('admin.type'), render: (p) => t(`store.type.${p.type}`), hideOnPhone: true },
             {
+              key: 'texts',
+              header: t('shopAdmin.language.de'),
+              render: (p) => (p.texts.de?.title ? p.texts.de.title : t('shopAdmin.notTranslated')),
+              hideOnPhone: true,
+            },
+            {
               key: 'price',
               header: t('admin.price'),
               render: (p) =>
