@@ -211,6 +211,14 @@ export interface JobLeasesTable {
   last_run_at: Millis | null;
 }
 
+/** An object being written to storage by a server instance, until its file row is committed. */
+export interface StorageWritesTable {
+  key: string;
+  /** The instance writing it (`Liveness.id`). */
+  holder: string;
+  started_at: Millis;
+}
+
 /** Every table; modules add theirs here as they grow. */
 export interface Database {
   users: UsersTable;
@@ -229,4 +237,5 @@ export interface Database {
   store_meta: StoreMetaTable;
   files: FilesTable;
   file_usage: FileUsageTable;
+  storage_writes: StorageWritesTable;
 }
