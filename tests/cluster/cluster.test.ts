@@ -156,7 +156,7 @@ describe.runIf(enabled)('two server processes on one PostgreSQL, Redis and S3', 
   }
 
   beforeAll(async () => {
-    const [built, database, bucket, mail, portA, portB] = await Promise.all([
+    const [, database, bucket, mail, portA, portB] = await Promise.all([
       buildServer(),
       createTestDb('postgres'),
       startS3(),
@@ -164,7 +164,6 @@ describe.runIf(enabled)('two server processes on one PostgreSQL, Redis and S3', 
       freePort(),
       freePort(),
     ]);
-    void built;
     db = database;
     s3 = bucket;
     smtp = mail;
