@@ -1,8 +1,8 @@
-// A CPU profile of the store's write path under load: payWithCredits or doCheckout (first argument)
+// A CPU profile of a hot call under load: payWithCredits, doCheckout or getUserInfo (first argument)
 // driven over loopback HTTP by 10 connections for a few seconds, with the V8 profiler of this process
 // (the server runs here; the load comes from a child process so that it is not in the profile). Prints
 // the functions with the most self time, grouped by package, and writes the whole profile for DevTools.
-//   node --import tsx bench/store/profile.ts payWithCredits|doCheckout [sqlite|postgres://...]
+//   node --import tsx bench/store/profile.ts payWithCredits|doCheckout|getUserInfo [sqlite|postgres://...]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -59,7 +59,9 @@ try {
   const [path, body] =
     call === 'doCheckout'
       ? ['/api/store/doCheckout', { token, products: 'credits-100;monthly', couponCode: 'WELCOME10' }]
-      : ['/api/auth/payWithCredits', { token, products: '["profile-gem"]', dataObj: '{"source":"profile"}' }];
+      : call === 'getUserInfo'
+        ? ['/api/auth/getUserInfo', { token }]
+        : ['/api/auth/payWithCredits', { token, products: '["profile-gem"]', dataObj: '{"source":"profile"}' }];
 
   const session = new Session();
   session.connect();

@@ -26,7 +26,7 @@ export type Param<P> = <K extends keyof P & string>(name: K) => P[K];
  * Only values that differ between runs should be parameters; anything passed as a plain value is
  * compiled in for good (a constant status, a fixed list).
  */
-export function prepared<P extends Record<string, unknown>, R>(
+export function prepared<P extends object, R>(
   build: (db: Kysely<Database>, p: Param<P>) => Compilable<R>,
 ): (x: Executor, params: P) => Promise<QueryResult<R>> {
   // Keyed by the executor's adapter: one per database (and shared with its transactions).
@@ -47,7 +47,8 @@ export function prepared<P extends Record<string, unknown>, R>(
   };
   return (x, params) => {
     const { query, slots } = compile(x);
-    const parameters = slots.map((slot) => ('name' in slot ? params[slot.name] : slot.value));
+    const values = params as Record<string, unknown>;
+    const parameters = slots.map((slot) => ('name' in slot ? values[slot.name] : slot.value));
     return x.executeQuery<R>({ ...query, parameters });
   };
 }
