@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { SecurityEventKind, SecurityLogEntry } from '@till/protocol';
 import { iso, pageOf, readJson, type Executor } from '../../db/rows.js';
@@ -33,6 +33,20 @@ export interface SecurityEvents {
 
 const DAY = 86_400_000;
 
+let lastAt = 0;
+let sequence = 0;
+
+/**
+ * An id that sorts as the entries were written: the time, a counter within the millisecond, then
+ * random bits (unique across server copies). Entries of one moment (a failed code, then the right
+ * one) then list in the order they happened.
+ */
+function entryId(at: number): string {
+  sequence = at === lastAt ? sequence + 1 : 0;
+  lastAt = at;
+  return `${at.toString(16).padStart(12, '0')}-${sequence.toString(16).padStart(4, '0')}-${randomBytes(8).toString('hex')}`;
+}
+
 /**
  * Writes and reads the per-user security log. A write inside the caller's transaction (`trx`) stands
  * or falls with the change it records.
@@ -45,13 +59,14 @@ export class SecurityLog implements SecurityEvents {
   ) {}
 
   async write(input: SecurityEventInput, trx?: Executor): Promise<void> {
+    const at = this.now();
     await (trx ?? this.db)
       .insertInto('security_log')
       .values({
-        id: randomUUID(),
+        id: entryId(at),
         user_id: input.userId,
         kind: input.kind,
-        at: this.now(),
+        at,
         ip: input.ip ?? null,
         // Capped as sessions cap it: a user agent is the client's to choose and could be huge.
         user_agent: input.userAgent?.slice(0, 300) ?? null,
