@@ -155,6 +155,30 @@ describe.each(dialects)('security log on %s', (dialect) => {
     expect(await only(u.token, 'second_factor_reset_by_admin')).toMatchObject({ actorId: admin.userId });
   });
 
+  it('logs credits adjusted by an administrator, and nothing for an adjustment refused', async () => {
+    const u = await confirmedUser(t);
+    const admin = await adminUser(t);
+    const given = await from('/api/admin/credits/adjust', {
+      token: admin.token,
+      userId: u.userId,
+      amount: 50,
+      reason: 'Goodwill',
+    });
+    expect(given.code).toBe(900);
+    const refused = await t.call('/api/admin/credits/adjust', {
+      token: admin.token,
+      userId: u.userId,
+      amount: -80,
+      reason: 'Too much',
+    });
+    expect(refused.code).toBe(909);
+    expect(await only(u.token, 'admin_credits_adjusted')).toMatchObject({
+      actorId: admin.userId,
+      ip: '203.0.113.7',
+      detail: { amount: 50, reason: 'Goodwill' },
+    });
+  });
+
   it.each([
     ['passkey_added', { name: 'Laptop' }],
     ['passkey_renamed', { name: 'Work laptop' }],
@@ -162,7 +186,6 @@ describe.each(dialects)('security log on %s', (dialect) => {
     ['passkey_signin', {}],
     ['account_deleted', {}],
     ['admin_level_changed', { level: 9 }],
-    ['admin_credits_adjusted', { amount: -20 }],
   ] as const)('writes %s reported through the writer, in a transaction that can undo it', async (kind, detail) => {
     const u = await confirmedUser(t);
     const writer = (await import('./index.js')).SecurityLog;
