@@ -30,6 +30,7 @@ function useDescribe() {
       count: typeof d.count === 'number' ? d.count : 0,
       to: typeof d.to === 'string' ? d.to : '',
       level: typeof d.level === 'number' ? d.level : '',
+      amount: typeof d.amount === 'number' ? (d.amount > 0 ? `+${d.amount}` : String(d.amount)) : '',
       name: typeof d.name === 'string' ? d.name : '',
       defaultValue: entry.kind,
     });

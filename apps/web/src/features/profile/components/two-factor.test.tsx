@@ -126,7 +126,10 @@ describe('SecurityLog', () => {
               entry({ kind: 'sessions_revoked', detail: { count: 2 }, device: null, ip: null }),
               entry({ kind: 'second_factor_reset_by_admin', actorId: 'admin-1' }),
             ]
-          : [entry({ kind: 'signin_failed', detail: { method: 'password' } })];
+          : [
+              entry({ kind: 'signin_failed', detail: { method: 'password' } }),
+              entry({ kind: 'admin_credits_adjusted', actorId: 'admin-1', detail: { amount: 50, reason: 'Goodwill' } }),
+            ];
       return { code: 900, data: { entries, total: 13 } };
     });
     renderWithApp(<SecurityLog />, { till });
@@ -139,6 +142,7 @@ describe('SecurityLog', () => {
     expect(screen.getByText('Page 1 of 2')).toBeInTheDocument();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Older' }));
     expect(await screen.findByText('Failed sign-in (password)')).toBeInTheDocument();
+    expect(screen.getByText('Credits adjusted by an administrator (+50)')).toBeInTheDocument();
     expect(pages).toEqual([1, 2]);
   });
 
