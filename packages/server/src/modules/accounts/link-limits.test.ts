@@ -3,7 +3,7 @@ import type * as Passwords from '../../security/passwords.js';
 import { defaultRateLimits, type RateLimits } from '../../config.js';
 import { hashToken, newToken } from '../../security/tokens.js';
 import { startTestApp, type TestApp } from '../../test-support/app.js';
-import { dialects } from '../../test-support/db.js';
+import { dialects, testRedisUrl } from '../../test-support/db.js';
 import { confirmedUser } from '../../test-support/users.js';
 
 // Counts the passwords the server hashes: the costly step these limits keep out of an attacker's reach.
@@ -21,13 +21,26 @@ vi.mock('../../security/passwords.js', async (importOriginal) => {
 
 const generous = { loginPerIp: 100_000, registerPerIp: 100_000, mailPerIp: 100_000, mailPerAddress: 100_000 };
 
-describe.each(dialects)('reset and confirmation limits on %s', (dialect) => {
+// Counted in the process, and in Redis (shared by server copies) when TEST_REDIS_URL is set.
+const setups = dialects.flatMap((dialect) => [
+  { dialect, counters: 'memory' },
+  ...(testRedisUrl ? [{ dialect, counters: 'redis' }] : []),
+]);
+
+describe.each(setups)('reset and confirmation limits on $dialect, counted in $counters', ({ dialect, counters }) => {
   let t: TestApp;
+  // Redis keeps its counters across runs: each test's client address is its own.
+  let ip = '';
   async function start(limits: Partial<RateLimits>) {
-    t = await startTestApp({ dialect, config: { rateLimits: { ...defaultRateLimits, ...generous, ...limits } } });
+    t = await startTestApp({
+      dialect,
+      ...(counters === 'redis' && testRedisUrl ? { env: { REDIS_URL: testRedisUrl } } : {}),
+      config: { rateLimits: { ...defaultRateLimits, ...generous, ...limits } },
+    });
   }
   beforeEach(() => {
     hashed.count = 0;
+    ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
   });
   afterEach(() => t.close());
 
@@ -49,11 +62,11 @@ describe.each(dialects)('reset and confirmation limits on %s', (dialect) => {
       .execute();
     return token;
   }
-  const reset = (token: string, password: string, ip = '203.0.113.9') =>
+  const reset = (token: string, password: string, from = ip) =>
     t.app
-      .inject({ method: 'POST', url: `/api/resetPassword/${token}`, payload: { password }, remoteAddress: ip })
+      .inject({ method: 'POST', url: `/api/resetPassword/${token}`, payload: { password }, remoteAddress: from })
       .then((r) => r.json<{ code: number }>().code);
-  const confirm = (token: string, ip = '203.0.113.9') =>
+  const confirm = (token: string) =>
     t.app
       .inject({ method: 'GET', url: `/api/confirmUser/${token}`, remoteAddress: ip })
       .then((r) => r.json<{ code: number }>().code);
@@ -84,7 +97,7 @@ describe.each(dialects)('reset and confirmation limits on %s', (dialect) => {
     expect(codes.filter((c) => c === 911)).toHaveLength(5);
     expect(codes.filter((c) => c === 906)).toHaveLength(25);
     // Another address has its own budget.
-    expect(await reset(newToken(), 'a fine new passphrase', '198.51.100.3')).toBe(911);
+    expect(await reset(newToken(), 'a fine new passphrase', ip.replace(/\.\d+$/, '.251'))).toBe(911);
     expect(hashed.count).toBe(0);
   });
 
