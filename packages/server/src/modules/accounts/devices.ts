@@ -72,3 +72,9 @@ export async function rememberDevice(
   }
   return Number(known.n) > 0 && inserted !== undefined;
 }
+
+/** Forgets devices not used since `before` (with the security log's retention): a sign-in from one is news again. */
+export async function forgetDevices(db: Kysely<Database>, before: number): Promise<number> {
+  const res = await db.deleteFrom('known_devices').where('last_seen_at', '<', before).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}

@@ -240,15 +240,32 @@ describe.each(dialects)('security log on %s', (dialect) => {
     const u = await confirmedUser(t);
     const start = now;
     now = start - 31 * DAY;
-    await t.call('/api/login', { email: u.email, password: GOOD_PASSWORD });
+    // From a phone, not used since.
+    await from('/api/login', { email: u.email, password: GOOD_PASSWORD }, SAFARI_IPHONE, '198.51.100.9');
     now = start - 29 * DAY;
     await t.call('/api/login', { email: u.email, password: GOOD_PASSWORD });
     now = start;
+    // Devices are remembered after the answer: both are there before the job runs.
+    await vi.waitFor(async () => {
+      const known = await t.ctx.db.kysely
+        .selectFrom('known_devices')
+        .select('device_hash')
+        .where('user_id', '=', u.userId)
+        .execute();
+      expect(known).toHaveLength(2);
+    });
     const job = t.jobs.list.find((j) => j.name === 'accounts.security-log');
     expect(job).toBeDefined();
     const removed = await t.jobs.runner.turn(job!);
     expect(removed).toBeGreaterThanOrEqual(1);
     const left = await entries(u.token);
     expect(left.map((e) => e.at)).toEqual([new Date(start - 29 * DAY).toISOString()]);
+    // The device last used 29 days ago is still known; one unused for longer is forgotten.
+    const devices = await t.ctx.db.kysely
+      .selectFrom('known_devices')
+      .select('last_seen_at')
+      .where('user_id', '=', u.userId)
+      .execute();
+    expect(devices.map((d) => Number(d.last_seen_at))).toEqual([start - 29 * DAY]);
   });
 });

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { SecurityEventKind, SecurityLogEntry } from '@till/protocol';
 import { iso, pageOf, readJson, type Executor } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
-import { describeDevice } from './devices.js';
+import { describeDevice, forgetDevices } from './devices.js';
 
 export type { SecurityEventKind } from '@till/protocol';
 
@@ -99,12 +99,13 @@ export class SecurityLog implements SecurityEvents {
     };
   }
 
-  /** Removes entries older than the retention time; answers how many went (the housekeeping job). */
+  /**
+   * Removes entries older than the retention time, and the devices not used for as long; answers
+   * how many went (the housekeeping job).
+   */
   async purge(now: number): Promise<number> {
-    const res = await this.db
-      .deleteFrom('security_log')
-      .where('at', '<', now - this.retentionDays * DAY)
-      .executeTakeFirst();
-    return Number(res.numDeletedRows);
+    const before = now - this.retentionDays * DAY;
+    const res = await this.db.deleteFrom('security_log').where('at', '<', before).executeTakeFirst();
+    return Number(res.numDeletedRows) + (await forgetDevices(this.db, before));
   }
 }
