@@ -94,7 +94,14 @@ export async function buildApp(
     limiters: accountLimiters(config.rateLimits, redis),
     avatars: files.avatars,
   });
-  const store = new StoreModule({ db: db.kysely, dialect: db.dialect, config, log, now });
+  const store = new StoreModule({
+    db: db.kysely,
+    dialect: db.dialect,
+    config,
+    log,
+    now,
+    securityEvents: accounts.securityEvents,
+  });
   // Payments call back into the flows, which are built from payments: the ports close over them.
   const ports: PaymentPorts = {
     findOrder: (iden) => flows.findOrder(iden),
