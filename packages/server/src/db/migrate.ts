@@ -5,7 +5,9 @@ import { storeMigration } from './migrations/002-store.js';
 import { filesMigration } from './migrations/003-files.js';
 import { paymentsMigration } from './migrations/004-payments.js';
 import { jobsMigration } from './migrations/005-jobs.js';
+import { securityMigration } from './migrations/006-security.js';
 import { shopAdminMigration } from './migrations/008-shop-admin.js';
+import { storageWritesMigration } from './migrations/010-storage-writes.js';
 
 /**
  * Every migration, in order. One list serves SQLite and PostgreSQL: the migrations use only types
@@ -17,7 +19,9 @@ export const migrations: Record<string, Migration> = {
   '003-files': filesMigration,
   '004-payments': paymentsMigration,
   '005-jobs': jobsMigration,
+  '006-security': securityMigration,
   '008-shop-admin': shopAdminMigration,
+  '010-storage-writes': storageWritesMigration,
 };
 
 class ListProvider implements MigrationProvider {

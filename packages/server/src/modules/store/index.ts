@@ -73,6 +73,7 @@ export {
   expireStaleCouponHolds,
   grantLinesOf,
   insertOrder,
+  insertPaidOrder,
   itemsOf,
   loadOrder,
   payOrder,

@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import {
   Paths,
+  SecurityPaths,
   StorePaths,
+  type SecurityLogData,
   type AdminCouponSaveData,
   type AdminCouponSetActiveData,
   type AdminCreditsHistoryData,
@@ -136,6 +138,18 @@ export function useUserSearch(query: string, page: number, pageSize: number) {
   });
 }
 
+export const userSecurityLogKey = (userId: string, page: number) => ['admin', 'security-log', userId, page] as const;
+
+/** One user's security log, newest first. */
+export function useUserSecurityLog(userId: string, page: number, pageSize: number) {
+  const till = useTill();
+  return useQuery({
+    queryKey: userSecurityLogKey(userId, page),
+    queryFn: () => serviceData<SecurityLogData>(till, SecurityPaths.adminUserSecurityLog, { userId, page, pageSize }),
+    placeholderData: (previous) => previous,
+  });
+}
+
 export function useAdminUser(userId: string) {
   const till = useTill();
   return useQuery({
@@ -198,4 +212,9 @@ export async function uploadProductImage(till: Till, file: File, onProgress?: (s
   const uploaded = data.files[0];
   if (!uploaded) throw new Error('no file in the answer');
   return `/api/files/download/${uploaded.id}`;
+}
+
+/** Turns a user's second factor off; answers whether one was on. */
+export async function resetSecondFactor(till: Till, userId: string) {
+  return (await serviceData<{ reset: boolean }>(till, SecurityPaths.adminResetSecondFactor, { userId })).reset;
 }

@@ -1,3 +1,4 @@
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
@@ -10,6 +11,7 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
+import type { AdminUser } from '@till/protocol';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { EmptyState, ErrorState, LoadingState } from '@/components/states';
@@ -17,6 +19,7 @@ import { formatDate } from '@/lib/format';
 import { useDebounced } from '@/lib/use-debounced';
 import { useUserSearch } from '../api/admin-api';
 import { UserDetail } from './user-detail';
+import { UserSecurity } from './user-security';
 import { AdjustCredits, FlagMarker, LevelName } from './user-parts';
 
 /**
@@ -33,6 +36,7 @@ export function UsersAdmin() {
   const [page, setPage] = useState(0);
   const [perPage, setPerPage] = useState(10);
   const search = useUserSearch(query, page, perPage);
+  const [security, setSecurity] = useState<AdminUser | null>(null);
   const open = (id: string | null) => {
     const next = new URLSearchParams(params);
     if (id) next.set('user', id);
@@ -44,6 +48,7 @@ export function UsersAdmin() {
   const phoneHidden = { display: { xs: 'none', sm: 'table-cell' } };
   return (
     <>
+      {security ? <UserSecurity user={security} onClose={() => setSecurity(null)} /> : null}
       <AdjustCredits />
       <Typography variant="h6" component="h2" gutterBottom>
         {t('admin.users')}
@@ -94,9 +99,18 @@ export function UsersAdmin() {
                     <TableCell sx={phoneHidden}>{u.credits}</TableCell>
                     <TableCell sx={phoneHidden}>{formatDate(u.createdAt, i18n.language)}</TableCell>
                     <TableCell>
-                      <Button onClick={() => open(u.id)} aria-label={t('shopAdmin.openUser', { email: u.email })}>
-                        {t('shopAdmin.open')}
-                      </Button>
+                      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+                        <Button onClick={() => open(u.id)} aria-label={t('shopAdmin.openUser', { email: u.email })}>
+                          {t('shopAdmin.open')}
+                        </Button>
+                        <Button
+                          size="small"
+                          onClick={() => setSecurity(u)}
+                          aria-label={t('security.openFor', { email: u.email })}
+                        >
+                          {t('security.open')}
+                        </Button>
+                      </Box>
                     </TableCell>
                   </TableRow>
                 ))}

@@ -21,3 +21,11 @@ export async function resetPassword(till: Till, resetToken: string, password: st
 export async function confirmEmail(till: Till, confirmToken: string) {
   return unwrap(await till.api.confirmUser(confirmToken));
 }
+
+/** A login's second step: the challenge from 913 with a code or a recovery code. */
+export async function signInSecondFactor(
+  till: Till,
+  input: { challenge: string; code?: string; recoveryCode?: string },
+) {
+  return unwrap(await till.api.loginSecondFactor(input));
+}
