@@ -102,3 +102,4 @@ export type {
   AdminOrdersListData,
   AdminOrderRefundData,
 } from './admin.js';
+export * from './passkeys.js';

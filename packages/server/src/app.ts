@@ -8,6 +8,7 @@ import type { AppContext, BuildOptions } from './context.js';
 import { connect } from './db/connect.js';
 import { JobRunner, type Job } from './db/jobs.js';
 import { migrateToLatest } from './db/migrate.js';
+import { AccountDeletion } from './flows/account-deletion.js';
 import { Flows } from './flows/index.js';
 import { CallRegistry } from './http/calls.js';
 import type { ModuleHost, TillModule } from './http/module.js';
@@ -24,6 +25,7 @@ import { FilesModule } from './modules/files/index.js';
 import { PaymentsModule, type PaymentPorts } from './modules/payments/index.js';
 import { StoreModule } from './modules/store/index.js';
 import { redisOptions, redisUp, watchRedis } from './security/redis.js';
+import { loggedSecurityEvents } from './security/security-events.js';
 import { registerWebApp } from './web.js';
 
 /**
@@ -82,6 +84,8 @@ export async function buildApp(
   // the store and payments.
   const log = app.log;
   const files = await FilesModule.open({ db: db.kysely, config, log, now });
+  // Security events go to the log as structured lines until a stored security log takes them.
+  const events = options.securityEvents ?? loggedSecurityEvents(log);
   const accounts = new AccountsModule({
     db: db.kysely,
     read: (query, parameters) => db.read(query, parameters),
@@ -91,6 +95,7 @@ export async function buildApp(
     now,
     limiters: accountLimiters(config.rateLimits, redis),
     avatars: files.avatars,
+    events,
   });
   const store = new StoreModule({ db: db.kysely, dialect: db.dialect, config, log, now });
   // Payments call back into the flows, which are built from payments: the ports close over them.
@@ -104,7 +109,8 @@ export async function buildApp(
   // Counted only when a scraper may read them: prom-client stays unloaded otherwise.
   const metrics = config.metricsToken ? await registerMetrics(app, db, config.metricsToken) : noMetrics;
   const flows: Flows = new Flows({ db: db.kysely, config, log, now, store, payments, metrics });
-  const modules: TillModule[] = [accounts, store, payments, flows, files];
+  const deletion = new AccountDeletion({ db: db.kysely, accounts, files, events, log, now });
+  const modules: TillModule[] = [accounts, store, payments, flows, files, deletion];
 
   const calls = new CallRegistry(app, (token) => accounts.authenticate(token), options.answerCheck);
   const host: ModuleHost = { app, calls, services: new ServiceCalls(calls) };

@@ -5,6 +5,7 @@ import { storeMigration } from './migrations/002-store.js';
 import { filesMigration } from './migrations/003-files.js';
 import { paymentsMigration } from './migrations/004-payments.js';
 import { jobsMigration } from './migrations/005-jobs.js';
+import { passkeysDeletionMigration } from './migrations/007-passkeys-deletion.js';
 
 /**
  * Every migration, in order. One list serves SQLite and PostgreSQL: the migrations use only types
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '003-files': filesMigration,
   '004-payments': paymentsMigration,
   '005-jobs': jobsMigration,
+  '007-passkeys-deletion': passkeysDeletionMigration,
 };
 
 class ListProvider implements MigrationProvider {

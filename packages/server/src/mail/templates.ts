@@ -1,7 +1,7 @@
 import { escapeHtml } from '../http/html.js';
 
 /** The mails Till sends, each with a plain-text and an HTML body. */
-export type MailKind = 'confirm' | 'reset' | 'email_change_notice' | 'email_change_confirm';
+export type MailKind = 'confirm' | 'reset' | 'email_change_notice' | 'email_change_confirm' | 'account_deleted';
 
 interface Texts {
   subject: string;
@@ -36,6 +36,12 @@ const en: Catalog = {
     action: 'Confirm new e-mail',
     outro: 'The link works for 24 hours.',
   }),
+  account_deleted: ({ name }) => ({
+    subject: 'Your Till account has been deleted',
+    intro: `Hello ${name}, your Till account has been deleted: its sessions, passkeys, files and personal details are gone.`,
+    outro:
+      'Orders and credit records are kept without your name or address, as bookkeeping requires. If you did not ask for this, reply to this message.',
+  }),
 };
 
 const de: Catalog = {
@@ -61,6 +67,12 @@ const de: Catalog = {
     intro: `Hallo ${name}, bitte bestätige diese Adresse als neue E-Mail deines Till-Kontos.`,
     action: 'Neue E-Mail bestätigen',
     outro: 'Der Link gilt 24 Stunden.',
+  }),
+  account_deleted: ({ name }) => ({
+    subject: 'Dein Till-Konto wurde gelöscht',
+    intro: `Hallo ${name}, dein Till-Konto wurde gelöscht: Sitzungen, Passkeys, Dateien und persönliche Angaben sind entfernt.`,
+    outro:
+      'Bestellungen und Guthabenbuchungen bleiben ohne deinen Namen und deine Adresse erhalten, wie es die Buchhaltung verlangt. Hast du das nicht veranlasst, antworte auf diese Nachricht.',
   }),
 };
 

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { Level, type User } from '@till/protocol';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
+import type { Executor } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
 import { fail, Failure, type Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
@@ -11,6 +12,7 @@ import { renderMail, type MailKind } from '../../mail/templates.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { hashPassword, isCommonPassword, verifyPassword } from '../../security/passwords.js';
 import type { Limiter } from '../../security/rate-limit.js';
+import type { SecurityEvents } from '../../security/security-events.js';
 import { hashToken, newToken } from '../../security/tokens.js';
 import { AccountsRepo, type SessionUser, type UserRow } from './repo.js';
 
@@ -39,6 +41,8 @@ export interface AccountsDeps {
   limiters: AccountLimiters;
   log: FastifyBaseLogger;
   avatars?: Avatars | undefined;
+  /** Where passkey changes and sign-ins are recorded. */
+  events: SecurityEvents;
   now?: () => number;
 }
 
@@ -83,6 +87,15 @@ export class AccountsService {
   constructor(private readonly deps: AccountsDeps) {
     this.repo = new AccountsRepo(deps.db, deps.read);
     this.now = deps.now ?? Date.now;
+  }
+
+  /** The account calls' budgets (passkey sign-in and deletion spend the login's). */
+  get limiters(): AccountLimiters {
+    return this.deps.limiters;
+  }
+
+  get db(): Kysely<Database> {
+    return this.deps.db;
   }
 
   /** The level a user has now: admins by configuration once confirmed, 2 once confirmed, else 1. */
@@ -131,6 +144,7 @@ export class AccountsService {
       avatar_key: null,
       flagged_at: null,
       flag_reason: null,
+      deleted_at: null,
       credits: 0,
       created_at: now,
       updated_at: now,
@@ -200,13 +214,18 @@ export class AccountsService {
     const row = await this.repo.findUserByEmail(email);
     // The answer is the same whether or not the address has an account, and so is its time: the
     // link is made and mailed after the answer, so that a slow mail server cannot tell who has one.
-    if (row) {
+    if (row && row.deleted_at == null) {
       this.afterAnswer(async () => {
         await this.repo.voidLinkTokens(row.id, 'reset', this.now());
         await this.sendLink({ ...row, lang: input.lang ?? row.lang }, 'reset', email, RESET_LINK_TTL_MS);
       });
     }
     return {};
+  }
+
+  /** Mails `to` after the answer (a notice that needs no link), in the user's language. */
+  mailAfterAnswer(row: UserRow, kind: MailKind, to: string): void {
+    this.afterAnswer(() => this.sendMail(row, kind, to, {}));
   }
 
   /** Work that runs after the answer; {@link settle} waits for it (the app does so as it closes). */
@@ -349,7 +368,8 @@ export class AccountsService {
     return this.repo.deleteOtherSessions(caller.userId, caller.sessionId);
   }
 
-  private async issueSession(row: UserRow, client: ClientInfo): Promise<IssuedSession> {
+  /** Starts a session for the user (in `trx` when given) and answers it as login does. */
+  async issueSession(row: UserRow, client: ClientInfo, trx?: Executor): Promise<IssuedSession> {
     const token = newToken();
     const now = this.now();
     const ttl = this.deps.config.sessionTtl;
@@ -362,7 +382,7 @@ export class AccountsService {
       last_seen_at: now,
       user_agent: client.userAgent,
       ip: client.ip,
-    });
+    }, trx);
     return { token, expire: ttl, user: this.toUser(row) };
   }
 

@@ -3,7 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/schema.js';
 import type { ModuleHost, TillModule } from '../../http/module.js';
+import type { Job } from '../../db/jobs.js';
 import { makeAvatar } from './avatar.js';
+import { ObjectRemovals } from './erasure.js';
 import { registerFileRoutes } from './routes.js';
 import { FilesService } from './service.js';
 import { openStorage } from './storage/open-storage.js';
@@ -22,7 +24,16 @@ export interface FilesModuleDeps {
 export class FilesModule implements TillModule {
   readonly name = 'files';
 
-  private constructor(readonly service: FilesService) {}
+  /** The removal of a deleted account's objects (used by the account-deletion flow). */
+  readonly removals: ObjectRemovals;
+
+  private constructor(readonly service: FilesService) {
+    this.removals = new ObjectRemovals(service);
+  }
+
+  jobs(): Job[] {
+    return [this.removals.job()];
+  }
 
   /** Opens the storage that `STORAGE_URL` names; it is closed with the app. */
   static async open(deps: FilesModuleDeps): Promise<FilesModule> {

@@ -76,3 +76,4 @@ export {
   renewSubscription,
   takeBackGrants,
 } from './reversals.js';
+export { forgetBuyerData } from './erase.js';
