@@ -63,7 +63,13 @@ describe.each(filesMatrix)('account deletion on %s with %s storage', (dialect, d
     const u = await richUser();
     const before = await db().selectFrom('credit_ledger').selectAll().where('user_id', '=', u.userId).execute();
 
-    expect(await t.call('/api/auth/deleteAccount', { token: u.token, confirm: u.email.toUpperCase(), password: GOOD_PASSWORD })).toEqual({
+    expect(
+      await t.call('/api/auth/deleteAccount', {
+        token: u.token,
+        confirm: u.email.toUpperCase(),
+        password: GOOD_PASSWORD,
+      }),
+    ).toEqual({
       code: 900,
     });
 
@@ -78,11 +84,18 @@ describe.each(filesMatrix)('account deletion on %s with %s storage', (dialect, d
     expect(await t.call('/api/auth/getUserInfo', { token: u.token })).toEqual({ code: 901 });
     expect(await t.call('/api/auth/getUserInfo', { token: u.otherToken })).toEqual({ code: 901 });
     expect(await db().selectFrom('sessions').select('id').where('user_id', '=', u.userId).execute()).toEqual([]);
-    expect(await db().selectFrom('link_tokens').select('user_id').where('user_id', '=', u.userId).execute()).toEqual([]);
+    expect(await db().selectFrom('link_tokens').select('user_id').where('user_id', '=', u.userId).execute()).toEqual(
+      [],
+    );
 
     // The row is an anonymised tombstone: no e-mail, name or avatar, and no password opens it.
     const row = await db().selectFrom('users').selectAll().where('id', '=', u.userId).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ email: `${u.userId}@deleted.invalid`, name: '', avatar_key: null, pending_email: null });
+    expect(row).toMatchObject({
+      email: `${u.userId}@deleted.invalid`,
+      name: '',
+      avatar_key: null,
+      pending_email: null,
+    });
     expect(row.deleted_at).not.toBeNull();
     expect(JSON.stringify(row)).not.toContain('Grace');
 
@@ -111,12 +124,20 @@ describe.each(filesMatrix)('account deletion on %s with %s storage', (dialect, d
   it('refuses without the typed address or the right password, and changes nothing', async () => {
     const u = await registerUser(t);
     const file = await uploadOne(t, u.token, 'kept', 'kept.txt');
-    expect(await t.call('/api/auth/deleteAccount', { token: u.token, confirm: 'someone@else.test', password: GOOD_PASSWORD })).toEqual({
+    expect(
+      await t.call('/api/auth/deleteAccount', {
+        token: u.token,
+        confirm: 'someone@else.test',
+        password: GOOD_PASSWORD,
+      }),
+    ).toEqual({
       code: 907,
       parameter: 'confirm',
       reason: 'mismatch',
     });
-    expect(await t.call('/api/auth/deleteAccount', { token: u.token, confirm: u.email, password: 'not my password' })).toEqual({
+    expect(
+      await t.call('/api/auth/deleteAccount', { token: u.token, confirm: u.email, password: 'not my password' }),
+    ).toEqual({
       code: 902,
     });
     expect(await t.call('/api/auth/deleteAccount', { token: u.token, confirm: u.email })).toEqual({
@@ -133,8 +154,18 @@ describe.each(filesMatrix)('account deletion on %s with %s storage', (dialect, d
   it('accepts a fresh passkey assertion in place of the password, and the passkey no longer signs in', async () => {
     const u = await registerUser(t);
     const device = new SoftAuthenticator(new URL(t.url).origin);
-    const options = (await t.call('/api/auth/passkeys/registrationOptions', { token: u.token })).data as { options: OptionsJson };
-    expect((await t.call('/api/auth/passkeys/register', { token: u.token, name: 'Key', credential: device.create(options.options) })).code).toBe(900);
+    const options = (await t.call('/api/auth/passkeys/registrationOptions', { token: u.token })).data as {
+      options: OptionsJson;
+    };
+    expect(
+      (
+        await t.call('/api/auth/passkeys/register', {
+          token: u.token,
+          name: 'Key',
+          credential: device.create(options.options),
+        })
+      ).code,
+    ).toBe(900);
 
     const confirm = (await t.call('/api/auth/passkeys/confirmOptions', { token: u.token })).data as {
       options: OptionsJson & { allowCredentials: { id: string }[] };
@@ -142,10 +173,22 @@ describe.each(filesMatrix)('account deletion on %s with %s storage', (dialect, d
     expect(confirm.options.allowCredentials.map((c) => c.id)).toEqual([device.id]);
     // A sign-in challenge does not confirm a deletion.
     const signInOptions = (await t.call('/api/passkeys/signInOptions', {})).data as { options: OptionsJson };
-    expect(await t.call('/api/auth/deleteAccount', { token: u.token, confirm: u.email, passkey: device.get(signInOptions.options) })).toEqual({
+    expect(
+      await t.call('/api/auth/deleteAccount', {
+        token: u.token,
+        confirm: u.email,
+        passkey: device.get(signInOptions.options),
+      }),
+    ).toEqual({
       code: 902,
     });
-    expect(await t.call('/api/auth/deleteAccount', { token: u.token, confirm: u.email, passkey: device.get(confirm.options) })).toEqual({
+    expect(
+      await t.call('/api/auth/deleteAccount', {
+        token: u.token,
+        confirm: u.email,
+        passkey: device.get(confirm.options),
+      }),
+    ).toEqual({
       code: 900,
     });
     expect(await db().selectFrom('passkeys').select('id').where('user_id', '=', u.userId).execute()).toEqual([]);
@@ -156,20 +199,48 @@ describe.each(filesMatrix)('account deletion on %s with %s storage', (dialect, d
   it('lets an administrator delete a user with their own password and the typed address', async () => {
     const admin = await adminUser(t);
     const u = await richUser();
-    expect(await t.call('/api/admin/users/delete', { token: u.token, userId: u.userId, confirm: u.email, password: GOOD_PASSWORD })).toMatchObject({
+    expect(
+      await t.call('/api/admin/users/delete', {
+        token: u.token,
+        userId: u.userId,
+        confirm: u.email,
+        password: GOOD_PASSWORD,
+      }),
+    ).toMatchObject({
       code: 903,
     });
-    expect(await t.call('/api/admin/users/delete', { token: admin.token, userId: u.userId, confirm: u.email, password: 'wrong one' })).toEqual({
+    expect(
+      await t.call('/api/admin/users/delete', {
+        token: admin.token,
+        userId: u.userId,
+        confirm: u.email,
+        password: 'wrong one',
+      }),
+    ).toEqual({
       code: 902,
     });
-    expect(await t.call('/api/admin/users/delete', { token: admin.token, userId: u.userId, confirm: u.email, password: GOOD_PASSWORD })).toEqual({
+    expect(
+      await t.call('/api/admin/users/delete', {
+        token: admin.token,
+        userId: u.userId,
+        confirm: u.email,
+        password: GOOD_PASSWORD,
+      }),
+    ).toEqual({
       code: 900,
       data: {},
     });
     for (const key of u.keys) expect(await t.storage.get(key)).toBeUndefined();
     expect(await t.call('/api/auth/getUserInfo', { token: u.token })).toEqual({ code: 901 });
     await expectLedgerMatchesBalances(t);
-    expect(await t.call('/api/admin/users/delete', { token: admin.token, userId: u.userId, confirm: u.email, password: GOOD_PASSWORD })).toEqual({
+    expect(
+      await t.call('/api/admin/users/delete', {
+        token: admin.token,
+        userId: u.userId,
+        confirm: u.email,
+        password: GOOD_PASSWORD,
+      }),
+    ).toEqual({
       code: 904,
       parameter: 'userId',
     });
@@ -190,7 +261,8 @@ describe.each(filesMatrix)('account deletion on %s with %s storage', (dialect, d
     const [deleted, ...logins] = await Promise.all([deletion, ...racers]);
     expect(deleted.code).toBe(900);
     for (const login of logins) {
-      if (login.code === 900) expect(await t.call('/api/auth/getUserInfo', { token: login.token })).toEqual({ code: 901 });
+      if (login.code === 900)
+        expect(await t.call('/api/auth/getUserInfo', { token: login.token })).toEqual({ code: 901 });
       else expect(login.code).toBe(902);
     }
   });

@@ -1,4 +1,11 @@
-import { adminDeleteUserRequest, dataResponse, deleteAccountRequest, Level, okResponse, PasskeyPaths } from '@till/protocol';
+import {
+  adminDeleteUserRequest,
+  dataResponse,
+  deleteAccountRequest,
+  Level,
+  okResponse,
+  PasskeyPaths,
+} from '@till/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';

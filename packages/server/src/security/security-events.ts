@@ -3,11 +3,7 @@ import type { Executor } from '../db/rows.js';
 
 /** What happened to an account that its owner (and administrators) may want to see later. */
 export type SecurityEventKind =
-  | 'passkey_added'
-  | 'passkey_renamed'
-  | 'passkey_removed'
-  | 'passkey_signin'
-  | 'account_deleted';
+  'passkey_added' | 'passkey_renamed' | 'passkey_removed' | 'passkey_signin' | 'account_deleted';
 
 /** One event; `detail` holds names and ids only, never a secret, a token or a key. */
 export interface SecurityEvent {

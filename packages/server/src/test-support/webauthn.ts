@@ -67,7 +67,12 @@ export class SoftAuthenticator {
 
   private clientData(type: string, challenge: string, tamper: Tamper): Buffer {
     return Buffer.from(
-      JSON.stringify({ type, challenge: tamper.challenge ?? challenge, origin: tamper.origin ?? this.origin, crossOrigin: false }),
+      JSON.stringify({
+        type,
+        challenge: tamper.challenge ?? challenge,
+        origin: tamper.origin ?? this.origin,
+        crossOrigin: false,
+      }),
     );
   }
 
@@ -120,7 +125,8 @@ export class SoftAuthenticator {
     counter.writeUInt32BE(this.counter);
     const authData = Buffer.concat([sha256(rpId), Buffer.from([UP | (tamper.noUserVerification ? 0 : UV)]), counter]);
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), this.privateKey);
-    if (tamper.badSignature) signature.writeUInt8(signature.readUInt8(signature.length - 1) ^ 0x01, signature.length - 1);
+    if (tamper.badSignature)
+      signature.writeUInt8(signature.readUInt8(signature.length - 1) ^ 0x01, signature.length - 1);
     return {
       id: this.id,
       rawId: this.id,

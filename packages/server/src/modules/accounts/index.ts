@@ -48,7 +48,8 @@ export class AccountsModule implements TillModule {
       {
         name: 'accounts.expired',
         everyMs: 3_600_000,
-        run: async (now) => (await this.service.repo.purgeExpired(now)) + (await this.passkeys.repo.purgeChallenges(now)),
+        run: async (now) =>
+          (await this.service.repo.purgeExpired(now)) + (await this.passkeys.repo.purgeChallenges(now)),
       },
     ];
   }

@@ -165,7 +165,8 @@ export function registerPasskeyRoutes(
 
   calls.define({
     path: `/${PasskeyPaths.signIn}`,
-    summary: "Sign in with a passkey: the browser's answer to signInOptions; answers like a login (902 when it does not verify).",
+    summary:
+      "Sign in with a passkey: the browser's answer to signInOptions; answers like a login (902 when it does not verify).",
     tag,
     request: passkeySignInRequest,
     response: authSuccess,

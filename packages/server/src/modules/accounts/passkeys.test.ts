@@ -103,9 +103,9 @@ describe.each(dialects)('passkeys on %s', (dialect) => {
     const other = await registerUser(t);
     const stolen = optionsOf(await t.call('/api/auth/passkeys/registrationOptions', { token: u.token }));
     const answer = new SoftAuthenticator(origin).create(stolen);
-    expect((await t.call('/api/auth/passkeys/register', { token: other.token, name: 'c', credential: answer })).code).toBe(
-      907,
-    );
+    expect(
+      (await t.call('/api/auth/passkeys/register', { token: other.token, name: 'c', credential: answer })).code,
+    ).toBe(907);
     const count = await t.ctx.db.kysely.selectFrom('passkeys').select('id').where('user_id', '=', u.userId).execute();
     expect(count).toHaveLength(1);
   });
@@ -173,7 +173,10 @@ describe.each(dialects)('passkeys on %s', (dialect) => {
       code: 904,
       parameter: 'id',
     });
-    expect(await t.call('/api/auth/passkeys/remove', { token: stranger.token, id })).toEqual({ code: 904, parameter: 'id' });
+    expect(await t.call('/api/auth/passkeys/remove', { token: stranger.token, id })).toEqual({
+      code: 904,
+      parameter: 'id',
+    });
 
     expect((await t.call('/api/auth/passkeys/remove', { token: u.token, id })).code).toBe(900);
     expect((await listed()).map((p) => p.name)).toEqual(['Laptop']);
@@ -219,7 +222,11 @@ describe.each(dialects)('passkey sign-in limits on %s', (dialect) => {
       const options = (await t.call('/api/auth/passkeys/registrationOptions', { token: u.token })).data as {
         options: OptionsJson;
       };
-      await t.call('/api/auth/passkeys/register', { token: u.token, name: 'Key', credential: device.create(options.options) });
+      await t.call('/api/auth/passkeys/register', {
+        token: u.token,
+        name: 'Key',
+        credential: device.create(options.options),
+      });
       const attempt = async (tamper: Tamper = {}) => {
         const o = optionsOf(await t.call('/api/passkeys/signInOptions', {}));
         return t.call('/api/passkeys/signIn', { credential: device.get(o, tamper) });

@@ -373,16 +373,19 @@ export class AccountsService {
     const token = newToken();
     const now = this.now();
     const ttl = this.deps.config.sessionTtl;
-    await this.repo.insertSession({
-      id: randomUUID(),
-      user_id: row.id,
-      token_hash: hashToken(token),
-      created_at: now,
-      expires_at: now + ttl * 1000,
-      last_seen_at: now,
-      user_agent: client.userAgent,
-      ip: client.ip,
-    }, trx);
+    await this.repo.insertSession(
+      {
+        id: randomUUID(),
+        user_id: row.id,
+        token_hash: hashToken(token),
+        created_at: now,
+        expires_at: now + ttl * 1000,
+        last_seen_at: now,
+        user_agent: client.userAgent,
+        ip: client.ip,
+      },
+      trx,
+    );
     return { token, expire: ttl, user: this.toUser(row) };
   }
 
