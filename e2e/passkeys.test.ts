@@ -71,6 +71,11 @@ describe('passkeys and account deletion in Chromium with a virtual authenticator
     await list.getByText('This laptop').waitFor();
     await expect.poll(() => list.getByText(/Last used never/).count()).toBe(1);
     await checkScreen(page, viewport, 'passkeys-01-profile');
+    // The same screen on a phone: nothing scrolls sideways, axe finds nothing serious.
+    const phone = viewports[1];
+    await page.setViewportSize({ width: phone.width, height: phone.height });
+    await checkScreen(page, phone, 'passkeys-01-profile');
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
 
     // The authenticator holds one discoverable credential for this site, for this account.
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });

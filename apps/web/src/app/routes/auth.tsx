@@ -1,6 +1,5 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
@@ -37,7 +36,6 @@ export function LoginRoute() {
         </Alert>
       ) : null}
       <LoginForm onSignedIn={() => void navigate(from, { replace: true })} />
-      <Divider sx={{ my: 2 }}>{t('passkeys.or')}</Divider>
       <PasskeySignIn onSignedIn={() => void navigate(from, { replace: true })} />
       <Box sx={{ mt: 3, display: 'flex', flexDirection: 'column', gap: 1 }}>
         <Link component={RouterLink} to={paths.forgot.href()}>

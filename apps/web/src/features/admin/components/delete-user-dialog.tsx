@@ -53,11 +53,15 @@ export function DeleteUserDialog({ user, onClose }: { user: AdminUser; onClose: 
             </Alert>
           ) : null}
           <TextField
-            label={t('deletion.adminConfirmLabel', { email: user.email })}
+            label={t('deletion.adminConfirmLabel')}
             value={confirm}
             onChange={(e) => setConfirm(e.target.value)}
             error={Boolean(confirm) && !matches}
-            helperText={confirm && !matches ? t('deletion.confirmMismatch') : ' '}
+            helperText={
+              confirm && !matches
+                ? t('deletion.confirmMismatch')
+                : t('deletion.adminConfirmHint', { email: user.email })
+            }
             autoComplete="off"
             fullWidth
             margin="dense"

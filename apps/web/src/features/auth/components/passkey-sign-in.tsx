@@ -1,6 +1,7 @@
 import KeyIcon from '@mui/icons-material/Key';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@till/protocol';
@@ -10,7 +11,10 @@ import { useTill } from '@/lib/till';
 import { isCancelled, webauthn } from '@/lib/webauthn';
 import { signInWithPasskey } from '../api/passkey-sign-in';
 
-/** "Sign in with a passkey": no e-mail needed, the browser offers the passkeys it has for this site. */
+/**
+ * "Sign in with a passkey", under the password form: no e-mail needed, the browser offers the
+ * passkeys it has for this site. Not shown where the browser cannot use passkeys.
+ */
 export function PasskeySignIn({ onSignedIn }: { onSignedIn: (user: User) => void }) {
   const { t } = useTranslation();
   const till = useTill();
@@ -23,6 +27,7 @@ export function PasskeySignIn({ onSignedIn }: { onSignedIn: (user: User) => void
   const error = mutation.error;
   return (
     <>
+      <Divider sx={{ my: 2 }}>{t('passkeys.or')}</Divider>
       {mutation.isError ? (
         <Alert severity={isCancelled(error) ? 'info' : 'error'} role="alert" sx={{ mb: 1 }}>
           {isCancelled(error)

@@ -86,11 +86,11 @@ export function DeleteAccount({ user, onDeleted }: { user: User; onDeleted: () =
         </Alert>
       ) : null}
       <TextField
-        label={t('deletion.confirmLabel', { email: user.email })}
+        label={t('deletion.confirmLabel')}
         value={confirm}
         onChange={(e) => setConfirm(e.target.value)}
         error={Boolean(problems.confirm)}
-        helperText={problems.confirm ?? t('deletion.confirmHint')}
+        helperText={problems.confirm ?? t('deletion.confirmHint', { email: user.email })}
         autoComplete="off"
         slotProps={{ htmlInput: { spellCheck: false, autoCapitalize: 'none' } }}
         fullWidth
