@@ -268,6 +268,63 @@ describe.each(filesMatrix)('account deletion on %s with %s storage', (dialect, d
   });
 });
 
+describe.each(filesMatrix.filter(([, driver]) => driver === 'local'))(
+  'an upload in flight during a deletion on %s',
+  (dialect, driver) => {
+    let t: FilesTestApp;
+    beforeAll(async () => {
+      t = await startFilesApp(dialect, driver);
+    });
+    afterAll(() => t.close());
+
+    it('is refused at its commit and leaves neither a row nor an object', async () => {
+      const u = await registerUser(t);
+      const boundary = 'till-upload-race';
+      const head = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="token"\r\n\r\n${u.token}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="late.txt"\r\n` +
+          `Content-Type: text/plain\r\n\r\n`,
+      );
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(new Uint8Array(head));
+          controller.enqueue(new Uint8Array(Buffer.alloc(64 * 1024, 'a')));
+          // The rest of the file comes only once the account is gone.
+          await held;
+          controller.enqueue(new Uint8Array(Buffer.from(`tail\r\n--${boundary}--\r\n`)));
+          controller.close();
+        },
+      });
+      const upload = fetch(`${t.url}/api/files/upload`, {
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body,
+        duplex: 'half',
+      } as RequestInit).then(async (res) => (await res.json()) as { code: number });
+      // The upload has been authenticated and is writing its object.
+      const writing = async () => (await t.storage.list('f/')).length;
+      const deadline = Date.now() + 10_000;
+      while ((await writing()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(await writing()).toBeGreaterThan(0);
+
+      expect(
+        await t.call('/api/auth/deleteAccount', { token: u.token, confirm: u.email, password: GOOD_PASSWORD }),
+      ).toEqual({ code: 900 });
+      release();
+      expect((await upload).code).toBe(901);
+      expect(await t.ctx.db.kysely.selectFrom('files').select('id').where('user_id', '=', u.userId).execute()).toEqual(
+        [],
+      );
+      const left = async () => (await t.storage.list('f/')).length;
+      const deadline2 = Date.now() + 10_000;
+      while ((await left()) > 0 && Date.now() < deadline2) await new Promise((r) => setTimeout(r, 20));
+      expect(await t.storage.list('f/')).toEqual([]);
+    });
+  },
+);
+
 describe.each(filesMatrix.filter(([, driver]) => driver === 'local'))('object removals on %s', (dialect, driver) => {
   let t: FilesTestApp;
   beforeAll(async () => {
