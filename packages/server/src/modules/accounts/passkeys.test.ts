@@ -195,6 +195,16 @@ describe.each(dialects)('passkeys on %s', (dialect) => {
     });
   });
 
+  it('removes challenges nobody answered once they have expired (hourly housekeeping)', async () => {
+    await t.call('/api/passkeys/signInOptions', {});
+    const challenges = () => t.ctx.db.kysely.selectFrom('webauthn_challenges').select('expires_at').execute();
+    expect((await challenges()).length).toBeGreaterThan(0);
+    now += 5 * 60_000 + 1;
+    const job = t.jobs.list.find((j) => j.name === 'accounts.expired')!;
+    expect(await job.run(now)).toBeGreaterThan(0);
+    expect(await challenges()).toEqual([]);
+  });
+
   it('answers 901 to the profile calls without a session', async () => {
     for (const path of [
       '/api/auth/passkeys/registrationOptions',
