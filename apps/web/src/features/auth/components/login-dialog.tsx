@@ -7,7 +7,6 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@till/protocol';
 import { LoginForm } from './login-form';
-import { PasskeySignIn } from './passkey-sign-in';
 
 /**
  * Sign-in over the current page, so that the page's waiting call (queued by the SDK until there is
@@ -31,7 +30,6 @@ export function LoginDialog({
       <DialogTitle id={id}>{t('auth.signInToContinue')}</DialogTitle>
       <DialogContent>
         <LoginForm onSignedIn={onSignedIn} autoFocus />
-        <PasskeySignIn onSignedIn={onSignedIn} />
         <Typography variant="body2" sx={{ mt: 2 }}>
           {t('auth.noAccount')} <Link href={registerHref}>{t('auth.register')}</Link>
         </Typography>
