@@ -135,3 +135,4 @@ export type {
   SecurityLogEntry,
   SecurityLogData,
 } from './security.js';
+export * from './passkeys.js';

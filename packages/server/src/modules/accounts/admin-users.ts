@@ -10,7 +10,8 @@ export async function listUsers(
   accounts: AccountsService,
   input: { page: number; pageSize: number; query?: string | undefined },
 ): Promise<{ users: AdminUser[]; total: number }> {
-  let q = db.selectFrom('users');
+  // A deleted account's tombstone is no user any more; its orders still show in the orders list.
+  let q = db.selectFrom('users').where('deleted_at', 'is', null);
   if (input.query) {
     const like = `%${input.query.toLowerCase().replace(/[%_\\]/g, '')}%`;
     q = q.where((eb) => eb.or([eb('email', 'like', like), eb(eb.fn('lower', ['name']), 'like', like)]));

@@ -77,3 +77,4 @@ export {
   renewSubscription,
   takeBackGrants,
 } from './reversals.js';
+export { forgetBuyerData } from './erase.js';

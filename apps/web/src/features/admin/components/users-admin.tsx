@@ -16,6 +16,7 @@ import { codeOf, type ApiError } from '@/lib/api-error';
 import { formatDate } from '@/lib/format';
 import { useTill } from '@/lib/till';
 import { adjustCredits, adminKeys, loadUsers, useAdminUsers } from '../api/admin-api';
+import { DeleteUserDialog } from './delete-user-dialog';
 import { payloadResolver, toInt } from '../hooks/schema-form';
 import { UserSecurity } from './user-security';
 
@@ -122,10 +123,26 @@ export function UsersAdmin() {
   const { t, i18n } = useTranslation();
   const query = useAdminUsers();
   const [security, setSecurity] = useState<AdminUser | null>(null);
+  const [deleting, setDeleting] = useState<AdminUser | null>(null);
+  const [deleted, setDeleted] = useState<string | null>(null);
   return (
     <>
       {security ? <UserSecurity user={security} onClose={() => setSecurity(null)} /> : null}
       <AdjustCredits />
+      {deleted ? (
+        <Alert severity="success" role="status" sx={{ mb: 1 }}>
+          {t('deletion.adminDone', { email: deleted })}
+        </Alert>
+      ) : null}
+      {deleting ? (
+        <DeleteUserDialog
+          user={deleting}
+          onClose={(done) => {
+            if (done) setDeleted(deleting.email);
+            setDeleting(null);
+          }}
+        />
+      ) : null}
       {query.isPending ? <LoadingState /> : null}
       {query.isError ? <ErrorState error={query.error} onRetry={() => void query.refetch()} /> : null}
       {query.data ? (
@@ -163,6 +180,20 @@ export function UsersAdmin() {
                   aria-label={t('security.openFor', { email: u.email })}
                 >
                   {t('security.open')}
+                </Button>
+              ),
+            },
+            {
+              key: 'actions',
+              header: t('deletion.adminColumn'),
+              render: (u) => (
+                <Button
+                  size="small"
+                  color="error"
+                  onClick={() => (setDeleted(null), setDeleting(u))}
+                  aria-label={t('deletion.adminDeleteNamed', { email: u.email })}
+                >
+                  {t('common.delete')}
                 </Button>
               ),
             },
