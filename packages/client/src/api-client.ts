@@ -20,6 +20,7 @@ import {
 import { clientFailure, type Answer, type DataAnswer } from './answers.js';
 import { BodyError } from './errors/body-error.js';
 import type { CallQueue } from './call-queue.js';
+import { deleteAccount, PasskeysApi, type DeletionFields } from './passkeys-api.js';
 import type { OkBody } from './protocol-types.js';
 import { createServiceCall, type ServiceCall } from './service-call.js';
 import type { Session } from './session.js';
@@ -65,6 +66,8 @@ export class ApiClient {
    * callback or data-URI fields; `sync` calls run one at a time in call order.
    */
   readonly serviceCall: ServiceCall;
+  /** The passkey calls: register, sign in with, list, rename, remove. */
+  readonly passkeys: PasskeysApi;
   private readonly transport: Transport;
 
   constructor(options: ApiClientOptions = {}) {
@@ -77,6 +80,7 @@ export class ApiClient {
     this.session = this.transport.session;
     this.queue = this.transport.queue;
     this.serviceCall = createServiceCall(this.transport);
+    this.passkeys = new PasskeysApi(this);
     this.session.setRefresher(() => this.getUserInfo());
   }
 
@@ -110,7 +114,7 @@ export class ApiClient {
    */
   async login(credentials: LoginRequest): Promise<Answer<AuthSuccess>> {
     const res = await this.transport.call<AuthSuccess>({ path: Paths.login, fields: credentials, token: 'none' });
-    return this.started(res, Paths.login);
+    return this.startSession(res, Paths.login);
   }
 
   /**
@@ -130,7 +134,7 @@ export class ApiClient {
       fields: { ...fields },
       token: 'none',
     });
-    return this.started(res, SecurityPaths.loginSecondFactor);
+    return this.startSession(res, SecurityPaths.loginSecondFactor);
   }
 
   /**
@@ -197,11 +201,17 @@ export class ApiClient {
    */
   async register(fields: RegisterRequest): Promise<Answer<AuthSuccess>> {
     const res = await this.transport.call<AuthSuccess>({ path: Paths.register, fields, token: 'none' });
-    return this.started(res, Paths.register);
+    return this.startSession(res, Paths.register);
   }
 
-  /** Starts the session from a login or registration answer; a 900 without a session is no protocol body. */
-  private started(res: Answer<AuthSuccess>, path: string): Answer<AuthSuccess> {
+  /**
+   * Starts the session from a sign-in answer (login, registration, passkey); a 900 without a session
+   * is no protocol body. Internal to the SDK's calls.
+   *
+   * @example
+   * api.startSession(await api.request<AuthSuccess>({ path, fields, token: 'none' }), path);
+   */
+  startSession(res: Answer<AuthSuccess>, path: string): Answer<AuthSuccess> {
     if (res.code !== 900) return res;
     if (typeof res.token !== 'string' || !res.token || typeof res.expire !== 'number') {
       return clientFailure(new BodyError(res, { method: 'POST', url: path }));
@@ -278,6 +288,18 @@ export class ApiClient {
     const res = await this.transport.call<OkBody>({ path: Paths.logout, token: 'required' });
     this.session.clear('logout');
     return res;
+  }
+
+  /**
+   * Deletes the account for good: `confirm` is its e-mail address, with the current `password` or a
+   * `passkey` assertion for {@link PasskeysApi.confirmOptions}. On 900 the session ends here too.
+   *
+   * @example
+   * const res = await api.deleteAccount({ confirm: user.email, password });
+   * if (res.code === 902) say('Wrong password');
+   */
+  deleteAccount(fields: DeletionFields): Promise<Answer<OkBody>> {
+    return deleteAccount(this, fields);
   }
 
   /**

@@ -59,6 +59,8 @@ describe('public API', () => {
         'TillOptions',
         'ApiClient',
         'ApiClientOptions',
+        'PasskeysApi',
+        'DeletionFields',
         'StoreClient',
         'StoreClientOptions',
         'Session',

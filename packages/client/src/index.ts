@@ -6,6 +6,8 @@ export type { Till, TillOptions } from './create-till.js';
 
 export { ApiClient } from './api-client.js';
 export type { ApiClientOptions } from './api-client.js';
+export { PasskeysApi } from './passkeys-api.js';
+export type { DeletionFields } from './passkeys-api.js';
 export { StoreClient } from './store-client.js';
 export type { StoreClientOptions } from './store-client.js';
 

@@ -159,3 +159,4 @@ export type {
   SecurityLogEntry,
   SecurityLogData,
 } from './security.js';
+export * from './passkeys.js';

@@ -9,6 +9,7 @@ import { connect } from './db/connect.js';
 import { JobRunner, type Job } from './db/jobs.js';
 import { startLiveness } from './db/liveness.js';
 import { migrateToLatest } from './db/migrate.js';
+import { AccountDeletion } from './flows/account-deletion.js';
 import { Flows } from './flows/index.js';
 import { CallRegistry } from './http/calls.js';
 import type { ModuleHost, TillModule } from './http/module.js';
@@ -25,6 +26,7 @@ import { FilesModule } from './modules/files/index.js';
 import { PaymentsModule, type PaymentPorts } from './modules/payments/index.js';
 import { StoreModule } from './modules/store/index.js';
 import { redisOptions, redisUp, watchRedis } from './security/redis.js';
+import type { SecurityEvents } from './security/security-events.js';
 import { registerWebApp } from './web.js';
 
 /**
@@ -84,6 +86,11 @@ export async function buildApp(
   const log = app.log;
   const liveness = await startLiveness(db, log);
   const files = await FilesModule.open({ db: db.kysely, config, log, now, liveness });
+  // Passkey changes and deletions are written to the accounts module's security log, in the
+  // transaction of their change (tests may record them instead).
+  const events: SecurityEvents = options.securityEvents ?? {
+    record: (event, trx) => accounts.securityEvents.write(event, trx),
+  };
   const accounts = new AccountsModule({
     db: db.kysely,
     read: (query, parameters) => db.read(query, parameters),
@@ -93,6 +100,7 @@ export async function buildApp(
     now,
     limiters: accountLimiters(config.rateLimits, redis),
     avatars: files.avatars,
+    events,
   });
   const store = new StoreModule({
     db: db.kysely,
@@ -113,7 +121,8 @@ export async function buildApp(
   // Counted only when a scraper may read them: prom-client stays unloaded otherwise.
   const metrics = config.metricsToken ? await registerMetrics(app, db, config.metricsToken) : noMetrics;
   const flows: Flows = new Flows({ db: db.kysely, config, log, now, store, payments, metrics });
-  const modules: TillModule[] = [accounts, store, payments, flows, files];
+  const deletion = new AccountDeletion({ db: db.kysely, accounts, files, events, log, now });
+  const modules: TillModule[] = [accounts, store, payments, flows, files, deletion];
 
   const calls = new CallRegistry(app, (token) => accounts.authenticate(token), options.answerCheck);
   const host: ModuleHost = { app, calls, services: new ServiceCalls(calls) };

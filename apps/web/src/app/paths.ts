@@ -25,13 +25,14 @@ export const paths = {
   reset: { path: '/reset/:token', href: (token: string) => `/reset/${token}` },
   confirm: { path: '/confirm/:token', href: (token: string) => `/confirm/${token}` },
   profile: { path: '/profile', href: () => '/profile' },
+  goodbye: { path: '/goodbye', href: () => '/goodbye' },
   files: { path: '/files', href: () => '/files' },
   admin: { path: '/admin', href: (tab?: string) => (tab ? `/admin?tab=${tab}` : '/admin') },
 } as const;
 
 /** Pages the app itself renders; the service worker serves the shell only for these. */
 export const appRoutePattern =
-  /^\/($|products\/|cart$|checkout$|orders(\/|$)|credits$|login$|register$|forgot$|reset\/|confirm\/|profile$|files$|admin$)/;
+  /^\/($|products\/|cart$|checkout$|orders(\/|$)|credits$|login$|register$|forgot$|reset\/|confirm\/|profile$|goodbye$|files$|admin$)/;
 
 /** Only same-app relative paths are accepted as a place to return to (no open redirects). */
 export function safeReturnPath(from: string | null | undefined): string {

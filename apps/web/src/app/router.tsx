@@ -29,6 +29,7 @@ const routes: {
   { path: paths.reset.path, load: () => import('./routes/auth'), name: 'ResetRoute' },
   { path: paths.confirm.path, load: () => import('./routes/auth'), name: 'ConfirmRoute' },
   { path: paths.profile.path, load: () => import('./routes/profile'), name: 'ProfileRoute' },
+  { path: paths.goodbye.path, load: () => import('./routes/auth'), name: 'GoodbyeRoute' },
   { path: paths.files.path, load: () => import('./routes/files'), name: 'FilesRoute' },
   { path: paths.admin.path, load: () => import('./routes/admin'), name: 'AdminRoute' },
   { path: '*', load: () => import('./routes/not-found'), name: 'NotFoundRoute' },

@@ -6,6 +6,7 @@ import { filesMigration } from './migrations/003-files.js';
 import { paymentsMigration } from './migrations/004-payments.js';
 import { jobsMigration } from './migrations/005-jobs.js';
 import { securityMigration } from './migrations/006-security.js';
+import { passkeysDeletionMigration } from './migrations/007-passkeys-deletion.js';
 import { shopAdminMigration } from './migrations/008-shop-admin.js';
 import { storageWritesMigration } from './migrations/010-storage-writes.js';
 
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '004-payments': paymentsMigration,
   '005-jobs': jobsMigration,
   '006-security': securityMigration,
+  '007-passkeys-deletion': passkeysDeletionMigration,
   '008-shop-admin': shopAdminMigration,
   '010-storage-writes': storageWritesMigration,
 };

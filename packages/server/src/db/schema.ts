@@ -20,6 +20,8 @@ export interface UsersTable {
   /** Set when a reversal could not take back everything: an administrator should look. */
   flagged_at: Millis | null;
   flag_reason: string | null;
+  /** Set when the account was deleted: the row stays as an anonymised tombstone for its orders and ledger. */
+  deleted_at: Millis | null;
 }
 
 export interface SessionsTable {
@@ -242,7 +244,40 @@ export interface StorageWritesTable {
   started_at: Millis;
 }
 
-/** Every table; modules add theirs here as they grow. */
+/** A passkey: a WebAuthn credential of a user; ids and the public key are base64url. */
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  credential_id: string;
+  public_key: string;
+  counter: number;
+  /** JSON array of the transports the authenticator named (`internal`, `hybrid`, `usb`, ...). */
+  transports: string;
+  name: string;
+  device_type: string;
+  backed_up: number;
+  created_at: Millis;
+  last_used_at: Millis | null;
+}
+
+/** A WebAuthn challenge handed out and not yet used: only its hash is kept. */
+export interface WebauthnChallengesTable {
+  challenge_hash: string;
+  kind: 'register' | 'signin' | 'confirm';
+  user_id: string | null;
+  created_at: Millis;
+  expires_at: Millis;
+}
+
+/** A stored object whose row is gone (a deleted account's files) and whose removal is still due. */
+export interface ObjectRemovalsTable {
+  key: string;
+  reason: string;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: Millis;
+}
+
 /** A user's TOTP secret (encrypted); `enabled_at` null while set up but not confirmed. */
 export interface UserTotpTable {
   user_id: string;
@@ -291,6 +326,7 @@ export interface SecurityLogTable {
   detail: string | null;
 }
 
+/** Every table; modules add theirs here as they grow. */
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -316,4 +352,7 @@ export interface Database {
   login_challenges: LoginChallengesTable;
   known_devices: KnownDevicesTable;
   security_log: SecurityLogTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
+  object_removals: ObjectRemovalsTable;
 }

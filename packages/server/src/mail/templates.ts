@@ -2,7 +2,13 @@ import { escapeHtml } from '../http/html.js';
 
 /** The mails Till sends, each with a plain-text and an HTML body. */
 export type MailKind =
-  'confirm' | 'reset' | 'email_change_notice' | 'email_change_confirm' | 'new_device' | 'second_factor_reset';
+  | 'confirm'
+  | 'reset'
+  | 'email_change_notice'
+  | 'email_change_confirm'
+  | 'new_device'
+  | 'second_factor_reset'
+  | 'account_deleted';
 
 /** What a mail's text is made from. */
 export interface MailValues {
@@ -59,6 +65,12 @@ const en: Catalog = {
     outro:
       'You sign in with your password alone until you set up a new authenticator in your profile. If you did not ask for this, contact us now.',
   }),
+  account_deleted: ({ name }) => ({
+    subject: 'Your Till account has been deleted',
+    intro: `Hello ${name}, your Till account has been deleted: its sessions, passkeys, files and personal details are gone.`,
+    outro:
+      'Orders and credit records are kept without your name or address, as bookkeeping requires. If you did not ask for this, reply to this message.',
+  }),
 };
 
 const de: Catalog = {
@@ -96,6 +108,12 @@ const de: Catalog = {
     intro: `Hallo ${name}, ein Administrator hat die Anmeldung in zwei Schritten für dein Till-Konto auf Anfrage abgeschaltet.`,
     outro:
       'Du meldest dich nun nur mit dem Passwort an, bis du im Profil einen neuen Authenticator einrichtest. Hast du das nicht angefragt, melde dich sofort bei uns.',
+  }),
+  account_deleted: ({ name }) => ({
+    subject: 'Dein Till-Konto wurde gelöscht',
+    intro: `Hallo ${name}, dein Till-Konto wurde gelöscht: Sitzungen, Passkeys, Dateien und persönliche Angaben sind entfernt.`,
+    outro:
+      'Bestellungen und Guthabenbuchungen bleiben ohne deinen Namen und deine Adresse erhalten, wie es die Buchhaltung verlangt. Hast du das nicht veranlasst, antworte auf diese Nachricht.',
   }),
 };
 

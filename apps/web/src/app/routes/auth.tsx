@@ -10,6 +10,7 @@ import { Page } from '@/components/page';
 import { ConfirmEmail } from '@/features/auth/components/confirm-email';
 import { ForgotForm } from '@/features/auth/components/forgot-form';
 import { LoginForm } from '@/features/auth/components/login-form';
+import { PasskeySignIn } from '@/features/auth/components/passkey-sign-in';
 import { RegisterForm } from '@/features/auth/components/register-form';
 import { ResetForm } from '@/features/auth/components/reset-form';
 import { meKey } from '@/lib/use-me';
@@ -35,6 +36,7 @@ export function LoginRoute() {
         </Alert>
       ) : null}
       <LoginForm onSignedIn={() => void navigate(from, { replace: true })} />
+      <PasskeySignIn onSignedIn={() => void navigate(from, { replace: true })} />
       <Box sx={{ mt: 3, display: 'flex', flexDirection: 'column', gap: 1 }}>
         <Link component={RouterLink} to={paths.forgot.href()}>
           {t('auth.forgot')}
@@ -125,6 +127,21 @@ export function ConfirmRoute() {
           {session.loggedIn ? t('nav.profile') : t('auth.signIn')}
         </Link>
       </Box>
+    </Page>
+  );
+}
+
+/** After an account's deletion: the session has ended, and this says what happened. */
+export function GoodbyeRoute() {
+  const { t } = useTranslation();
+  return (
+    <Page title={t('deletion.goodbyeTitle')} narrow>
+      <Typography variant="body1" role="status" gutterBottom>
+        {t('deletion.goodbye')}
+      </Typography>
+      <Link component={RouterLink} to={paths.home.href()}>
+        {t('deletion.backToStore')}
+      </Link>
     </Page>
   );
 }

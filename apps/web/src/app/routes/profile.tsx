@@ -6,19 +6,28 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Page } from '@/components/page';
 import { ErrorState, LoadingState } from '@/components/states';
+import { useNavigate } from 'react-router-dom';
 import { AvatarPicker } from '@/features/profile/components/avatar-picker';
+import { DeleteAccount } from '@/features/profile/components/delete-account';
 import { EmailForm } from '@/features/profile/components/email-form';
+import { PasskeysSection } from '@/features/profile/components/passkeys-section';
 import { PasswordForm } from '@/features/profile/components/password-form';
 import { ProfileForm } from '@/features/profile/components/profile-form';
 import { SecurityLog } from '@/features/profile/components/security-log';
 import { SessionsList } from '@/features/profile/components/sessions-list';
 import { TwoFactor } from '@/features/profile/components/two-factor';
 import { useMe } from '@/lib/use-me';
+import { paths } from '../paths';
 import { RequireAuth } from '../require-auth';
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
+function Section({ title, children, danger }: { title: string; children: ReactNode; danger?: boolean }) {
   return (
-    <Card variant="outlined" component="section" aria-label={title}>
+    <Card
+      variant="outlined"
+      component="section"
+      aria-label={title}
+      sx={danger ? { borderColor: 'error.main' } : undefined}
+    >
       <CardContent>
         <Typography variant="h6" component="h2" gutterBottom>
           {title}
@@ -32,6 +41,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 function ProfileSections() {
   const { t } = useTranslation();
   const me = useMe();
+  const navigate = useNavigate();
   if (me.isPending) return <LoadingState />;
   if (me.isError) return <ErrorState error={me.error} onRetry={() => void me.refetch()} />;
   const user = me.data;
@@ -52,11 +62,17 @@ function ProfileSections() {
       <Section title={t('security.twoFactor')}>
         <TwoFactor />
       </Section>
+      <Section title={t('passkeys.title')}>
+        <PasskeysSection />
+      </Section>
       <Section title={t('profile.sessions')}>
         <SessionsList />
       </Section>
       <Section title={t('security.log')}>
         <SecurityLog />
+      </Section>
+      <Section title={t('deletion.title')} danger>
+        <DeleteAccount user={user} onDeleted={() => void navigate(paths.goodbye.href(), { replace: true })} />
       </Section>
     </Stack>
   );

@@ -41,7 +41,8 @@ export async function listUsers(
   accounts: AccountsService,
   input: { page: number; pageSize: number; query?: string | undefined },
 ): Promise<{ users: AdminUser[]; total: number }> {
-  let q = db.selectFrom('users');
+  // A deleted account's tombstone is no user any more; its orders still show in the orders list.
+  let q = db.selectFrom('users').where('deleted_at', 'is', null);
   if (input.query) {
     // `%`, `_` and `\` in the query are searched for as themselves (e-mail addresses have `_`).
     const like = `%${input.query.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
@@ -63,7 +64,12 @@ export class AdminUsers {
   ) {}
 
   private row(userId: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
   }
 
   /** A user with their live sessions; 904 `userId` when there is none. */

@@ -2,21 +2,42 @@ import type { Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
 import type { Job } from '../../db/jobs.js';
 import type { ModuleHost, TillModule } from '../../http/module.js';
+import type { Executor } from '../../db/rows.js';
 import type { SecurityEvents } from './security-log.js';
 import { AccountSecurity } from './account-security.js';
 import { AdminUsers } from './admin-users.js';
+import { checkDeletionProof, eraseAccount, type DeletionProof, type ErasedAccount } from './deletion.js';
+import { registerPasskeyRoutes } from './passkey-routes.js';
+import { PasskeysService } from './passkeys.js';
+import type { UserRow } from './repo.js';
 import { registerAccountRoutes } from './routes.js';
 import { registerSecurityRoutes } from './security-routes.js';
-import { AccountsService, type AccountsDeps } from './service.js';
+import { AccountsService, type AccountsDeps, type ClientInfo } from './service.js';
 
 /** Accounts: registration, confirmation, login, links, profile, sessions, and the users list for administrators. */
 export class AccountsModule implements TillModule {
   readonly name = 'accounts';
   readonly service: AccountsService;
+  readonly passkeys: PasskeysService;
 
   constructor(private readonly deps: AccountsDeps) {
     this.service = new AccountsService(deps);
+    this.passkeys = new PasskeysService({ ...deps, now: deps.now ?? Date.now });
   }
+
+  /** What the account-deletion flow needs of this module. */
+  readonly deletion = {
+    findUser: (id: string): Promise<UserRow | undefined> => this.service.repo.findUserById(id),
+    check: (target: UserRow, actor: UserRow, proof: DeletionProof, client: ClientInfo) =>
+      checkDeletionProof(this.service, this.passkeys, target, actor, proof, client),
+    erase: (userId: string, now: number, trx: Executor): Promise<ErasedAccount> =>
+      eraseAccount(this.service, this.passkeys, userId, now, trx),
+    /** The confirmation to the old address, sent after the answer. */
+    sendGoodbye: (erased: ErasedAccount): void => {
+      const row = { ...erased, id: erased.userId } as unknown as UserRow;
+      this.service.mailAfterAnswer(row, 'account_deleted', erased.email);
+    },
+  };
 
   /** Checks a session token: what every other module's calls are authenticated with. */
   authenticate(token: string): Promise<Outcome<Caller>> {
@@ -32,7 +53,10 @@ export class AccountsModule implements TillModule {
       {
         name: 'accounts.expired',
         everyMs: 3_600_000,
-        run: async (now) => (await this.service.repo.purgeExpired(now)) + (await this.service.factors.purge(now)),
+        run: async (now) =>
+          (await this.service.repo.purgeExpired(now)) +
+          (await this.service.factors.purge(now)) +
+          (await this.passkeys.repo.purgeChallenges(now)),
       },
       { name: 'accounts.security-log', everyMs: 86_400_000, run: (now) => this.service.securityLog.purge(now) },
     ];
@@ -48,11 +72,14 @@ export class AccountsModule implements TillModule {
     app.addHook('onClose', () => this.service.settle());
     registerAccountRoutes(calls, this.service);
     registerSecurityRoutes(calls, this.service, new AccountSecurity(this.deps.db, this.service));
+    registerPasskeyRoutes(calls, this.service, this.passkeys, this.deps.events);
     new AdminUsers(this.deps.db, this.service, this.deps.config.adminEmails, this.deps.now ?? Date.now).register(calls);
   }
 }
 
 export { accountLimiters } from './limiters.js';
-export type { AccountLimiters, AccountsDeps, Avatars } from './service.js';
+export type { AccountLimiters, AccountsDeps, Avatars, ClientInfo } from './service.js';
+export type { DeletionProof, ErasedAccount } from './deletion.js';
+export type { UserRow } from './repo.js';
 export { SecurityLog } from './security-log.js';
 export type { SecurityEventInput, SecurityEventKind, SecurityEvents, SecurityDetail } from './security-log.js';

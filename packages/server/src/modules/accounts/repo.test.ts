@@ -29,6 +29,7 @@ describe.each(dialects)('AccountsRepo on %s', (dialect) => {
       avatar_key: null,
       flagged_at: null,
       flag_reason: null,
+      deleted_at: null,
       credits: 0,
       created_at: now,
       updated_at: now,

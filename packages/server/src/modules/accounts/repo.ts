@@ -89,6 +89,8 @@ export class AccountsRepo {
       ])
       .where('sessions.token_hash', '=', '')
       .where('sessions.expires_at', '>', 0)
+      // A session that slipped in while its account was being deleted opens nothing.
+      .where('users.deleted_at', 'is', null)
       .compile();
     const rows = await this.read<SessionUser & SessionFields>(this.sessionLookup, [tokenHash, now]);
     return rows[0];

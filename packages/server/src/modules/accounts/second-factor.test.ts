@@ -311,4 +311,41 @@ describe.each(dialects)('TOTP second factor on %s', (dialect) => {
       data: { reset: false },
     });
   });
+  it('asks for a code or a recovery code, spent once, to delete an account whose second factor is on', async () => {
+    now = T0 + 100 * STEP;
+    const u = await withTotp();
+    now += 2 * STEP;
+    const del = (proof: Record<string, string>) =>
+      t.call('/api/auth/deleteAccount', { token: u.token, confirm: u.email, password: GOOD_PASSWORD, ...proof });
+    expect(await del({})).toEqual({ code: 907, parameter: 'code', reason: 'required' });
+    const code = codeAt(u.secret, now);
+    expect(await del({ code: code === '000000' ? '111111' : '000000' })).toEqual({
+      code: 907,
+      parameter: 'code',
+      reason: 'invalid',
+    });
+    expect(await del({ recoveryCode: 'not-a-code-at-all' })).toMatchObject({ code: 907 });
+    // Nothing was deleted by the refusals: the session still works.
+    expect((await t.call('/api/auth/getUserInfo', { token: u.token })).code).toBe(900);
+    expect(await del({ recoveryCode: u.recoveryCodes[0]! })).toEqual({ code: 900 });
+    expect((await t.call('/api/auth/getUserInfo', { token: u.token })).code).toBe(901);
+    const kinds = await t.ctx.db.kysely
+      .selectFrom('security_log')
+      .select('kind')
+      .where('user_id', '=', u.userId)
+      .execute();
+    expect(kinds.map((k) => k.kind)).toEqual(expect.arrayContaining(['recovery_code_used', 'account_deleted']));
+    // The second factor is gone with the account, and the log no longer says where it was used from.
+    const db = t.ctx.db.kysely;
+    for (const table of ['user_totp', 'recovery_codes', 'known_devices'] as const) {
+      expect(await db.selectFrom(table).select('user_id').where('user_id', '=', u.userId).execute()).toEqual([]);
+    }
+    const seen = await db
+      .selectFrom('security_log')
+      .select(['ip', 'user_agent'])
+      .where('user_id', '=', u.userId)
+      .where((eb) => eb.or([eb('ip', 'is not', null), eb('user_agent', 'is not', null)]))
+      .execute();
+    expect(seen).toEqual([]);
+  });
 });

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { Code, Level, type User } from '@till/protocol';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
+import type { Executor } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
 import { fail, Failure, type Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
@@ -11,6 +12,7 @@ import { renderMail, type MailKind, type MailValues } from '../../mail/templates
 import type { Mailer } from '../../mail/mailer.js';
 import { hashPassword, isCommonPassword, verifyPassword } from '../../security/passwords.js';
 import type { Limiter } from '../../security/rate-limit.js';
+import type { SecurityEvents } from '../../security/security-events.js';
 import { hashToken, newToken } from '../../security/tokens.js';
 import { describeDevice, rememberDevice } from './devices.js';
 import { AccountsRepo, type SessionUser, type UserRow } from './repo.js';
@@ -54,6 +56,8 @@ export interface AccountsDeps {
   limiters: AccountLimiters;
   log: FastifyBaseLogger;
   avatars?: Avatars | undefined;
+  /** Where passkey changes and sign-ins are recorded. */
+  events: SecurityEvents;
   now?: () => number;
 }
 
@@ -104,6 +108,15 @@ export class AccountsService {
     this.factors = new SecondFactor(deps.db, this.now, deps.config.totpKey, this.securityLog);
   }
 
+  /** The account calls' budgets (passkey sign-in and deletion spend the login's). */
+  get limiters(): AccountLimiters {
+    return this.deps.limiters;
+  }
+
+  get db(): Kysely<Database> {
+    return this.deps.db;
+  }
+
   /** The level a user has now: admins by configuration once confirmed, 2 once confirmed, else 1. */
   levelOf(row: Pick<UserRow, 'email' | 'level' | 'email_confirmed'>): number {
     if (!row.email_confirmed) return Level.Registered;
@@ -150,6 +163,7 @@ export class AccountsService {
       avatar_key: null,
       flagged_at: null,
       flag_reason: null,
+      deleted_at: null,
       credits: 0,
       created_at: now,
       updated_at: now,
@@ -270,6 +284,12 @@ export class AccountsService {
   private async signIn(row: UserRow, client: ClientInfo, method: ProofMethod | 'password'): Promise<IssuedSession> {
     const session = await this.issueSession(row, client);
     await this.securityLog.write({ userId: row.id, kind: 'signin', ...client, detail: { method } });
+    this.noticeNewDevice(row, client);
+    return session;
+  }
+
+  /** Remembers the device of a sign-in; one not seen before is told of by mail, after the answer. */
+  noticeNewDevice(row: UserRow, client: ClientInfo): void {
     const at = this.now();
     this.afterAnswer(async () => {
       if (!(await rememberDevice(this.deps.db, row.id, client.ip, client.userAgent, at))) return;
@@ -279,7 +299,6 @@ export class AccountsService {
         at: new Date(at).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
       });
     });
-    return session;
   }
 
   /** Checks a session token: the caller, or 901. */
@@ -310,7 +329,7 @@ export class AccountsService {
     const row = await this.repo.findUserByEmail(email);
     // The answer is the same whether or not the address has an account, and so is its time: the
     // link is made and mailed after the answer, so that a slow mail server cannot tell who has one.
-    if (row) {
+    if (row && row.deleted_at == null) {
       this.afterAnswer(async () => {
         await this.securityLog.write({ userId: row.id, kind: 'password_reset_requested', ...client });
         await this.repo.voidLinkTokens(row.id, 'reset', this.now());
@@ -318,6 +337,11 @@ export class AccountsService {
       });
     }
     return {};
+  }
+
+  /** Mails `to` after the answer (a notice that needs no link), in the user's language. */
+  mailAfterAnswer(row: UserRow, kind: MailKind, to: string): void {
+    this.afterAnswer(() => this.sendMail(row, kind, to, {}));
   }
 
   /** Work that runs after the answer; {@link settle} waits for it (the app does so as it closes). */
@@ -492,20 +516,24 @@ export class AccountsService {
     return count;
   }
 
-  private async issueSession(row: UserRow, client: ClientInfo): Promise<IssuedSession> {
+  /** Starts a session for the user (in `trx` when given) and answers it as login does. */
+  async issueSession(row: UserRow, client: ClientInfo, trx?: Executor): Promise<IssuedSession> {
     const token = newToken();
     const now = this.now();
     const ttl = this.deps.config.sessionTtl;
-    await this.repo.insertSession({
-      id: randomUUID(),
-      user_id: row.id,
-      token_hash: hashToken(token),
-      created_at: now,
-      expires_at: now + ttl * 1000,
-      last_seen_at: now,
-      user_agent: client.userAgent,
-      ip: client.ip,
-    });
+    await this.repo.insertSession(
+      {
+        id: randomUUID(),
+        user_id: row.id,
+        token_hash: hashToken(token),
+        created_at: now,
+        expires_at: now + ttl * 1000,
+        last_seen_at: now,
+        user_agent: client.userAgent,
+        ip: client.ip,
+      },
+      trx,
+    );
     return { token, expire: ttl, user: this.toUser(row) };
   }
 

@@ -6,6 +6,7 @@ import type { Liveness } from '../../db/liveness.js';
 import type { Database } from '../../db/schema.js';
 import type { ModuleHost, TillModule } from '../../http/module.js';
 import { makeAvatar } from './avatar.js';
+import { ObjectRemovals } from './erasure.js';
 import { registerFileRoutes } from './routes.js';
 import { FilesService } from './service.js';
 import { openStorage } from './storage/open-storage.js';
@@ -27,7 +28,12 @@ export interface FilesModuleDeps {
 export class FilesModule implements TillModule {
   readonly name = 'files';
 
-  private constructor(readonly service: FilesService) {}
+  /** The removal of a deleted account's objects (used by the account-deletion flow). */
+  readonly removals: ObjectRemovals;
+
+  private constructor(readonly service: FilesService) {
+    this.removals = new ObjectRemovals(service);
+  }
 
   /** Opens the storage that `STORAGE_URL` names; it is closed with the app. */
   static async open(deps: FilesModuleDeps): Promise<FilesModule> {
@@ -40,9 +46,15 @@ export class FilesModule implements TillModule {
     return new FilesModule(new FilesService({ ...deps, storage, writes }));
   }
 
-  /** Removes what instances that stopped while this one runs left unfinished. */
+  /**
+   * Removes what instances that stopped while this one runs left unfinished, and retries removing
+   * the objects of deleted accounts.
+   */
   jobs(): Job[] {
-    return [{ name: 'files.abandoned', everyMs: 600_000, run: () => this.service.deps.writes.removeAbandoned() }];
+    return [
+      { name: 'files.abandoned', everyMs: 600_000, run: () => this.service.deps.writes.removeAbandoned() },
+      this.removals.job(),
+    ];
   }
 
   /** Avatars made from the user's own uploaded images. */

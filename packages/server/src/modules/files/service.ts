@@ -94,6 +94,8 @@ export class FilesService {
     let outcome: FilesTable[] | Failure;
     try {
       outcome = await runInTransaction(this.deps.db, async (trx) => {
+        // An upload that began before its account was deleted must not leave files behind it.
+        if (!(await this.repo.lockLiveOwner(userId, trx))) throw new AbortTransaction(fail.invalidToken());
         if (!(await this.repo.reserve(userId, total, this.deps.config.upload.quotaBytes, trx))) {
           throw new AbortTransaction(fail.invalidInput('file', 'quota'));
         }

@@ -88,3 +88,4 @@ export {
   takeBackGrants,
 } from './reversals.js';
 export { dropRefund, recordRefund, type RefundRecord } from './refunds.js';
+export { forgetBuyerData } from './erase.js';

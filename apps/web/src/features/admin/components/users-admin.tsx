@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
@@ -18,6 +19,7 @@ import { EmptyState, ErrorState, LoadingState } from '@/components/states';
 import { formatDate } from '@/lib/format';
 import { useDebounced } from '@/lib/use-debounced';
 import { useUserSearch } from '../api/admin-api';
+import { DeleteUserDialog } from './delete-user-dialog';
 import { UserDetail } from './user-detail';
 import { UserSecurity } from './user-security';
 import { AdjustCredits, FlagMarker, LevelName } from './user-parts';
@@ -37,6 +39,8 @@ export function UsersAdmin() {
   const [perPage, setPerPage] = useState(10);
   const search = useUserSearch(query, page, perPage);
   const [security, setSecurity] = useState<AdminUser | null>(null);
+  const [deleting, setDeleting] = useState<AdminUser | null>(null);
+  const [deleted, setDeleted] = useState<string | null>(null);
   const open = (id: string | null) => {
     const next = new URLSearchParams(params);
     if (id) next.set('user', id);
@@ -50,6 +54,20 @@ export function UsersAdmin() {
     <>
       {security ? <UserSecurity user={security} onClose={() => setSecurity(null)} /> : null}
       <AdjustCredits />
+      {deleted ? (
+        <Alert severity="success" role="status" sx={{ mb: 1 }}>
+          {t('deletion.adminDone', { email: deleted })}
+        </Alert>
+      ) : null}
+      {deleting ? (
+        <DeleteUserDialog
+          user={deleting}
+          onClose={(done) => {
+            if (done) setDeleted(deleting.email);
+            setDeleting(null);
+          }}
+        />
+      ) : null}
       <Typography variant="h6" component="h2" gutterBottom>
         {t('admin.users')}
       </Typography>
@@ -109,6 +127,14 @@ export function UsersAdmin() {
                           aria-label={t('security.openFor', { email: u.email })}
                         >
                           {t('security.open')}
+                        </Button>
+                        <Button
+                          size="small"
+                          color="error"
+                          onClick={() => (setDeleted(null), setDeleting(u))}
+                          aria-label={t('deletion.adminDeleteNamed', { email: u.email })}
+                        >
+                          {t('common.delete')}
                         </Button>
                       </Box>
                     </TableCell>
