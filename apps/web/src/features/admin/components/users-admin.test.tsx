@@ -158,6 +158,7 @@ describe('UsersAdmin', () => {
         'Done: grace@example.test has the new level from their next step on, without signing in again.',
       ),
     ).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(await screen.findByRole('button', { name: 'Make member' })).toBeInTheDocument();
     expect(calls).toContain('api/admin/users/setLevel');
   });
