@@ -102,3 +102,11 @@ export type {
   AdminOrdersListData,
   AdminOrderRefundData,
 } from './admin.js';
+export {
+  checkoutPreviewRequest,
+  checkoutLineSchema,
+  checkoutPreviewData,
+  filesLimitsRequest,
+  filesLimitsData,
+} from './shop.js';
+export type { CheckoutPreviewRequest, CheckoutLine, CheckoutPreviewData, FilesLimitsData } from './shop.js';
