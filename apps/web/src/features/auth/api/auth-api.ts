@@ -21,3 +21,8 @@ export async function resetPassword(till: Till, resetToken: string, password: st
 export async function confirmEmail(till: Till, confirmToken: string) {
   return unwrap(await till.api.confirmUser(confirmToken));
 }
+
+/** Mails the confirmation link again (912 when the address is confirmed already). */
+export async function resendConfirmation(till: Till) {
+  unwrap(await till.serviceCall('api/auth/resendConfirmation', {}));
+}
