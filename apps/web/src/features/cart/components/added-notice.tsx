@@ -53,7 +53,12 @@ export function AddedNotice({
         {title ? t('store.added', { title }) : ''}
       </Typography>
       {title ? (
-        <Button component={RouterLink} to={cartHref} size="small" sx={{ color: 'primary.light', fontWeight: 700 }}>
+        <Button
+          component={RouterLink}
+          to={cartHref}
+          size="small"
+          sx={{ color: 'common.white', fontWeight: 700, textDecoration: 'underline' }}
+        >
           {t('store.viewCart')}
         </Button>
       ) : null}
