@@ -13,6 +13,11 @@ describe('checking files against the limits before they are sent', () => {
     });
     // A type the browser does not know is judged by the name's ending (the server sniffs the content).
     expect(refuseFiles([file('notes.TXT', 10, '')], limits)).toBeNull();
+    // A type the browser cannot name is the server's to judge by the content.
+    expect(refuseFiles([file('data.bin', 10, 'application/octet-stream')], limits)).toBeNull();
+    expect(refuseFiles([file('tool.exe', 10, 'application/x-msdos-program')], limits)).toMatchObject({
+      reason: 'type',
+    });
     expect(
       refuseFiles(
         [file('a.png', 1, 'image/png'), file('b.png', 1, 'image/png'), file('c.png', 1, 'image/png')],

@@ -46,8 +46,8 @@ export function useUploadLimits() {
 
 /**
  * The first file the server would refuse for its size or type, checked here so that a file too
- * large is never sent: `too_large`, `type` (neither its declared type nor its name ending is an
- * allowed one; the server still checks the content), or `too_many` for too many at once.
+ * large is never sent: `too_large`, `type` (the browser names a type, and neither it nor the name's
+ * ending is an allowed one; the server still checks the content), or `too_many` for too many at once.
  */
 export function refuseFiles(
   files: readonly File[],
@@ -58,7 +58,11 @@ export function refuseFiles(
     if (file.size > limits.maxFileBytes) return { reason: 'too_large', file };
     const dot = file.name.lastIndexOf('.');
     const ending = dot >= 0 ? file.name.slice(dot).toLowerCase() : '';
-    if (!limits.types.includes(file.type) && !limits.extensions.includes(ending)) return { reason: 'type', file };
+    // A type the browser cannot name ('' or application/octet-stream) is left to the server, which
+    // judges the content; a named type and ending that are both off the lists are refused here.
+    const unnamed = !file.type || file.type === 'application/octet-stream';
+    if (!unnamed && !limits.types.includes(file.type) && !limits.extensions.includes(ending))
+      return { reason: 'type', file };
   }
   return null;
 }
