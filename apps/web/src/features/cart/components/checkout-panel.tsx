@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { OrderStatus, type Money, type Order, type Provider } from '@till/protocol';
 import { PaymentRouteChoice } from '@/components/payment-route-choice';
 import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
-import { ApiError, codeOf } from '@/lib/api-error';
+import { ApiError, codeOf, isApiError } from '@/lib/api-error';
 import { goToPayment, isInAppRoute, opensInFrame, routesForPlatform, type PaymentPage } from '@/lib/payment';
 import { useTill } from '@/lib/till';
 import { getPlatform, isNativeShell } from '@/platform/platform';
@@ -54,7 +54,7 @@ export function CheckoutPanel({
   const preview = useCheckoutPreview(lines, applied, signedIn);
   // Only a coupon the server accepted for this cart goes with the purchase: the total shown is
   // the total charged.
-  const couponCode = !signedIn ? applied : preview.data?.coupon ? applied : '';
+  const couponCode = !signedIn ? applied : preview.data?.coupon && !preview.isPlaceholderData ? applied : '';
   const queryClient = useQueryClient();
   const [chosen, setChosen] = useState<Provider | null>(null);
   // The browser's platform is known at once (no store, every web route); the shell's once loaded.
@@ -207,7 +207,10 @@ export function CheckoutPanel({
         total={summary.total}
         onRemove={(id) => store.remove(id)}
       />
-      {preview.isError ? <ErrorState error={preview.error} onRetry={() => void preview.refetch()} /> : null}
+      {/* A cart with a credits-only product has no money total to preview: it is paid with credits. */}
+      {preview.isError && !(isApiError(preview.error, 907) && preview.error.body.reason === 'no_price') ? (
+        <ErrorState error={preview.error} onRetry={() => void preview.refetch()} />
+      ) : null}
       <CouponField applied={applied} onApply={setApplied} onRemove={() => setApplied('')} status={couponLine} />
       <Box sx={{ mt: 2 }}>
         {providers.length ? (
