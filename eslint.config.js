@@ -19,6 +19,7 @@ export default tseslint.config(
       'apps/web/android/**',
       'apps/web/ios/**',
       'apps/web/dev-dist/**',
+      'bench/peers/.install/**',
     ],
   },
   js.configs.recommended,

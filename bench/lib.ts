@@ -1,4 +1,60 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+
+/** Jiffies the whole machine spent busy and in all, from /proc/stat (Linux). */
+function machineTicks(): { busy: number; total: number } | undefined {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
+    const total = cpu.reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How much of the machine other processes use while this benchmark is idle between rounds: the share
+ * of all cores busy over `ms`, less this process's own use. Undefined where /proc/stat is not there.
+ */
+export async function otherLoad(ms = 500): Promise<number | undefined> {
+  const before = machineTicks();
+  const ownBefore = process.cpuUsage();
+  const start = process.hrtime.bigint();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const after = machineTicks();
+  if (!before || !after) return undefined;
+  const own = process.cpuUsage(ownBefore);
+  const wallUs = Number(process.hrtime.bigint() - start) / 1000;
+  const cores = (after.total - before.total) / ((wallUs / 1e6) * 100) || 1;
+  const share = (after.busy - before.busy) / Math.max(1, after.total - before.total);
+  const ownShare = (own.user + own.system) / (wallUs * cores);
+  return Math.max(0, share - ownShare);
+}
+
+/** Above this share of the machine used by others before a round, the figures are not to be trusted. */
+export const BUSY_SHARE = 0.15;
+const busyRounds: string[] = [];
+
+/** Measures the others' load before a round and remembers it when the machine was too busy. */
+export async function checkQuiet(label: string): Promise<void> {
+  const load = await otherLoad();
+  if (load !== undefined && load > BUSY_SHARE) busyRounds.push(`${label}: ${(load * 100).toFixed(0)} %`);
+}
+
+/** Says whether any round ran on a busy machine; every benchmark prints it last. */
+export function reportQuiet(): boolean {
+  if (busyRounds.length === 0) {
+    console.log(`machine: quiet before every round (other processes under ${BUSY_SHARE * 100} % of the CPU)`);
+    return true;
+  }
+  console.log(
+    `machine: TOO BUSY to trust these figures: other processes used more than ${BUSY_SHARE * 100} % of the CPU ` +
+      `before ${busyRounds.length} round(s) (${busyRounds.slice(0, 6).join(', ')}${busyRounds.length > 6 ? ', ...' : ''})`,
+  );
+  return false;
+}
 
 /** Requests per second of one route under load, measured with autocannon on loopback. */
 export async function measure(opts: {
@@ -44,9 +100,56 @@ export async function alternate<K extends string>(
   const best = {} as Record<K, number>;
   for (let r = 0; r < rounds; r++) {
     for (const key of Object.keys(measurements) as K[]) {
+      await checkQuiet(`${key} round ${r + 1}`);
       const value = await measurements[key]();
       best[key] = Math.max(best[key] ?? 0, value);
     }
   }
   return best;
 }
+
+const started: ChildProcess[] = [];
+
+/** Starts a server process (`node ARGS`) and waits for the `{"url": ...}` line it prints. */
+export function startServer(args: string[], env: Record<string, string>, cwd: string): Promise<string> {
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  started.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.on('exit', (code) => reject(new Error(`node ${args.join(' ')} exited with ${code}`)));
+  });
+}
+
+/** Stops every server {@link startServer} started and waits for them to exit. */
+export async function stopServers(): Promise<void> {
+  await Promise.all(
+    started.splice(0).map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+          setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+        }),
+    ),
+  );
+}
+
+/** Till's limits raised out of the way of a load test (a real deployment keeps its defaults). */
+export const UNLIMITED_ENV = {
+  RATE_LOGIN_PER_IP: '1000000000',
+  RATE_LOGIN_FAILURES_PER_ACCOUNT_IP: '1000000000',
+  RATE_LOGIN_FAILURES_PER_ACCOUNT: '1000000000',
+  RATE_REGISTER_PER_IP: '1000000000',
+  RATE_MAIL_PER_IP: '1000000000',
+  RATE_MAIL_PER_ADDRESS: '1000000000',
+};

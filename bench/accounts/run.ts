@@ -8,7 +8,7 @@ import argon2 from 'argon2';
 import Fastify from 'fastify';
 import { buildApp, loadConfig } from '../../packages/server/src/index.js';
 import { ARGON2_OPTIONS } from '../../packages/server/src/security/passwords.js';
-import { alternate, measure, report } from '../lib.js';
+import { alternate, measure, report, reportQuiet } from '../lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -57,11 +57,22 @@ try {
   ).json()) as { token: string };
 
   const userInfoBody = { token: reg.token };
-  const { bareRate, userInfo } = await alternate(ROUNDS, {
-    bareRate: () => measure({ url: bareUrl, body: userInfoBody, connections: CONNECTIONS, seconds: SECONDS }),
-    userInfo: () =>
-      measure({ url: `${base}/api/auth/getUserInfo`, body: userInfoBody, connections: CONNECTIONS, seconds: SECONDS }),
-  });
+  // Three runs, each its own alternating rounds: the goal holds only if every run meets it.
+  const userInfoRuns: { bareRate: number; userInfo: number }[] = [];
+  for (let run = 0; run < 3; run++) {
+    userInfoRuns.push(
+      await alternate(ROUNDS, {
+        bareRate: () => measure({ url: bareUrl, body: userInfoBody, connections: CONNECTIONS, seconds: SECONDS }),
+        userInfo: () =>
+          measure({
+            url: `${base}/api/auth/getUserInfo`,
+            body: userInfoBody,
+            connections: CONNECTIONS,
+            seconds: SECONDS,
+          }),
+      }),
+    );
+  }
   const { hashRate, login } = await alternate(ROUNDS, {
     hashRate: () => rawHashRate(CONNECTIONS, SECONDS),
     login: () =>
@@ -72,9 +83,10 @@ try {
     `argon2id m=19456 t=2 p=1, ${CONNECTIONS} connections, best of ${ROUNDS} alternating rounds of ${SECONDS} s, SQLite`,
   );
   const ok = [
-    report('getUserInfo', userInfo, bareRate, 'bare route', 0.6),
+    ...userInfoRuns.map((r, i) => report(`getUserInfo, run ${i + 1}`, r.userInfo, r.bareRate, 'bare route', 0.7)),
     report('login', login, hashRate, 'raw argon2id', 0.8),
   ];
+  reportQuiet();
   if (ok.includes(false)) process.exitCode = 1;
 } finally {
   await app.close();

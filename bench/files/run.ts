@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkQuiet, reportQuiet } from '../lib.js';
 import { freePort, MB, memoryOf, RssSampler, throughput, waitFor } from './lib.js';
 
 const RSS_GOAL_MB = 150;
@@ -98,8 +99,11 @@ try {
   });
   children.push(raw);
   await waitFor(`http://127.0.0.1:${rawPort}/`, raw);
+  await checkQuiet('raw loopback server');
   const rawRun = await uploadGigabyte(`http://127.0.0.1:${rawPort}/`, 'x', raw.pid!);
+  await checkQuiet('server, default flags');
   const plain = await benchServer([], 'default');
+  await checkQuiet('server, --max-semi-space-size=1');
   const tuned = await benchServer(['--max-semi-space-size=1'], 'tuned');
 
   const line = (name: string, value: number, baseline: number) =>
@@ -120,6 +124,7 @@ try {
   memory('raw loopback server', rawRun, false);
   memory('server, default flags', plain);
   memory('server, --max-semi-space-size=1', tuned);
+  reportQuiet();
   if (tuned.peak >= RSS_GOAL_MB && plain.peak >= RSS_GOAL_MB) process.exitCode = 1;
 } finally {
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');

@@ -3,6 +3,9 @@
 // moves credits, writes a ledger entry, a paid order, its items and its grants; doCheckout writes a
 // pending order with a coupon use; each webhook event is a distinct, signed `checkout.session.completed`
 // for its own pending card order, verified and applied (the event's key, the order paid, its grants).
+// Two ceilings are measured in the same run: the bare route (HTTP and JSON alone) and the raw rate of
+// the same SQL statements each call runs, on a connection of its own with better-sqlite3's own
+// prepared statements and transactions (the database's own pace, no server around it).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +15,11 @@ import Fastify from 'fastify';
 import Stripe from 'stripe';
 import { buildApp, loadConfig } from '../../packages/server/src/index.js';
 import { newId } from '../../packages/server/src/modules/store/ids.js';
-import { alternate, measure } from '../lib.js';
+import { createRequire } from 'node:module';
+import type SqliteDatabase from 'better-sqlite3';
+import { sqliteDriverName } from '../../packages/server/src/db/connect.js';
+import { MAX_INT } from '../../packages/server/src/db/rows.js';
+import { alternate, measure, reportQuiet } from '../lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -31,6 +38,7 @@ const config = loadConfig({
   STRIPE_API_URL: 'http://127.0.0.1:9',
 });
 const { app, ctx } = await buildApp(config, { logger: false });
+const dbFile = join(dir, 'till.db');
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
@@ -153,6 +161,102 @@ async function webhookRate(idens: string[], used: { next: number }): Promise<num
   return result.requests.average;
 }
 
+/**
+ * The statements payWithCredits runs for one credit product (find the product; then in one transaction
+ * the guarded balance update, the ledger entry, the paid order and its item), or doCheckout for one
+ * priced product with a coupon (find the product, the coupon and its stale holds; then the coupon use
+ * for the buyer and in all, the pending order and its item), run back to back on a connection of
+ * their own for `seconds`: transactions per second.
+ */
+function rawRate(kind: 'payWithCredits' | 'doCheckout', userId: string, seconds: number): number {
+  const Driver = createRequire(import.meta.url)(sqliteDriverName) as typeof SqliteDatabase;
+  const db = new Driver(dbFile);
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  const product = db.prepare('select * from "products" where ("id" = ? or "alias" = ?)');
+  const balance = db.prepare(
+    'update "users" set "credits" = credits + ? where "id" = ? and CAST(credits AS BIGINT) + ? >= ? and CAST(credits AS BIGINT) + ? <= ? returning "credits"',
+  );
+  const ledger = db.prepare(
+    'insert into "credit_ledger" ("id", "user_id", "amount", "reason", "reference", "balance_after", "created_at") values (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const order = db.prepare(
+    'insert into "orders" ("id", "user_id", "status", "currency", "subtotal", "discount", "total", "credits_spent", "coupon_code", "provider", "data", "note", "created_at", "updated_at", "paid_at", "closed_at", "refund_requested_at", "shortfall_credits", "subscription_ended_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const item = db.prepare(
+    'insert into "order_items" ("order_id", "line", "product_id", "alias", "title", "type", "price_amount", "price_currency", "credit_price", "quantity", "grant_credits", "grant_period") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const coupon = db.prepare('select * from "coupons" where "code" = ?');
+  const stale = db.prepare(
+    'select "id" from "orders" where "coupon_code" = ? and "status" = ? and "created_at" < ? limit ?',
+  );
+  const openUse = db.prepare(
+    'insert into "coupon_uses" ("coupon_code", "user_id", "uses", "updated_at") values (?, ?, ?, ?) on conflict ("coupon_code", "user_id") do nothing',
+  );
+  const mine = db.prepare(
+    'update "coupon_uses" set "uses" = uses + 1, "updated_at" = ? where "coupon_code" = ? and "user_id" = ?',
+  );
+  const all = db.prepare(
+    'update "coupons" set "used" = used + 1, "updated_at" = ? where "code" = ? and ("usage_limit" is null or "used" < "usage_limit")',
+  );
+  const pay = db.transaction((now: number, id: string) => {
+    const { credits } = balance.get(-1, userId, -1, 0, -1, MAX_INT) as { credits: number };
+    ledger.run(newId(now), userId, -1, 'spend', id, credits, now);
+    order.run(id, userId, 'paid', 'USD', 0, 0, 0, 1, null, 'credits', null, null, now, now, now, null, null, 0, null);
+    item.run(id, 0, 'bench-gem', 'bench-gem', 'Gem', 0, null, null, 1, 1, null, null);
+  });
+  const checkout = db.transaction((now: number, id: string) => {
+    openUse.run('WELCOME10', userId, 0, now);
+    mine.run(now, 'WELCOME10', userId);
+    all.run(now, 'WELCOME10');
+    order.run(
+      id,
+      userId,
+      'pending',
+      'USD',
+      199,
+      20,
+      179,
+      0,
+      'WELCOME10',
+      'default',
+      null,
+      null,
+      now,
+      now,
+      null,
+      null,
+      null,
+      0,
+      null,
+    );
+    item.run(id, 0, 'credits-100', 'credits-100', '100 credits', 0, 199, 'USD', null, 1, 100, null);
+  });
+  let done = 0;
+  const end = Date.now() + seconds * 1000;
+  const start = Date.now();
+  while (Date.now() < end) {
+    for (let i = 0; i < 50; i++) {
+      const now = Date.now();
+      const id = newId(now);
+      if (kind === 'payWithCredits') {
+        product.get('bench-gem', 'bench-gem');
+        pay(now, id);
+      } else {
+        product.get('credits-100', 'credits-100');
+        coupon.get('WELCOME10');
+        stale.all('WELCOME10', 'pending', now - 86_400_000, 100);
+        checkout(now, id);
+      }
+    }
+    done += 50;
+  }
+  const rate = done / ((Date.now() - start) / 1000);
+  db.close();
+  return rate;
+}
+
 async function call(path: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   const res = await fetch(`${base}${path}`, {
     method: 'POST',
@@ -195,6 +299,8 @@ try {
       measure({ url: `${base}/api/auth/payWithCredits`, body: payBody, connections: CONNECTIONS, seconds: SECONDS }),
     doCheckout: () =>
       measure({ url: `${base}/api/store/doCheckout`, body: checkoutBody, connections: CONNECTIONS, seconds: SECONDS }),
+    rawPay: () => Promise.resolve(rawRate('payWithCredits', userId, SECONDS)),
+    rawCheckout: () => Promise.resolve(rawRate('doCheckout', userId, SECONDS)),
   });
 
   // Every request must have been a success, not a fast refusal: count what was really written.
@@ -217,20 +323,30 @@ try {
     .executeTakeFirstOrThrow();
 
   console.log(`${CONNECTIONS} connections, best of ${ROUNDS} alternating rounds of ${SECONDS} s, SQLite (WAL)`);
-  for (const [name, value, bareValue] of [
-    ['payWithCredits', best.payWithCredits, best.bare],
-    ['doCheckout', best.doCheckout, best.bare],
-    ['stripe webhook', best.webhook, best.bareEvent],
+  const goals: boolean[] = [];
+  for (const [name, value, bareValue, raw] of [
+    ['payWithCredits', best.payWithCredits, best.bare, best.rawPay],
+    ['doCheckout', best.doCheckout, best.bare, best.rawCheckout],
+    ['stripe webhook', best.webhook, best.bareEvent, undefined],
   ] as const) {
-    console.log(
-      `${name.padEnd(16)} ${value.toFixed(0).padStart(7)}/s   bare route ${bareValue.toFixed(0).padStart(7)}/s   ratio ${(value / bareValue).toFixed(2)}`,
-    );
+    const ofBare = value / bareValue;
+    let line = `${name.padEnd(16)} ${value.toFixed(0).padStart(7)}/s   bare route ${bareValue.toFixed(0).padStart(7)}/s   ratio ${ofBare.toFixed(2)}`;
+    if (raw !== undefined) {
+      const ofRaw = value / raw;
+      goals.push(ofBare >= 0.25, ofRaw >= 0.5);
+      line +=
+        ` (goal >= 0.25) ${ofBare >= 0.25 ? 'met' : 'MISSED'}   same statements raw ${raw.toFixed(0).padStart(7)}/s` +
+        `   ratio ${ofRaw.toFixed(2)} (goal >= 0.50) ${ofRaw >= 0.5 ? 'met' : 'MISSED'}`;
+    }
+    console.log(line);
   }
   console.log(
     `written: ${Number(paid.n)} paid credit orders, ${Number(pending.n)} pending checkout orders, ` +
       `${Number(cardPaid.n)} card orders paid by ${webhookUsed.next} webhook events`,
   );
   if (Number(cardPaid.n) !== webhookUsed.next) throw new Error('a webhook event was answered but not applied');
+  reportQuiet();
+  if (goals.includes(false)) process.exitCode = 1;
 } finally {
   await app.close();
   await bare.close();

@@ -20,6 +20,7 @@ import {
   type Bundle,
 } from '../../apps/web/vite-plugins.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../../e2e/support/chromium.js';
+import { checkQuiet, reportQuiet } from '../lib.js';
 import { buildApp, loadConfig } from '../../packages/server/src/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,6 +45,7 @@ const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 let ok = true;
 try {
   const floor = await floorSize();
+  await checkQuiet('first screen and Lighthouse');
   const first = await measureFirstScreen(base);
   console.log(
     `stack floor (gzip)      ${floor.toFixed(1)} KB   first screen / floor ${(first / floor).toFixed(2)}   Till's own share ${(first - floor).toFixed(1)} KB`,
@@ -51,6 +53,7 @@ try {
   ok = first <= SIZE_GOAL_KB && ok;
   // BENCH_LIGHTHOUSE_RUNS=0 measures the size alone (a quick check while trimming the bundle).
   if (RUNS > 0) ok = (await runLighthouse(base)) && ok;
+  reportQuiet();
 } finally {
   await app.close();
   rmSync(dir, { recursive: true, force: true });

@@ -183,3 +183,27 @@ describe('ApiClient account calls', () => {
     expect(requests).toHaveLength(0);
   });
 });
+
+describe('ApiClient second factor', () => {
+  it('leaves the session closed on 913 and starts it from the second step', async () => {
+    const { api, requests } = client((req) =>
+      req.url === 'api/login'
+        ? { body: { code: 913, challenge: 'challenge-0123456789abcdef', expire: 300 } }
+        : { body: authOk },
+    );
+    const first = await api.login({ email: 'a@b.test', password: 'a long passphrase' });
+    expect(first).toEqual({ code: 913, challenge: 'challenge-0123456789abcdef', expire: 300 });
+    expect(api.session.isValid()).toBe(false);
+    const second = await api.loginSecondFactor({ challenge: 'challenge-0123456789abcdef', code: '123456' });
+    expect(second.code).toBe(900);
+    expect(api.session.token).toBe('tok-1');
+    expect(requests[1]?.url).toBe('api/login/secondFactor');
+  });
+
+  it('answers 905 for a second step that says 900 without a session', async () => {
+    const { api } = client(() => ({ body: { code: 900 } }));
+    const res = await api.loginSecondFactor({ challenge: 'challenge-0123456789abcdef', code: '123456' });
+    expect(res.code).toBe(905);
+    expect(api.session.isValid()).toBe(false);
+  });
+});

@@ -1,7 +1,13 @@
 import {
   Paths,
+  SecurityPaths,
   Timeouts,
   type AuthSuccess,
+  type LoginSecondFactorRequest,
+  type SecondFactorStatusData,
+  type SecurityLogData,
+  type TotpEnableData,
+  type TotpSetupData,
   type GenResetLinkRequest,
   type LoginRequest,
   type RegisterRequest,
@@ -11,7 +17,7 @@ import {
   type UpdateInfoRequest,
   type UserResponse,
 } from '@till/protocol';
-import { clientFailure, type Answer } from './answers.js';
+import { clientFailure, type Answer, type DataAnswer } from './answers.js';
 import { BodyError } from './errors/body-error.js';
 import type { CallQueue } from './call-queue.js';
 import type { OkBody } from './protocol-types.js';
@@ -104,6 +110,81 @@ export class ApiClient {
   async login(credentials: LoginRequest): Promise<Answer<AuthSuccess>> {
     const res = await this.transport.call<AuthSuccess>({ path: Paths.login, fields: credentials, token: 'none' });
     return this.started(res, Paths.login);
+  }
+
+  /**
+   * A login's second step, after a 913 answer: the challenge with a TOTP `code` or a `recoveryCode`.
+   * On 900 the session starts as after a login; 902 is a wrong code (the challenge stays for another
+   * try), 911 a challenge that expired or was used (log in again).
+   *
+   * @example
+   * const first = await api.login({ email, password });
+   * if (first.code === 913) {
+   *   const res = await api.loginSecondFactor({ challenge: first.challenge, code: '123456' });
+   * }
+   */
+  async loginSecondFactor(fields: LoginSecondFactorRequest): Promise<Answer<AuthSuccess>> {
+    const res = await this.transport.call<AuthSuccess>({
+      path: SecurityPaths.loginSecondFactor,
+      fields: { ...fields },
+      token: 'none',
+    });
+    return this.started(res, SecurityPaths.loginSecondFactor);
+  }
+
+  /**
+   * Whether the second factor is on, and how many recovery codes are left.
+   *
+   * @example
+   * const res = await api.secondFactorStatus();
+   * if (res.code === 900 && res.data.totp.enabled) showDisable();
+   */
+  secondFactorStatus(): Promise<DataAnswer<SecondFactorStatusData>> {
+    return this.transport.call({ path: SecurityPaths.secondFactorStatus, token: 'required' });
+  }
+
+  /**
+   * A new TOTP secret and its `otpauth://` URI (show it as a QR code); on once {@link totpEnable} confirms it.
+   *
+   * @example
+   * const res = await api.totpSetup();
+   * if (res.code === 900) showQr(res.data.uri);
+   */
+  totpSetup(): Promise<DataAnswer<TotpSetupData>> {
+    return this.transport.call({ path: SecurityPaths.totpSetup, token: 'required' });
+  }
+
+  /**
+   * Turns TOTP on with a code from the app and the current password; answers the recovery codes,
+   * shown this once (902 wrong password, 907 `code` wrong code).
+   *
+   * @example
+   * const res = await api.totpEnable({ code: '123456', currentPassword });
+   * if (res.code === 900) showOnce(res.data.recoveryCodes);
+   */
+  totpEnable(fields: { code: string; currentPassword: string }): Promise<DataAnswer<TotpEnableData>> {
+    return this.transport.call({ path: SecurityPaths.totpEnable, fields, token: 'required' });
+  }
+
+  /**
+   * Turns TOTP off with the current password and a code (or a recovery code).
+   *
+   * @example
+   * await api.totpDisable({ currentPassword, code: '123456' });
+   */
+  totpDisable(fields: { currentPassword: string; code?: string; recoveryCode?: string }): Promise<DataAnswer<object>> {
+    return this.transport.call({ path: SecurityPaths.totpDisable, fields, token: 'required' });
+  }
+
+  /**
+   * The user's security log, newest first.
+   *
+   * @example
+   * const res = await api.securityLog({ page: 1, pageSize: 20 });
+   * if (res.code === 900) list(res.data.entries);
+   */
+  securityLog(page: { page?: number; pageSize?: number } = {}): Promise<DataAnswer<SecurityLogData>> {
+    return this.transport.call({ path: SecurityPaths.securityLog, fields: page, token: 'required' });
   }
 
   /**

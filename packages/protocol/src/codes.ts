@@ -31,6 +31,11 @@ export const Code = {
   BadLinkToken: 911,
   /** The order is not in a state that allows this; carries `status`. */
   Conflict: 912,
+  /**
+   * The password was right and a second factor is on: no session yet, but a short-lived single-use
+   * `challenge` for `api/login/secondFactor`; carries `challenge` and `expire` (seconds).
+   */
+  SecondFactorRequired: 913,
   /** Store message inside the client: ordered. */
   StoreOrdered: 799,
   /** Store message inside the client: finished. */

@@ -110,3 +110,36 @@ export {
   filesLimitsData,
 } from './shop.js';
 export type { CheckoutPreviewRequest, CheckoutLine, CheckoutPreviewData, FilesLimitsData } from './shop.js';
+export {
+  SecurityPaths,
+  TOTP_DIGITS,
+  TOTP_PERIOD,
+  RECOVERY_CODE_COUNT,
+  totpCodeSchema,
+  recoveryCodeSchema,
+  secondFactorRequiredResponse,
+  loginSecondFactorRequest,
+  secondFactorStatusData,
+  totpSetupData,
+  totpEnableRequest,
+  totpEnableData,
+  totpDisableRequest,
+  SECURITY_EVENT_KINDS,
+  securityLogEntrySchema,
+  securityLogRequest,
+  securityLogData,
+  adminSecurityLogRequest,
+  adminResetSecondFactorRequest,
+  adminResetSecondFactorData,
+  securityResponses,
+} from './security.js';
+export type {
+  SecondFactorRequired,
+  LoginSecondFactorRequest,
+  SecondFactorStatusData,
+  TotpSetupData,
+  TotpEnableData,
+  SecurityEventKind,
+  SecurityLogEntry,
+  SecurityLogData,
+} from './security.js';

@@ -39,6 +39,16 @@ export const conflictResponse = z.object({
   reason: z.string().optional(),
 });
 
+/**
+ * 913: a login that needs a second factor. Not a fault, but not a session either: it stands with the
+ * error bodies so that every answer that is not a session has one type.
+ */
+export const secondFactorChallengeResponse = z.object({
+  code: z.literal(Code.SecondFactorRequired),
+  challenge: z.string(),
+  expire: z.number().int(),
+});
+
 /** Any error body the server sends. @example if (errorResponse.safeParse(body).success) ... */
 export const errorResponse = z.discriminatedUnion('code', [
   invalidTokenResponse,
@@ -52,6 +62,7 @@ export const errorResponse = z.discriminatedUnion('code', [
   paymentRejectedResponse,
   badLinkTokenResponse,
   conflictResponse,
+  secondFactorChallengeResponse,
 ]);
 export type ErrorResponse = z.infer<typeof errorResponse>;
 

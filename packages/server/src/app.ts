@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import type { AppContext, BuildOptions } from './context.js';
 import { connect } from './db/connect.js';
 import { JobRunner, type Job } from './db/jobs.js';
+import { startLiveness } from './db/liveness.js';
 import { migrateToLatest } from './db/migrate.js';
 import { Flows } from './flows/index.js';
 import { CallRegistry } from './http/calls.js';
@@ -81,7 +82,8 @@ export async function buildApp(
   // avatars from the files module, payments reach orders through the flows, and the flows compose
   // the store and payments.
   const log = app.log;
-  const files = await FilesModule.open({ db: db.kysely, config, log, now });
+  const liveness = await startLiveness(db, log);
+  const files = await FilesModule.open({ db: db.kysely, config, log, now, liveness });
   const accounts = new AccountsModule({
     db: db.kysely,
     read: (query, parameters) => db.read(query, parameters),
@@ -92,7 +94,14 @@ export async function buildApp(
     limiters: accountLimiters(config.rateLimits, redis),
     avatars: files.avatars,
   });
-  const store = new StoreModule({ db: db.kysely, dialect: db.dialect, config, log, now });
+  const store = new StoreModule({
+    db: db.kysely,
+    dialect: db.dialect,
+    config,
+    log,
+    now,
+    securityEvents: accounts.securityEvents,
+  });
   // Payments call back into the flows, which are built from payments: the ports close over them.
   const ports: PaymentPorts = {
     findOrder: (iden) => flows.findOrder(iden),
@@ -189,6 +198,7 @@ export async function buildApp(
     mailer.close();
     unwatchRedis?.();
     redis?.disconnect();
+    await liveness.close();
     if (!options.db) await db.close();
   });
 

@@ -108,6 +108,24 @@ describe('config', () => {
     expect(() => loadConfig({ RATE_LOGIN_FAILURES_PER_ACCOUNT: '0' })).toThrow(/^RATE_LOGIN_FAILURES_PER_ACCOUNT:/);
   });
 
+  it('reads the reset and confirmation limits, the security-log retention and the TOTP key', () => {
+    const c = loadConfig({
+      RATE_RESET_PER_IP: '7',
+      RATE_RESET_PER_TOKEN: '2',
+      RATE_CONFIRM_PER_IP: '9',
+      RATE_CONFIRM_PER_TOKEN: '3',
+      SECURITY_LOG_RETENTION_DAYS: '90',
+    });
+    expect(c.rateLimits).toMatchObject({ resetPerIp: 7, resetPerToken: 2, confirmPerIp: 9, confirmPerToken: 3 });
+    expect(c.securityLogRetentionDays).toBe(90);
+    expect(loadConfig({}).securityLogRetentionDays).toBe(365);
+    expect(() => loadConfig({ RATE_RESET_PER_TOKEN: '0' })).toThrow(/^RATE_RESET_PER_TOKEN:/);
+    expect(() => loadConfig({ TOTP_KEY: 'short' })).toThrow(/^TOTP_KEY:/);
+    const secret = 's'.repeat(40);
+    expect(loadConfig({ SIGNING_SECRET: secret }).totpKey).toBe(secret);
+    expect(loadConfig({ SIGNING_SECRET: secret, TOTP_KEY: 'k'.repeat(40) }).totpKey).toBe('k'.repeat(40));
+  });
+
   it('turns a payment route on only when both its keys are set, and stops on one alone', () => {
     expect(loadConfig({}).payments).toEqual({ card: undefined, paywall: undefined });
     const c = loadConfig({

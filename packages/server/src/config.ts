@@ -71,6 +71,12 @@ const envSchema = z.object({
   RATE_REGISTER_PER_IP: positiveInt(20),
   RATE_MAIL_PER_IP: positiveInt(20),
   RATE_MAIL_PER_ADDRESS: positiveInt(5),
+  RATE_RESET_PER_IP: positiveInt(20),
+  RATE_RESET_PER_TOKEN: positiveInt(5),
+  RATE_CONFIRM_PER_IP: positiveInt(30),
+  RATE_CONFIRM_PER_TOKEN: positiveInt(5),
+  SECURITY_LOG_RETENTION_DAYS: positiveInt(365),
+  TOTP_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   STRIPE_SECRET_KEY: z
     .string()
     .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, 'must be a Stripe secret key (sk_test_..., sk_live_... or rk_...)')
@@ -208,6 +214,14 @@ export interface RateLimits {
   mailPerIp: number;
   /** Mails per target address per hour. */
   mailPerAddress: number;
+  /** Password resets (with a mailed token) per client address per hour. */
+  resetPerIp: number;
+  /** Tries of one reset token per hour: bounds the passwords one link can make the server hash. */
+  resetPerToken: number;
+  /** Confirmation links followed per client address per hour. */
+  confirmPerIp: number;
+  /** Tries of one confirmation token per hour. */
+  confirmPerToken: number;
 }
 
 export const defaultRateLimits: RateLimits = {
@@ -217,6 +231,10 @@ export const defaultRateLimits: RateLimits = {
   registerPerIp: 20,
   mailPerIp: 20,
   mailPerAddress: 5,
+  resetPerIp: 20,
+  resetPerToken: 5,
+  confirmPerIp: 30,
+  confirmPerToken: 5,
 };
 
 /** The server's settings, parsed once at start. */
@@ -253,6 +271,13 @@ export interface Config {
   /** The bearer token a Prometheus scraper sends for `/metrics`; metrics are off without one. */
   metricsToken: string | undefined;
   rateLimits: RateLimits;
+  /** Days a security-log entry is kept before the housekeeping job removes it. */
+  securityLogRetentionDays: number;
+  /**
+   * Key material for the TOTP secrets at rest (AES-256-GCM); `SIGNING_SECRET` when unset. Setting it
+   * lets the signing secret rotate without turning off every second factor.
+   */
+  totpKey: string;
   /** The payment routes that take real money; each is off unless its variables are set. */
   payments: {
     card: CardConfig | undefined;
@@ -451,7 +476,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       registerPerIp: e.RATE_REGISTER_PER_IP,
       mailPerIp: e.RATE_MAIL_PER_IP,
       mailPerAddress: e.RATE_MAIL_PER_ADDRESS,
+      resetPerIp: e.RATE_RESET_PER_IP,
+      resetPerToken: e.RATE_RESET_PER_TOKEN,
+      confirmPerIp: e.RATE_CONFIRM_PER_IP,
+      confirmPerToken: e.RATE_CONFIRM_PER_TOKEN,
     },
+    securityLogRetentionDays: e.SECURITY_LOG_RETENTION_DAYS,
+    totpKey: e.TOTP_KEY ?? e.SIGNING_SECRET ?? DEV_TOTP_KEY,
     payments: {
       card: stripe && { secretKey: stripe[0], webhookSecret: stripe[1], apiUrl: e.STRIPE_API_URL },
       paywall: paymentwall && {
@@ -469,6 +500,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
   };
 }
+
+// Outside production without SIGNING_SECRET or TOTP_KEY: a fixed key, so that second factors set
+// up on a development machine survive a restart (the random signing secret would not). Production
+// requires SIGNING_SECRET, so it never uses this.
+const DEV_TOTP_KEY = 'till development key for TOTP secrets, never used in production';
 
 function randomSecret(): string {
   const bytes = new Uint8Array(32);

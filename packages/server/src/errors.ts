@@ -28,6 +28,9 @@ export const fail = {
     new Failure({ code: Code.NotEnoughCredits, balance, required }),
   paymentRejected: (reason: string) => new Failure({ code: Code.PaymentRejected, reason }),
   badLinkToken: () => new Failure({ code: Code.BadLinkToken }),
+  /** 913: not a fault, the login's second step; the body carries the challenge. */
+  secondFactorRequired: (challenge: string, expire: number) =>
+    new Failure({ code: Code.SecondFactorRequired, challenge, expire }),
   conflict: (status: string, reason?: string) =>
     new Failure(reason ? { code: Code.Conflict, status, reason } : { code: Code.Conflict, status }),
 };

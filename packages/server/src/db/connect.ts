@@ -19,9 +19,22 @@ export interface Db {
    * queue behind store transactions, and they skip Kysely's per-query overhead.
    */
   read<T>(query: CompiledQuery, parameters: readonly unknown[]): Promise<T[]>;
+  /**
+   * A connection of its own beside the pool (PostgreSQL), for state that lives as long as a session:
+   * an advisory lock held while the process runs ({@link Liveness}).
+   */
+  openSession?: () => Promise<SessionConnection>;
   /** The connection pool's counts, where there is a pool (PostgreSQL). */
   poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
+}
+
+/** A single database connection outside the pool. */
+export interface SessionConnection {
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  /** Called once if the connection breaks (the server restarted, the network went). */
+  onLost(listener: (error: Error) => void): void;
+  end(): Promise<void>;
 }
 
 const STATEMENT_CACHE = 500;
@@ -108,6 +121,27 @@ export async function connect(url: string, options: { poolSize?: number } = {}):
     dialect: 'postgres',
     read: <T>(query: CompiledQuery, parameters: readonly unknown[]) =>
       kysely.executeQuery<T>(CompiledQuery.raw(query.sql, [...parameters])).then((r) => [...r.rows]),
+    openSession: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      let lost: ((error: Error) => void) | undefined;
+      let ended = false;
+      const gone = (error: Error) => {
+        if (ended) return;
+        ended = true;
+        lost?.(error);
+      };
+      client.on('error', gone);
+      client.on('end', () => gone(new Error('connection closed')));
+      return {
+        query: (text, values) => client.query(text, values),
+        onLost: (listener) => (lost = listener),
+        end: async () => {
+          ended = true;
+          await client.end();
+        },
+      };
+    },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => kysely.destroy(),
   };

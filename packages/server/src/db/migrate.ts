@@ -5,6 +5,8 @@ import { storeMigration } from './migrations/002-store.js';
 import { filesMigration } from './migrations/003-files.js';
 import { paymentsMigration } from './migrations/004-payments.js';
 import { jobsMigration } from './migrations/005-jobs.js';
+import { securityMigration } from './migrations/006-security.js';
+import { storageWritesMigration } from './migrations/010-storage-writes.js';
 
 /**
  * Every migration, in order. One list serves SQLite and PostgreSQL: the migrations use only types
@@ -16,6 +18,8 @@ export const migrations: Record<string, Migration> = {
   '003-files': filesMigration,
   '004-payments': paymentsMigration,
   '005-jobs': jobsMigration,
+  '006-security': securityMigration,
+  '010-storage-writes': storageWritesMigration,
 };
 
 class ListProvider implements MigrationProvider {

@@ -211,7 +211,63 @@ export interface JobLeasesTable {
   last_run_at: Millis | null;
 }
 
+/** An object being written to storage by a server instance, until its file row is committed. */
+export interface StorageWritesTable {
+  key: string;
+  /** The instance writing it (`Liveness.id`). */
+  holder: string;
+  started_at: Millis;
+}
+
 /** Every table; modules add theirs here as they grow. */
+/** A user's TOTP secret (encrypted); `enabled_at` null while set up but not confirmed. */
+export interface UserTotpTable {
+  user_id: string;
+  secret_enc: string;
+  enabled_at: Millis | null;
+  /** The last time step a code was accepted for. */
+  last_step: number | null;
+  created_at: Millis;
+}
+
+/** A single-use recovery code, by its SHA-256. */
+export interface RecoveryCodesTable {
+  code_hash: string;
+  user_id: string;
+  created_at: Millis;
+  used_at: Millis | null;
+}
+
+/** The step between a right password and a second factor; the token is stored hashed. */
+export interface LoginChallengesTable {
+  token_hash: string;
+  user_id: string;
+  created_at: Millis;
+  expires_at: Millis;
+  used_at: Millis | null;
+  attempts: Generated<number>;
+}
+
+/** A device (browser family, system, network) a user has signed in from, by its hash. */
+export interface KnownDevicesTable {
+  user_id: string;
+  device_hash: string;
+  first_seen_at: Millis;
+  last_seen_at: Millis;
+}
+
+/** One entry of a user's security log; `detail` is JSON text. */
+export interface SecurityLogTable {
+  id: string;
+  user_id: string;
+  kind: string;
+  at: Millis;
+  ip: string | null;
+  user_agent: string | null;
+  actor_id: string | null;
+  detail: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -229,4 +285,10 @@ export interface Database {
   store_meta: StoreMetaTable;
   files: FilesTable;
   file_usage: FileUsageTable;
+  storage_writes: StorageWritesTable;
+  user_totp: UserTotpTable;
+  recovery_codes: RecoveryCodesTable;
+  login_challenges: LoginChallengesTable;
+  known_devices: KnownDevicesTable;
+  security_log: SecurityLogTable;
 }

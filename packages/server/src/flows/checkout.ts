@@ -17,16 +17,17 @@ import {
   consumeCouponUse,
   expireStaleCouponHolds,
   insertOrder,
+  insertPaidOrder,
   itemsOf,
   loadOrder,
   moneySubtotal,
   parseProductRefs,
-  payOrder,
   priceCart,
   toCoupon,
   toOrder,
   toProduct,
   type Line,
+  type OrderItemRow,
 } from '../modules/store/index.js';
 import type { FlowDeps } from './deps.js';
 import { ownedAmong, refuseOwned } from './owned.js';
@@ -67,13 +68,14 @@ export class Checkout {
     if (lines instanceof Failure) return lines;
     const owned = await refuseOwned(this.deps.db, userId, lines);
     if (owned) return owned;
-    const order = await this.placeOrder(userId, lines, input.couponCode?.trim(), provider);
-    if (order instanceof Failure) return order;
+    const placed = await this.placeOrder(userId, lines, input.couponCode?.trim(), provider);
+    if (placed instanceof Failure) return placed;
+    const { order, items } = placed;
     // Paid at once (a zero total): nothing to take, so no provider is asked; the way on is the order.
     if (order.status !== 'pending') {
       return { order, payment: { provider: provider.name, url: `${this.deps.config.publicUrl}/orders/${order.iden}` } };
     }
-    const payment = await provider.start(await this.payable(userId, order));
+    const payment = await provider.start(this.payable(userId, order, items));
     if (payment instanceof Failure) {
       await this.undoOrder(order.iden);
       return payment;
@@ -87,7 +89,7 @@ export class Checkout {
     lines: Line[],
     code: string | undefined,
     provider: PaymentProvider,
-  ): Promise<Outcome<Order>> {
+  ): Promise<Outcome<{ order: Order; items: OrderItemRow[] }>> {
     const now = this.deps.now();
     if (code) await expireStaleCouponHolds(this.deps.db, code, now);
     return runInTransaction(this.deps.db, async (trx) => {
@@ -95,31 +97,27 @@ export class Checkout {
       if (price instanceof Failure) throw new AbortTransaction(price);
       const { coupon, discount, total, currency, subtotal } = price;
       if (coupon) await consumeCouponUse(trx, coupon, userId, now);
-      const couponCode = coupon?.code ?? null;
-      const made = await insertOrder(
-        trx,
-        {
-          userId,
-          currency,
-          subtotal,
-          discount,
-          total,
-          creditsSpent: 0,
-          couponCode,
-          provider: provider.name,
-          data: null,
-          lines,
-        },
-        now,
-      );
-      if (total === 0) return payOrder(trx, made.row.id, now, { items: made.items, refuseOwned: true });
-      return toOrder(made.row, made.items);
+      const order = {
+        userId,
+        currency,
+        subtotal,
+        discount,
+        total,
+        creditsSpent: 0,
+        couponCode: coupon?.code ?? null,
+        provider: provider.name,
+        data: null,
+        lines,
+      };
+      // Nothing to pay: the order is made paid, with its grants, in this transaction.
+      if (total === 0) return { order: await insertPaidOrder(trx, order, now, { refuseOwned: true }), items: [] };
+      const made = await insertOrder(trx, order, now);
+      return { order: toOrder(made.row, made.items), items: made.items };
     });
   }
 
   /** The order as a provider bills it: the buyer, and each line with its unit price and period. */
-  private async payable(userId: string, order: Order): Promise<PayableOrder> {
-    const items = await itemsOf(this.deps.db, order.iden);
+  private payable(userId: string, order: Order, items: OrderItemRow[]): PayableOrder {
     return {
       ...order,
       userId,
@@ -157,7 +155,7 @@ export class Checkout {
         .execute();
     }
     const order = { ...past.order, provider: provider.name };
-    const payment = await provider.start(await this.payable(userId, order));
+    const payment = await provider.start(this.payable(userId, order, await itemsOf(this.deps.db, iden)));
     return payment instanceof Failure ? payment : { order, payment };
   }
 

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { MAX_INT } from '../db/rows.js';
 import { runInTransaction } from '../db/transaction.js';
 import { Failure, fail, type Outcome } from '../errors.js';
-import { insertOrder, isProductRef, moveCredits, newId, payOrder } from '../modules/store/index.js';
+import { insertPaidOrder, isProductRef, moveCredits, newId } from '../modules/store/index.js';
 import type { FlowDeps } from './deps.js';
 import { refuseOwned } from './owned.js';
 
@@ -50,7 +50,7 @@ export async function payWithCredits(
     const iden = newId(now);
     const spent =
       cost > 0 ? await moveCredits(trx, { userId, amount: -cost, reason: 'spend', reference: iden, now }) : undefined;
-    const made = await insertOrder(
+    const order = await insertPaidOrder(
       trx,
       {
         id: iden,
@@ -66,8 +66,8 @@ export async function payWithCredits(
         lines,
       },
       now,
+      { refuseOwned: true },
     );
-    const order = await payOrder(trx, iden, now, { items: made.items, refuseOwned: true });
     // The spend's entry already holds the balance unless the purchase itself granted credits.
     if (spent && !lines.some((l) => l.product.grant_credits)) return { order, balance: spent.balanceAfter };
     const user = await trx.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow();

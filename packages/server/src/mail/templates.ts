@@ -1,7 +1,18 @@
 import { escapeHtml } from '../http/html.js';
 
 /** The mails Till sends, each with a plain-text and an HTML body. */
-export type MailKind = 'confirm' | 'reset' | 'email_change_notice' | 'email_change_confirm';
+export type MailKind =
+  'confirm' | 'reset' | 'email_change_notice' | 'email_change_confirm' | 'new_device' | 'second_factor_reset';
+
+/** What a mail's text is made from. */
+export interface MailValues {
+  link?: string;
+  newEmail?: string;
+  /** A sign-in's browser and system, address and time (new-device notice). */
+  device?: string;
+  ip?: string;
+  at?: string;
+}
 
 interface Texts {
   subject: string;
@@ -10,7 +21,7 @@ interface Texts {
   outro: string;
 }
 
-type Catalog = Record<MailKind, (v: { name: string; link?: string; newEmail?: string }) => Texts>;
+type Catalog = Record<MailKind, (v: { name: string } & MailValues) => Texts>;
 
 const en: Catalog = {
   confirm: ({ name }) => ({
@@ -35,6 +46,18 @@ const en: Catalog = {
     intro: `Hello ${name}, please confirm this address as the new e-mail of your Till account.`,
     action: 'Confirm new e-mail',
     outro: 'The link works for 24 hours.',
+  }),
+  new_device: ({ name, device, ip, at }) => ({
+    subject: 'New sign-in to your Till account',
+    intro: `Hello ${name}, your Till account was signed in to from a device not seen before: ${device ?? ''}, address ${ip ?? ''}, at ${at ?? ''}.`,
+    outro:
+      'If it was you, there is nothing to do. If not, change your password now and end your other sessions in your profile.',
+  }),
+  second_factor_reset: ({ name }) => ({
+    subject: 'The second factor of your Till account was turned off',
+    intro: `Hello ${name}, an administrator turned off the two-step sign-in of your Till account, as asked for.`,
+    outro:
+      'You sign in with your password alone until you set up a new authenticator in your profile. If you did not ask for this, contact us now.',
   }),
 };
 
@@ -62,6 +85,18 @@ const de: Catalog = {
     action: 'Neue E-Mail bestätigen',
     outro: 'Der Link gilt 24 Stunden.',
   }),
+  new_device: ({ name, device, ip, at }) => ({
+    subject: 'Neue Anmeldung bei deinem Till-Konto',
+    intro: `Hallo ${name}, bei deinem Till-Konto hat sich ein bisher unbekanntes Gerät angemeldet: ${device ?? ''}, Adresse ${ip ?? ''}, am ${at ?? ''}.`,
+    outro:
+      'Warst du es, ist nichts zu tun. Wenn nicht, ändere jetzt dein Passwort und beende deine anderen Sitzungen im Profil.',
+  }),
+  second_factor_reset: ({ name }) => ({
+    subject: 'Der zweite Faktor deines Till-Kontos wurde abgeschaltet',
+    intro: `Hallo ${name}, ein Administrator hat die Anmeldung in zwei Schritten für dein Till-Konto auf Anfrage abgeschaltet.`,
+    outro:
+      'Du meldest dich nun nur mit dem Passwort an, bis du im Profil einen neuen Authenticator einrichtest. Hast du das nicht angefragt, melde dich sofort bei uns.',
+  }),
 };
 
 // The languages mails are written in; any other `lang` falls back to English.
@@ -71,7 +106,7 @@ const catalogs: Record<string, Catalog> = { en, de };
 export function renderMail(
   kind: MailKind,
   lang: string,
-  values: { name: string; link?: string; newEmail?: string },
+  values: { name: string } & MailValues,
 ): { subject: string; text: string; html: string } {
   const base = lang.toLowerCase().split('-')[0] ?? 'en';
   const catalog = catalogs[base] ?? en;

@@ -4,14 +4,18 @@ import type { Redis, RedisOptions } from 'ioredis';
 /**
  * How the shared counters' Redis client behaves when Redis is away. Rate limits fall back to
  * per-instance counters when a command fails, so a command must fail fast instead of waiting:
- * nothing is queued while disconnected, a command gets one retry at most, and one that Redis does
- * not answer within half a second counts as failed (a hung connection refuses nothing by itself).
+ * nothing is queued while disconnected (a stopped or unreachable Redis is noticed at once, with no
+ * time-out to wait for), a command gets one retry at most, and one that Redis does not answer within
+ * two seconds counts as failed (a hung connection refuses nothing by itself). The time-out is timed
+ * on this process's event loop, so it also counts the loop's own stalls: at half a second, a busy
+ * machine made answers Redis had sent in time count as failed, and each such call spent its point in a
+ * fresh per-instance counter, letting concurrent guesses past a shared failure budget.
  * The client keeps reconnecting in the background and the counters go back to Redis once it answers.
  */
 export const redisOptions: RedisOptions = {
   enableOfflineQueue: false,
   maxRetriesPerRequest: 1,
-  commandTimeout: 500,
+  commandTimeout: 2000,
   connectTimeout: 2000,
   // Back off to one attempt every two seconds, forever: Redis coming back should be noticed soon.
   retryStrategy: (times) => Math.min(times * 100, 2000),

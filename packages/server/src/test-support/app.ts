@@ -31,6 +31,10 @@ const generous = {
   registerPerIp: 100_000,
   mailPerIp: 100_000,
   mailPerAddress: 100_000,
+  resetPerIp: 100_000,
+  resetPerToken: 100_000,
+  confirmPerIp: 100_000,
+  confirmPerToken: 100_000,
 };
 
 export interface TestAppOptions extends Omit<BuildOptions, 'db'> {

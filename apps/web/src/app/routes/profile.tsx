@@ -10,7 +10,9 @@ import { AvatarPicker } from '@/features/profile/components/avatar-picker';
 import { EmailForm } from '@/features/profile/components/email-form';
 import { PasswordForm } from '@/features/profile/components/password-form';
 import { ProfileForm } from '@/features/profile/components/profile-form';
+import { SecurityLog } from '@/features/profile/components/security-log';
 import { SessionsList } from '@/features/profile/components/sessions-list';
+import { TwoFactor } from '@/features/profile/components/two-factor';
 import { useMe } from '@/lib/use-me';
 import { RequireAuth } from '../require-auth';
 
@@ -47,8 +49,14 @@ function ProfileSections() {
       <Section title={t('profile.password')}>
         <PasswordForm />
       </Section>
+      <Section title={t('security.twoFactor')}>
+        <TwoFactor />
+      </Section>
       <Section title={t('profile.sessions')}>
         <SessionsList />
+      </Section>
+      <Section title={t('security.log')}>
+        <SecurityLog />
       </Section>
     </Stack>
   );

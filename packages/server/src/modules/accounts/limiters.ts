@@ -16,5 +16,9 @@ export function accountLimiters(limits: RateLimits, redis: Redis | undefined): A
     registerPerIp: new Limiter('register-ip', { points: limits.registerPerIp, duration: 3600 }, redis),
     mailPerIp: new Limiter('mail-ip', { points: limits.mailPerIp, duration: 3600 }, redis),
     mailPerAddress: new Limiter('mail-to', { points: limits.mailPerAddress, duration: 3600 }, redis),
+    resetPerIp: new Limiter('reset-ip', { points: limits.resetPerIp, duration: 3600 }, redis),
+    resetPerToken: new Limiter('reset-token', { points: limits.resetPerToken, duration: 3600 }, redis),
+    confirmPerIp: new Limiter('confirm-ip', { points: limits.confirmPerIp, duration: 3600 }, redis),
+    confirmPerToken: new Limiter('confirm-token', { points: limits.confirmPerToken, duration: 3600 }, redis),
   };
 }

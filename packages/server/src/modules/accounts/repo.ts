@@ -134,6 +134,19 @@ export class AccountsRepo {
     await this.x(trx).insertInto('link_tokens').values(row).execute();
   }
 
+  /** Whether a link token is live (known, unused, not expired), without spending it. */
+  async findLiveLinkToken(tokenHash: string, kind: LinkTokenRow['kind'], now: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('link_tokens')
+      .select('token_hash')
+      .where('token_hash', '=', tokenHash)
+      .where('kind', '=', kind)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /**
    * Marks a link token used and answers it, in one statement, so that two clicks racing on the same
    * link cannot both succeed: only the update that finds `used_at` still null gets a row.

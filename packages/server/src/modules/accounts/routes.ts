@@ -33,7 +33,7 @@ export function registerAccountRoutes(calls: CallRegistry, accounts: AccountsSer
 
   calls.define({
     path: '/api/login',
-    summary: 'Log in with e-mail and password.',
+    summary: 'Log in with e-mail and password; 913 with a challenge when a second factor is on.',
     tag,
     request: loginRequest,
     response: authSuccess,
@@ -56,7 +56,7 @@ export function registerAccountRoutes(calls: CallRegistry, accounts: AccountsSer
     params: true,
     request: resetPasswordRequest.extend(linkToken.shape),
     response: okResponse,
-    handler: async (input) => accounts.resetPassword(input.token, input.password),
+    handler: async (input, ctx) => accounts.resetPassword(input.token, input.password, ctx),
   });
 
   calls.define({
@@ -67,7 +67,7 @@ export function registerAccountRoutes(calls: CallRegistry, accounts: AccountsSer
     params: true,
     request: linkToken,
     response: okResponse,
-    handler: async (input) => accounts.confirmUser(input.token),
+    handler: async (input, ctx) => accounts.confirmUser(input.token, ctx),
   });
 
   calls.define({
@@ -91,7 +91,7 @@ export function registerAccountRoutes(calls: CallRegistry, accounts: AccountsSer
     request: updateInfoRequest,
     response: userResponse,
     handler: async (input, ctx) => {
-      const user = await accounts.updateInfo(ctx.caller, input);
+      const user = await accounts.updateInfo(ctx.caller, ctx, input);
       return user instanceof Failure ? user : { user };
     },
   });
@@ -126,7 +126,7 @@ export function registerAccountRoutes(calls: CallRegistry, accounts: AccountsSer
     auth: Level.Registered,
     request: tokenRequest,
     response: revokeSessionsResponse,
-    handler: async (_input, ctx) => ({ data: { revoked: await accounts.revokeOtherSessions(ctx.caller) } }),
+    handler: async (_input, ctx) => ({ data: { revoked: await accounts.revokeOtherSessions(ctx.caller, ctx) } }),
   });
 
   calls.define({

@@ -1,20 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { Level, type User } from '@till/protocol';
+import { Code, Level, type User } from '@till/protocol';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
 import { fail, Failure, type Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
-import { renderMail, type MailKind } from '../../mail/templates.js';
+import { renderMail, type MailKind, type MailValues } from '../../mail/templates.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { hashPassword, isCommonPassword, verifyPassword } from '../../security/passwords.js';
 import type { Limiter } from '../../security/rate-limit.js';
 import { hashToken, newToken } from '../../security/tokens.js';
+import { describeDevice, rememberDevice } from './devices.js';
 import { AccountsRepo, type SessionUser, type UserRow } from './repo.js';
+import { SecondFactor, type FactorProof, type ProofMethod } from './second-factor.js';
+import { SecurityLog } from './security-log.js';
 
 const HOUR = 3_600_000;
+
+/** "Firefox on Linux", for a mail: the browser and system, never the whole user agent. */
+function describeClient(userAgent: string | null): string {
+  const { browser, os } = userAgent ? describeDevice(userAgent) : { browser: null, os: null };
+  return [browser ?? 'an unknown browser', os].filter(Boolean).join(' / ');
+}
 export const RESET_LINK_TTL_MS = 1 * HOUR;
 export const CONFIRM_LINK_TTL_MS = 24 * HOUR;
 
@@ -28,6 +37,12 @@ export interface AccountLimiters {
   registerPerIp: Limiter;
   mailPerIp: Limiter;
   mailPerAddress: Limiter;
+  /** Password resets per client address, and tries per reset token. */
+  resetPerIp: Limiter;
+  resetPerToken: Limiter;
+  /** Confirmations per client address, and tries per confirmation token. */
+  confirmPerIp: Limiter;
+  confirmPerToken: Limiter;
 }
 
 export interface AccountsDeps {
@@ -77,12 +92,16 @@ type LoadedCaller = Caller & { [LOADED]?: SessionUser };
 /** Registration, login, links, profile and sessions. */
 export class AccountsService {
   readonly repo: AccountsRepo;
-  private readonly now: () => number;
+  readonly securityLog: SecurityLog;
+  readonly factors: SecondFactor;
+  readonly now: () => number;
   private readonly pending = new Set<Promise<void>>();
 
   constructor(private readonly deps: AccountsDeps) {
     this.repo = new AccountsRepo(deps.db, deps.read);
     this.now = deps.now ?? Date.now;
+    this.securityLog = new SecurityLog(deps.db, this.now, deps.config.securityLogRetentionDays);
+    this.factors = new SecondFactor(deps.db, this.now, deps.config.totpKey, this.securityLog);
   }
 
   /** The level a user has now: admins by configuration once confirmed, 2 once confirmed, else 1. */
@@ -143,21 +162,86 @@ export class AccountsService {
       throw error;
     }
     await this.sendLink(row, 'confirm', email, CONFIRM_LINK_TTL_MS);
+    // The device the account was made on is its first known one: no notice for it.
+    await rememberDevice(this.deps.db, row.id, client.ip, client.userAgent, now);
     return this.issueSession(row, client);
   }
 
   async login(input: { email: string; password: string }, client: ClientInfo): Promise<Outcome<IssuedSession>> {
     const email = input.email.toLowerCase();
-    const { loginPerIp, loginFailuresFromIp, loginFailures } = this.deps.limiters;
-    const ipWait = await loginPerIp.hit(client.ip);
+    const ipWait = await this.deps.limiters.loginPerIp.hit(client.ip);
     if (ipWait) return fail.rateLimited(ipWait);
-    // Every attempt spends a failure point before the password is hashed, so guesses sent at once
-    // cannot all pass the check and be counted only afterwards: at most the budget is ever checked.
-    // A right password gives its points back. Failures count per account and address (a guesser is
-    // stopped) and, with a higher budget, per account (guessing from many addresses is bounded
-    // without one guesser locking the owner out). Unknown addresses count too, so that the answer
-    // does not tell which ones exist.
-    const pair = `${email}|${client.ip}`;
+    const spent = await this.spendFailure(email, client.ip);
+    if (spent) return spent;
+    const row = await this.repo.findUserByEmail(email);
+    const ok = await verifyPassword(row?.password_hash, input.password);
+    if (!row || !ok) {
+      // Written after the answer, so that a known address answers in the time of an unknown one.
+      if (row) {
+        this.afterAnswer(() =>
+          this.securityLog.write({ userId: row.id, kind: 'signin_failed', ...client, detail: { method: 'password' } }),
+        );
+      }
+      return fail.wrongCredentials();
+    }
+    if (await this.factors.isEnabled(row.id)) {
+      // A right password is no failure, so its point comes back; but the failures counted so far
+      // stay until a code is right too: signing in with the password again must not wipe the count
+      // of wrong codes.
+      await this.forgiveFailure(email, client.ip, 'one');
+      const { challenge, expire } = await this.factors.newChallenge(row.id);
+      return fail.secondFactorRequired(challenge, expire);
+    }
+    await this.forgiveFailure(email, client.ip);
+    return this.signIn(row, client, 'password');
+  }
+
+  /**
+   * The second step of a login with a second factor: the challenge from 913 with a code or a
+   * recovery code. The tries spend the same failure budgets as passwords (per account and address,
+   * and per account), reserved before the check as a login's are.
+   */
+  async loginSecondFactor(
+    input: { challenge: string } & FactorProof,
+    client: ClientInfo,
+  ): Promise<Outcome<IssuedSession>> {
+    const ipWait = await this.deps.limiters.loginPerIp.hit(client.ip);
+    if (ipWait) return fail.rateLimited(ipWait);
+    const userId = await this.factors.tryChallenge(input.challenge);
+    if (userId instanceof Failure) return userId;
+    const row = await this.repo.findUserById(userId);
+    if (!row) return fail.badLinkToken();
+    const spent = await this.spendFailure(row.email, client.ip);
+    if (spent) return spent;
+    const method = await this.factors.complete(input.challenge, userId, input);
+    if (method instanceof Failure) {
+      if (method.body.code === Code.WrongCredentials) {
+        await this.securityLog.write({
+          userId,
+          kind: 'signin_failed',
+          ...client,
+          detail: { method: input.code !== undefined ? 'totp' : 'recovery_code' },
+        });
+      }
+      return method;
+    }
+    await this.forgiveFailure(row.email, client.ip);
+    if (method === 'recovery_code') await this.securityLog.write({ userId, kind: 'recovery_code_used', ...client });
+    return this.signIn(row, client, method);
+  }
+
+  /**
+   * Spends a failure point of the account and address, and one of the account, before a password
+   * or code is checked: guesses sent at once cannot all pass the check and be counted only
+   * afterwards, so at most the budget is ever checked. {@link forgiveFailure} gives the points back
+   * once the proof was right.
+   */
+  async spendFailure(email: string, ip: string): Promise<Failure | undefined> {
+    const { loginFailuresFromIp, loginFailures } = this.deps.limiters;
+    // Failures count per account and address (a guesser is stopped) and, with a higher budget, per
+    // account (guessing from many addresses is bounded without one guesser locking the owner out).
+    // Unknown addresses count too, so that the answer does not tell which ones exist.
+    const pair = `${email}|${ip}`;
     const pairWait = await loginFailuresFromIp.hit(pair);
     if (pairWait) return fail.rateLimited(pairWait);
     const accountWait = await loginFailures.hit(email);
@@ -165,11 +249,37 @@ export class AccountsService {
       await loginFailuresFromIp.refund(pair);
       return fail.rateLimited(accountWait);
     }
-    const row = await this.repo.findUserByEmail(email);
-    const ok = await verifyPassword(row?.password_hash, input.password);
-    if (!row || !ok) return fail.wrongCredentials();
-    await Promise.all([loginFailuresFromIp.reset(pair), loginFailures.refund(email)]);
-    return this.issueSession(row, client);
+    return undefined;
+  }
+
+  /**
+   * Gives back what {@link spendFailure} spent, after a right password or code: after a completed
+   * sign-in the address's count starts again (`all`), after a right password that still needs its
+   * code only this attempt's point comes back (`one`).
+   */
+  async forgiveFailure(email: string, ip: string, what: 'all' | 'one' = 'all'): Promise<void> {
+    const { loginFailuresFromIp, loginFailures } = this.deps.limiters;
+    const pair = `${email}|${ip}`;
+    await Promise.all([
+      what === 'all' ? loginFailuresFromIp.reset(pair) : loginFailuresFromIp.refund(pair),
+      loginFailures.refund(email),
+    ]);
+  }
+
+  /** A session for a user who proved who they are; logged, and a new device is told of by mail. */
+  private async signIn(row: UserRow, client: ClientInfo, method: ProofMethod | 'password'): Promise<IssuedSession> {
+    const session = await this.issueSession(row, client);
+    await this.securityLog.write({ userId: row.id, kind: 'signin', ...client, detail: { method } });
+    const at = this.now();
+    this.afterAnswer(async () => {
+      if (!(await rememberDevice(this.deps.db, row.id, client.ip, client.userAgent, at))) return;
+      await this.sendMail(row, 'new_device', row.email, {
+        device: describeClient(client.userAgent),
+        ip: client.ip,
+        at: new Date(at).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+      });
+    });
+    return session;
   }
 
   /** Checks a session token: the caller, or 901. */
@@ -202,6 +312,7 @@ export class AccountsService {
     // link is made and mailed after the answer, so that a slow mail server cannot tell who has one.
     if (row) {
       this.afterAnswer(async () => {
+        await this.securityLog.write({ userId: row.id, kind: 'password_reset_requested', ...client });
         await this.repo.voidLinkTokens(row.id, 'reset', this.now());
         await this.sendLink({ ...row, lang: input.lang ?? row.lang }, 'reset', email, RESET_LINK_TTL_MS);
       });
@@ -210,7 +321,7 @@ export class AccountsService {
   }
 
   /** Work that runs after the answer; {@link settle} waits for it (the app does so as it closes). */
-  private afterAnswer(work: () => Promise<void>): void {
+  afterAnswer(work: () => Promise<void>): void {
     const task = work()
       .catch((error: unknown) => {
         this.deps.log.error(
@@ -227,19 +338,34 @@ export class AccountsService {
     while (this.pending.size) await Promise.allSettled([...this.pending]);
   }
 
-  async resetPassword(token: string, password: string): Promise<Outcome<object>> {
+  /**
+   * Sets a new password with a mailed token. Hashing a password is the costly step, so it comes
+   * last: the tries are counted per client address and per token first (one atomic spend each),
+   * then the token must be live, and only then is the password hashed. A loop of unknown tokens,
+   * or of one token, makes the server hash nothing or at most the token's budget.
+   */
+  async resetPassword(token: string, password: string, client: ClientInfo): Promise<Outcome<object>> {
+    const hash = hashToken(token);
+    const wait =
+      (await this.deps.limiters.resetPerIp.hit(client.ip)) || (await this.deps.limiters.resetPerToken.hit(hash));
+    if (wait) return fail.rateLimited(wait);
+    if (!(await this.repo.findLiveLinkToken(hash, 'reset', this.now()))) return fail.badLinkToken();
     if (await isCommonPassword(password)) return fail.invalidInput('password', 'weak');
     const passwordHash = await hashPassword(password);
-    const link = await this.repo.consumeLinkToken(hashToken(token), 'reset', this.now());
+    const link = await this.repo.consumeLinkToken(hash, 'reset', this.now());
     if (!link) return fail.badLinkToken();
     // A mailed link proves the address, so a reset also confirms it.
     await this.repo.updateUser(link.user_id, { password_hash: passwordHash, email_confirmed: 1 });
     await this.repo.deleteOtherSessions(link.user_id, null);
+    await this.securityLog.write({ userId: link.user_id, kind: 'password_reset', ...client });
     return {};
   }
 
-  async confirmUser(token: string): Promise<Outcome<object>> {
+  async confirmUser(token: string, client: ClientInfo): Promise<Outcome<object>> {
     const hash = hashToken(token);
+    const wait =
+      (await this.deps.limiters.confirmPerIp.hit(client.ip)) || (await this.deps.limiters.confirmPerToken.hit(hash));
+    if (wait) return fail.rateLimited(wait);
     const now = this.now();
     const link =
       (await this.repo.consumeLinkToken(hash, 'confirm', now)) ??
@@ -254,6 +380,12 @@ export class AccountsService {
       await this.repo.updateUser(row.id, { email: link.new_email, pending_email: null, email_confirmed: 1 });
       // Reset links went to the old address: whoever still reads it must not take the account back.
       await this.repo.voidLinkTokens(row.id, 'reset', now);
+      await this.securityLog.write({
+        userId: row.id,
+        kind: 'email_changed',
+        ...client,
+        detail: { from: row.email, to: link.new_email },
+      });
     } else {
       await this.repo.updateUser(row.id, { email_confirmed: 1, level: Math.max(row.level, Level.Confirmed) });
     }
@@ -268,6 +400,7 @@ export class AccountsService {
 
   async updateInfo(
     caller: Caller,
+    client: ClientInfo,
     input: {
       name?: string | undefined;
       lang?: string | undefined;
@@ -318,12 +451,19 @@ export class AccountsService {
       await this.repo.deleteOtherSessions(row.id, caller.sessionId);
       // A reset link mailed before the change must not undo it.
       await this.repo.voidLinkTokens(row.id, 'reset', this.now());
+      await this.securityLog.write({ userId: row.id, kind: 'password_changed', ...client });
     }
     const updated = { ...row, ...changes };
     if (emailChange) {
       await this.repo.voidLinkTokens(row.id, 'email_change', this.now());
       await this.sendLink(updated, 'email_change_confirm', newEmail, CONFIRM_LINK_TTL_MS, newEmail);
       await this.sendMail(updated, 'email_change_notice', row.email, { newEmail });
+      await this.securityLog.write({
+        userId: row.id,
+        kind: 'email_change_requested',
+        ...client,
+        detail: { to: newEmail },
+      });
     }
     return this.toUser((await this.repo.findUserById(row.id)) ?? updated);
   }
@@ -345,8 +485,11 @@ export class AccountsService {
     }));
   }
 
-  revokeOtherSessions(caller: Caller): Promise<number> {
-    return this.repo.deleteOtherSessions(caller.userId, caller.sessionId);
+  async revokeOtherSessions(caller: Caller, client: ClientInfo): Promise<number> {
+    const count = await this.repo.deleteOtherSessions(caller.userId, caller.sessionId);
+    if (count)
+      await this.securityLog.write({ userId: caller.userId, kind: 'sessions_revoked', ...client, detail: { count } });
+    return count;
   }
 
   /**
@@ -405,12 +548,8 @@ export class AccountsService {
     await this.sendMail(row, kind, to, { link: `${this.deps.config.publicUrl}/${page}/${token}` });
   }
 
-  private async sendMail(
-    row: UserRow,
-    kind: MailKind,
-    to: string,
-    values: { link?: string; newEmail?: string },
-  ): Promise<void> {
+  /** Sends one of the account mails; a failure is logged, never answered. */
+  async sendMail(row: Pick<UserRow, 'name' | 'lang'>, kind: MailKind, to: string, values: MailValues): Promise<void> {
     const mail = renderMail(kind, row.lang, { name: row.name, ...values });
     try {
       await this.deps.mailer.send({ to, ...mail });

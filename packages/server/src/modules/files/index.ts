@@ -1,18 +1,23 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
+import type { Job } from '../../db/jobs.js';
+import type { Liveness } from '../../db/liveness.js';
 import type { Database } from '../../db/schema.js';
 import type { ModuleHost, TillModule } from '../../http/module.js';
 import { makeAvatar } from './avatar.js';
 import { registerFileRoutes } from './routes.js';
 import { FilesService } from './service.js';
 import { openStorage } from './storage/open-storage.js';
+import { StorageWrites } from './writes.js';
 
 export interface FilesModuleDeps {
   db: Kysely<Database>;
   config: Config;
   log: FastifyBaseLogger;
   now: () => number;
+  /** Which instances are running: the writes of one that is not are leftovers. */
+  liveness: Liveness;
 }
 
 /**
@@ -29,14 +34,24 @@ export class FilesModule implements TillModule {
     const storage = await openStorage(deps.config.storageUrl);
     const removed = await storage.removeLeftovers();
     if (removed) deps.log.info({ removed }, 'removed partial uploads left by an earlier crash');
-    return new FilesModule(new FilesService({ ...deps, storage }));
+    const writes = new StorageWrites(deps.db, storage, deps.liveness, deps.log, deps.now);
+    // Objects of uploads that instances gone since (this one before a crash, too) never recorded.
+    await writes.removeAbandoned();
+    return new FilesModule(new FilesService({ ...deps, storage, writes }));
+  }
+
+  /** Removes what instances that stopped while this one runs left unfinished. */
+  jobs(): Job[] {
+    return [{ name: 'files.abandoned', everyMs: 600_000, run: () => this.service.deps.writes.removeAbandoned() }];
   }
 
   /** Avatars made from the user's own uploaded images. */
   readonly avatars = {
     make: (userId: string, fileId: string) => makeAvatar(this.service, userId, fileId),
     url: (key: string) => this.service.links.avatarUrl(key),
-    remove: (key: string) => this.service.deleteObject(key),
+    remove: async (key: string) => {
+      await this.service.deleteObject(key);
+    },
   };
 
   register(host: ModuleHost): void {

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Level, type FileInfo } from '@till/protocol';
@@ -9,10 +10,13 @@ import type { Caller } from '../../http/calls.js';
 import { FileLinks } from './links.js';
 import { FilesRepo, type FileRow } from './repo.js';
 import type { ObjectStorage } from './storage/storage.js';
+import type { StorageWrites } from './writes.js';
 
 export interface FilesDeps {
   db: Kysely<Database>;
   storage: ObjectStorage;
+  /** The objects being written, so that a crash's leftovers can be found. */
+  writes: StorageWrites;
   config: Config;
   log: FastifyBaseLogger;
   now: () => number;
@@ -56,6 +60,21 @@ export class FilesService {
   }
 
   /**
+   * Streams an object into storage as a write of this instance: recorded before it begins, so that
+   * if the process dies before the file is recorded another instance removes it.
+   */
+  async store(key: string, body: Readable, mime: string): Promise<void> {
+    await this.deps.writes.begin(key);
+    try {
+      await this.deps.storage.put(key, body, mime);
+    } catch (error) {
+      // A failed put leaves nothing under the key.
+      await this.deps.writes.forget([key]);
+      throw error;
+    }
+  }
+
+  /**
    * Records staged files in one transaction that first reserves their bytes against the quota. On
    * any failure the staged objects are removed, so a refused or failed upload leaves nothing.
    */
@@ -79,6 +98,10 @@ export class FilesService {
           throw new AbortTransaction(fail.invalidInput('file', 'quota'));
         }
         await this.repo.insertFiles(rows, trx);
+        await this.deps.writes.forget(
+          staged.map((s) => s.key),
+          trx,
+        );
         return rows;
       });
     } catch (error) {
@@ -94,7 +117,9 @@ export class FilesService {
 
   /** Removes staged objects that will never get a row. */
   async discard(staged: StagedFile[]): Promise<void> {
-    await Promise.all(staged.map((s) => this.deleteObject(s.key)));
+    const deleted = await Promise.all(staged.map((s) => this.deleteObject(s.key)));
+    // One that could not be deleted stays recorded: it is removed once this instance has stopped.
+    await this.deps.writes.forget(staged.filter((_, i) => deleted[i]).map((s) => s.key));
   }
 
   async list(
@@ -127,11 +152,14 @@ export class FilesService {
     return { data: {} };
   }
 
-  async deleteObject(key: string): Promise<void> {
+  /** Removes an object; answers false (and logs) when the storage refused. */
+  async deleteObject(key: string): Promise<boolean> {
     try {
       await this.deps.storage.delete(key);
+      return true;
     } catch (error) {
       this.deps.log.error({ key, err: error instanceof Error ? error.message : String(error) }, 'object not deleted');
+      return false;
     }
   }
 }

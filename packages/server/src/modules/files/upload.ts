@@ -132,7 +132,7 @@ async function stageFile(
   const key = fileKey(id);
   try {
     // Byte mode with a one-chunk buffer: objects mode would queue 16 chunks per upload.
-    await files.deps.storage.put(key, Readable.from(body, { objectMode: false, highWaterMark: 64 * 1024 }), mime);
+    await files.store(key, Readable.from(body, { objectMode: false, highWaterMark: 64 * 1024 }), mime);
   } catch (error) {
     // A driver may report its own cleanup error; the refusal is what the client needs to hear.
     throw refusal ?? error;

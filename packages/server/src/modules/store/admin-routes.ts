@@ -86,7 +86,7 @@ export function registerAdminRoutes(calls: CallRegistry, s: StoreParts): void {
     auth,
     request: adminCreditsAdjustRequest,
     response: dataResponse(adminCreditsAdjustData),
-    handler: async (input, ctx) => asData(await s.credits.adjustCredits(ctx.caller.userId, input)),
+    handler: async (input, ctx) => asData(await s.credits.adjustCredits(ctx.caller.userId, input, ctx)),
   });
   calls.define({
     path: '/api/admin/credits/history',

@@ -5,6 +5,7 @@ import type { ProductsTable } from '../../db/schema.js';
 import { fail, type Outcome } from '../../errors.js';
 import { newId } from './ids.js';
 import { readJson, type Executor } from '../../db/rows.js';
+import { prepared } from '../../db/prepared.js';
 import type { StoreDeps } from './deps.js';
 
 export type ProductRow = Selectable<ProductsTable>;
@@ -67,6 +68,13 @@ export function parseProductRefs(
   return [...counts].map(([ref, quantity]) => ({ ref, quantity }));
 }
 
+const productByRef = prepared<{ ref: string }, ProductRow>((db, p) =>
+  db
+    .selectFrom('products')
+    .selectAll()
+    .where((eb) => eb.or([eb('id', '=', p('ref')), eb('alias', '=', p('ref'))])),
+);
+
 /** Products: the buyer's view and the administrator's edits. */
 export class Catalog {
   constructor(private readonly deps: StoreDeps) {}
@@ -89,9 +97,9 @@ export class Catalog {
 
   /** A product by id, or else by alias (ids win: an alias never shadows another product's id). */
   async find(ref: string, trx?: Executor): Promise<ProductRow | undefined> {
-    const x = trx ?? this.deps.db;
-    const byId = await x.selectFrom('products').selectAll().where('id', '=', ref).executeTakeFirst();
-    return byId ?? (await x.selectFrom('products').selectAll().where('alias', '=', ref).executeTakeFirst());
+    // Ids and aliases are unique each, so at most two rows: the one whose id it is wins.
+    const { rows } = await productByRef(trx ?? this.deps.db, { ref });
+    return rows.find((row) => row.id === ref) ?? rows[0];
   }
 
   /**

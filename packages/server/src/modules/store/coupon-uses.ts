@@ -1,6 +1,32 @@
-import { sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { prepared, type Param } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { AbortTransaction, fail } from '../../errors.js';
+
+type UseKey = { code: string; userId: string; now: number };
+const openUses = prepared<UseKey, never>((db, p) =>
+  db
+    .insertInto('coupon_uses')
+    .values({ coupon_code: p('code'), user_id: p('userId'), uses: 0, updated_at: p('now') })
+    .onConflict((oc) => oc.columns(['coupon_code', 'user_id']).doNothing()),
+);
+const useOf = (db: Kysely<Database>, p: Param<UseKey>) =>
+  db
+    .updateTable('coupon_uses')
+    .set({ uses: sql<number>`uses + 1`, updated_at: p('now') })
+    .where('coupon_code', '=', p('code'))
+    .where('user_id', '=', p('userId'));
+const countUse = prepared<UseKey, never>(useOf);
+const countUseWithin = prepared<UseKey & { limit: number }, never>((db, p) =>
+  useOf(db, p as Param<UseKey>).where('uses', '<', p('limit')),
+);
+const countCouponUse = prepared<UseKey, never>((db, p) =>
+  db
+    .updateTable('coupons')
+    .set({ used: sql<number>`used + 1`, updated_at: p('now') })
+    .where('code', '=', p('code'))
+    .where((eb) => eb.or([eb('usage_limit', 'is', null), eb('used', '<', eb.ref('usage_limit'))])),
+);
 
 /**
  * Takes one use of a coupon for a buyer, or throws 908 (`already_redeemed`, `used_up`).
@@ -17,27 +43,15 @@ export async function consumeCouponUse(
   userId: string,
   now: number,
 ): Promise<void> {
-  await trx
-    .insertInto('coupon_uses')
-    .values({ coupon_code: coupon.code, user_id: userId, uses: 0, updated_at: now })
-    .onConflict((oc) => oc.columns(['coupon_code', 'user_id']).doNothing())
-    .execute();
-  let mine = trx
-    .updateTable('coupon_uses')
-    .set({ uses: sql<number>`uses + 1`, updated_at: now })
-    .where('coupon_code', '=', coupon.code)
-    .where('user_id', '=', userId);
-  if (coupon.per_user_limit != null) mine = mine.where('uses', '<', coupon.per_user_limit);
-  const own = await mine.executeTakeFirst();
-  if (Number(own.numUpdatedRows) === 0) throw new AbortTransaction(fail.couponRefused('already_redeemed'));
-
-  const all = await trx
-    .updateTable('coupons')
-    .set({ used: sql<number>`used + 1`, updated_at: now })
-    .where('code', '=', coupon.code)
-    .where((eb) => eb.or([eb('usage_limit', 'is', null), eb('used', '<', eb.ref('usage_limit'))]))
-    .executeTakeFirst();
-  if (Number(all.numUpdatedRows) === 0) throw new AbortTransaction(fail.couponRefused('used_up'));
+  const key = { code: coupon.code, userId, now };
+  await openUses(trx, key);
+  const own =
+    coupon.per_user_limit != null
+      ? await countUseWithin(trx, { ...key, limit: coupon.per_user_limit })
+      : await countUse(trx, key);
+  if (Number(own.numAffectedRows) === 0) throw new AbortTransaction(fail.couponRefused('already_redeemed'));
+  const all = await countCouponUse(trx, key);
+  if (Number(all.numAffectedRows) === 0) throw new AbortTransaction(fail.couponRefused('used_up'));
 }
 
 /** Gives back the use an order held when it fails or is cancelled (never below zero). */

@@ -4,6 +4,7 @@ import { AbortTransaction, Failure, fail, type Outcome } from '../../errors.js';
 import { consumeCouponUse } from './coupon-uses.js';
 import { moveCredits } from './credits.js';
 import { iso, readJson, type Executor } from '../../db/rows.js';
+import { prepared } from '../../db/prepared.js';
 import type { StoreDeps } from './deps.js';
 import { applyGrants } from './grants.js';
 import type { CouponRow } from './pricing.js';
@@ -31,8 +32,16 @@ export function toCoupon(row: CouponRow): Coupon {
   };
 }
 
+const couponByCode = prepared<{ code: string }, CouponRow>((db, p) =>
+  db.selectFrom('coupons').selectAll().where('code', '=', p('code')),
+);
+
+const usesOf = prepared<{ code: string; userId: string }, { uses: number }>((db, p) =>
+  db.selectFrom('coupon_uses').select('uses').where('coupon_code', '=', p('code')).where('user_id', '=', p('userId')),
+);
+
 export async function findCoupon(x: Executor, code: string): Promise<CouponRow | undefined> {
-  return x.selectFrom('coupons').selectAll().where('code', '=', normalizeCode(code)).executeTakeFirst();
+  return (await couponByCode(x, { code: normalizeCode(code) })).rows[0];
 }
 
 /**
@@ -56,12 +65,7 @@ export async function checkCoupon(
   if (row.ends_at != null && now >= row.ends_at) return fail.couponRefused('expired');
   if (row.usage_limit != null && row.used >= row.usage_limit) return fail.couponRefused('used_up');
   if (row.per_user_limit != null) {
-    const mine = await x
-      .selectFrom('coupon_uses')
-      .select('uses')
-      .where('coupon_code', '=', row.code)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
+    const mine = (await usesOf(x, { code: row.code, userId })).rows[0];
     if ((mine?.uses ?? 0) >= row.per_user_limit) return fail.couponRefused('already_redeemed');
   }
   return row;

@@ -12,6 +12,7 @@ export class CreditsAdmin {
   async adjustCredits(
     adminId: string,
     input: { userId: string; amount: number; reason: string },
+    client: { ip?: string | null; userAgent?: string | null } = {},
   ): Promise<Outcome<{ balance: number; entry: CreditEntry }>> {
     const now = this.deps.now();
     return runInTransaction(this.deps.db, async (trx) => {
@@ -23,6 +24,17 @@ export class CreditsAdmin {
         reference: `${input.reason} (by ${adminId})`.slice(0, 300),
         now,
       });
+      await this.deps.securityEvents?.write(
+        {
+          userId: input.userId,
+          kind: 'admin_credits_adjusted',
+          ip: client.ip ?? null,
+          userAgent: client.userAgent ?? null,
+          actorId: adminId,
+          detail: { amount: input.amount, reason: input.reason },
+        },
+        trx,
+      );
       return { balance: entry.balanceAfter, entry };
     });
   }

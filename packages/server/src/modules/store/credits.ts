@@ -5,6 +5,7 @@ import { AbortTransaction, fail } from '../../errors.js';
 import { iso, MAX_INT, pageOf, type Executor } from '../../db/rows.js';
 import type { StoreDeps } from './deps.js';
 import { newId } from './ids.js';
+import { prepared } from '../../db/prepared.js';
 
 /** Why credits moved; shown to the buyer in their history. */
 export type CreditReason = 'purchase' | 'spend' | 'coupon' | 'refund' | 'adjustment';
@@ -29,6 +30,31 @@ export function toCreditEntry(row: Selectable<CreditLedgerTable>): CreditEntry {
   };
 }
 
+/** The guarded balance change of {@link moveCredits}: only when the result stays within 0..MAX_INT. */
+const changeBalance = prepared<{ userId: string; amount: number }, { credits: number }>((db, p) =>
+  db
+    .updateTable('users')
+    .set({ credits: sql<number>`credits + ${p('amount')}` })
+    .where('id', '=', p('userId'))
+    // Summed as 64-bit, so the check itself cannot overflow PostgreSQL's 32-bit integer.
+    .where(sql<number>`CAST(credits AS BIGINT) + ${p('amount')}`, '>=', 0)
+    .where(sql<number>`CAST(credits AS BIGINT) + ${p('amount')}`, '<=', MAX_INT)
+    .returning('credits'),
+);
+
+type LedgerRow = Selectable<CreditLedgerTable>;
+const insertLedgerEntry = prepared<LedgerRow, never>((db, p) =>
+  db.insertInto('credit_ledger').values({
+    id: p('id'),
+    user_id: p('user_id'),
+    amount: p('amount'),
+    reason: p('reason'),
+    reference: p('reference'),
+    balance_after: p('balance_after'),
+    created_at: p('created_at'),
+  }),
+);
+
 /**
  * An entry as its buyer sees it: a correction keeps the administrator's note but not who made it
  * (the administrator's id is an internal value; the ledger keeps it for administrators).
@@ -51,22 +77,14 @@ export function forBuyer(entry: CreditEntry): CreditEntry {
 export async function moveCredits(trx: Transaction<Database>, move: CreditMove): Promise<CreditEntry> {
   // Balances are an integer column: a move that would pass its top is refused like one below zero.
   if (Math.abs(move.amount) > MAX_INT) throw new AbortTransaction(fail.invalidInput('amount', 'too_long'));
-  const updated = await trx
-    .updateTable('users')
-    .set({ credits: sql<number>`credits + ${move.amount}` })
-    .where('id', '=', move.userId)
-    // Summed as 64-bit, so the check itself cannot overflow PostgreSQL's 32-bit integer.
-    .where(sql<number>`CAST(credits AS BIGINT) + ${move.amount}`, '>=', 0)
-    .where(sql<number>`CAST(credits AS BIGINT) + ${move.amount}`, '<=', MAX_INT)
-    .returning('credits')
-    .executeTakeFirst();
+  const updated = (await changeBalance(trx, { userId: move.userId, amount: move.amount })).rows[0];
   if (!updated) {
     const user = await trx.selectFrom('users').select('credits').where('id', '=', move.userId).executeTakeFirst();
     if (user && user.credits + move.amount > MAX_INT)
       throw new AbortTransaction(fail.invalidInput('amount', 'too_long'));
     throw new AbortTransaction(user ? fail.notEnoughCredits(user.credits, -move.amount) : fail.notFound('userId'));
   }
-  const row = {
+  const row: LedgerRow = {
     // The id orders the ledger. It is taken now, after the guarded update, which holds the user's row
     // until commit: a move that started earlier but reached the balance later sorts after the one
     // that got there first, as its `balance_after` does. The request's own time would not.
@@ -78,7 +96,7 @@ export async function moveCredits(trx: Transaction<Database>, move: CreditMove):
     balance_after: updated.credits,
     created_at: move.now,
   };
-  await trx.insertInto('credit_ledger').values(row).execute();
+  await insertLedgerEntry(trx, row);
   return toCreditEntry(row);
 }
 

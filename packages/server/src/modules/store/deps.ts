@@ -11,4 +11,24 @@ export interface StoreDeps {
   config: Config;
   log: FastifyBaseLogger;
   now: () => number;
+  /**
+   * Where administrators' changes to an account are recorded (the accounts module's security log),
+   * inside the change's own transaction.
+   */
+  securityEvents?: AccountEvents | undefined;
+}
+
+/** The security-log writer as the store reports to it. */
+export interface AccountEvents {
+  write(
+    input: {
+      userId: string;
+      kind: 'admin_credits_adjusted';
+      ip?: string | null;
+      userAgent?: string | null;
+      actorId?: string | null;
+      detail?: Record<string, string | number | boolean | null>;
+    },
+    trx?: Kysely<Database>,
+  ): Promise<void>;
 }

@@ -63,6 +63,7 @@ export {
   expireStaleCouponHolds,
   grantLinesOf,
   insertOrder,
+  insertPaidOrder,
   itemsOf,
   loadOrder,
   payOrder,

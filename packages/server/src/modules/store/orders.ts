@@ -8,6 +8,7 @@ import { releaseCouponUse } from './coupon-uses.js';
 import type { Executor } from '../../db/rows.js';
 import { applyGrants, type GrantLine } from './grants.js';
 import { newId } from './ids.js';
+import { allParams, prepared } from '../../db/prepared.js';
 import { toOrder, type OrderItemRow, type OrderRow } from './order-view.js';
 
 /**
@@ -50,12 +51,66 @@ export interface InsertedOrder {
   items: OrderItemRow[];
 }
 
-/** Writes a pending order and its items (with a copy of what each product grants). */
-export async function insertOrder(trx: Transaction<Database>, order: NewOrder, now: number): Promise<InsertedOrder> {
+const insertOrderRow = prepared<OrderRow, never>((db, p) =>
+  db.insertInto('orders').values(
+    allParams(p, {
+      id: 1,
+      user_id: 1,
+      status: 1,
+      currency: 1,
+      subtotal: 1,
+      discount: 1,
+      total: 1,
+      credits_spent: 1,
+      coupon_code: 1,
+      provider: 1,
+      data: 1,
+      note: 1,
+      created_at: 1,
+      updated_at: 1,
+      paid_at: 1,
+      closed_at: 1,
+      refund_requested_at: 1,
+      shortfall_credits: 1,
+      subscription_ended_at: 1,
+    }),
+  ),
+);
+
+const insertItemRow = prepared<OrderItemRow, never>((db, p) =>
+  db.insertInto('order_items').values(
+    allParams(p, {
+      order_id: 1,
+      line: 1,
+      product_id: 1,
+      alias: 1,
+      title: 1,
+      type: 1,
+      price_amount: 1,
+      price_currency: 1,
+      credit_price: 1,
+      quantity: 1,
+      grant_credits: 1,
+      grant_period: 1,
+    }),
+  ),
+);
+
+/**
+ * Writes an order and its items (with a copy of what each product grants): pending, or already paid
+ * when `paid` (an order made and paid in one transaction, such as a purchase with credits: nobody
+ * else can see it before the commit, so there is no race for its status to settle).
+ */
+export async function insertOrder(
+  trx: Transaction<Database>,
+  order: NewOrder,
+  now: number,
+  { paid = false }: { paid?: boolean } = {},
+): Promise<InsertedOrder> {
   const row: OrderRow = {
     id: order.id ?? newId(now),
     user_id: order.userId,
-    status: 'pending',
+    status: paid ? 'paid' : 'pending',
     currency: order.currency,
     subtotal: order.subtotal,
     discount: order.discount,
@@ -67,7 +122,7 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder, n
     note: null,
     created_at: now,
     updated_at: now,
-    paid_at: null,
+    paid_at: paid ? now : null,
     closed_at: null,
     refund_requested_at: null,
     shortfall_credits: 0,
@@ -87,10 +142,63 @@ export async function insertOrder(trx: Transaction<Database>, order: NewOrder, n
     grant_credits: p.grant_credits,
     grant_period: p.grant_period,
   }));
-  await trx.insertInto('orders').values(row).execute();
-  await trx.insertInto('order_items').values(items).execute();
+  await insertOrderRow(trx, row);
+  for (const item of items) await insertItemRow(trx, item);
   return { row, items };
 }
+
+/**
+ * Writes an order already paid, with its grants, in the caller's transaction: what {@link payOrder}
+ * does for an order made earlier, without the status change (see {@link insertOrder}).
+ */
+export async function insertPaidOrder(
+  trx: Transaction<Database>,
+  order: NewOrder,
+  now: number,
+  { refuseOwned = false }: Pick<PayOptions, 'refuseOwned'> = {},
+): Promise<Order> {
+  const { row, items } = await insertOrder(trx, order, now, { paid: true });
+  await applyGrants(trx, grantLinesOf(items), {
+    userId: row.user_id,
+    orderId: row.id,
+    source: `order:${row.id}`,
+    creditReason: 'purchase',
+    reference: row.id,
+    now,
+    refuseOwned,
+  });
+  return toOrder(row, items);
+}
+
+type TransitionParams = { iden: string; now: number; note: string | null };
+const transitions = new Map<string, ReturnType<typeof prepared<TransitionParams, OrderRow>>>();
+
+/** The conditional update of {@link transitionOrder}, one prepared query per target, sources and note. */
+function transitionQuery(to: OrderStatusValue, allowed: readonly OrderStatusValue[], withNote: boolean) {
+  const key = `${to}|${allowed.join(',')}|${withNote ? 'note' : ''}`;
+  let query = transitions.get(key);
+  if (!query) {
+    query = prepared<TransitionParams, OrderRow>((db, p) =>
+      db
+        .updateTable('orders')
+        .set({
+          status: to,
+          updated_at: p('now'),
+          ...(to === 'paid' ? { paid_at: p('now') } : { closed_at: p('now') }),
+          ...(withNote ? { note: p('note') } : {}),
+        })
+        .where('id', '=', p('iden'))
+        .where('status', 'in', allowed)
+        .returningAll(),
+    );
+    transitions.set(key, query);
+  }
+  return query;
+}
+
+const itemsQuery = prepared<{ iden: string }, OrderItemRow>((db, p) =>
+  db.selectFrom('order_items').selectAll().where('order_id', '=', p('iden')).orderBy('line'),
+);
 
 /**
  * Moves an order to `to` in one conditional update (`WHERE status IN (allowed sources)`), so that
@@ -107,14 +215,7 @@ export async function transitionOrder(
   from: readonly OrderStatusValue[] = sourcesOf(to),
 ): Promise<OrderRow> {
   const allowed = from.filter((s) => sourcesOf(to).includes(s));
-  const stamp = to === 'paid' ? { paid_at: now } : { closed_at: now };
-  const row = await trx
-    .updateTable('orders')
-    .set({ status: to, updated_at: now, ...stamp, ...(note ? { note } : {}) })
-    .where('id', '=', iden)
-    .where('status', 'in', allowed)
-    .returningAll()
-    .executeTakeFirst();
+  const row = (await transitionQuery(to, allowed, Boolean(note))(trx, { iden, now, note: note || null })).rows[0];
   if (row) return row;
   const current = await trx.selectFrom('orders').select('status').where('id', '=', iden).executeTakeFirst();
   throw new AbortTransaction(current ? fail.conflict(current.status) : fail.notFound('iden'));
@@ -131,7 +232,7 @@ export function grantLinesOf(items: OrderItemRow[]): GrantLine[] {
 }
 
 export async function itemsOf(x: Executor, iden: string): Promise<OrderItemRow[]> {
-  return x.selectFrom('order_items').selectAll().where('order_id', '=', iden).orderBy('line').execute();
+  return (await itemsQuery(x, { iden })).rows;
 }
 
 /** How {@link payOrder} goes about it. */

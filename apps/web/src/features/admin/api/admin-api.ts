@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import {
+  SecurityPaths,
   StorePaths,
+  type SecurityLogData,
   type AdminCouponSaveData,
   type AdminCouponsBulkData,
   type AdminCouponsListData,
@@ -94,4 +96,21 @@ export async function refundOrder(till: Till, iden: string, reason: string) {
   return (
     await serviceData<AdminOrderRefundData>(till, StorePaths.adminOrdersRefund, { iden, ...(reason ? { reason } : {}) })
   ).order;
+}
+
+export const userSecurityLogKey = (userId: string, page: number) => ['admin', 'security-log', userId, page] as const;
+
+/** One user's security log, newest first. */
+export function useUserSecurityLog(userId: string, page: number, pageSize: number) {
+  const till = useTill();
+  return useQuery({
+    queryKey: userSecurityLogKey(userId, page),
+    queryFn: () => serviceData<SecurityLogData>(till, SecurityPaths.adminUserSecurityLog, { userId, page, pageSize }),
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** Turns a user's second factor off; answers whether one was on. */
+export async function resetSecondFactor(till: Till, userId: string) {
+  return (await serviceData<{ reset: boolean }>(till, SecurityPaths.adminResetSecondFactor, { userId })).reset;
 }

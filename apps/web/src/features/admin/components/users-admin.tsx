@@ -17,6 +17,7 @@ import { formatDate } from '@/lib/format';
 import { useTill } from '@/lib/till';
 import { adjustCredits, adminKeys, loadUsers, useAdminUsers } from '../api/admin-api';
 import { payloadResolver, toInt } from '../hooks/schema-form';
+import { UserSecurity } from './user-security';
 
 interface Fields {
   amount: string;
@@ -120,8 +121,10 @@ function FlagMarker({ user }: { user: AdminUser }) {
 export function UsersAdmin() {
   const { t, i18n } = useTranslation();
   const query = useAdminUsers();
+  const [security, setSecurity] = useState<AdminUser | null>(null);
   return (
     <>
+      {security ? <UserSecurity user={security} onClose={() => setSecurity(null)} /> : null}
       <AdjustCredits />
       {query.isPending ? <LoadingState /> : null}
       {query.isError ? <ErrorState error={query.error} onRetry={() => void query.refetch()} /> : null}
@@ -149,6 +152,19 @@ export function UsersAdmin() {
               header: t('admin.created'),
               render: (u) => formatDate(u.createdAt, i18n.language),
               hideOnPhone: true,
+            },
+            {
+              key: 'security',
+              header: t('security.column'),
+              render: (u) => (
+                <Button
+                  size="small"
+                  onClick={() => setSecurity(u)}
+                  aria-label={t('security.openFor', { email: u.email })}
+                >
+                  {t('security.open')}
+                </Button>
+              ),
             },
           ]}
         />

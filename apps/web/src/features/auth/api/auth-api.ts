@@ -26,3 +26,11 @@ export async function confirmEmail(till: Till, confirmToken: string) {
 export async function resendConfirmation(till: Till) {
   unwrap(await till.serviceCall('api/auth/resendConfirmation', {}));
 }
+
+/** A login's second step: the challenge from 913 with a code or a recovery code. */
+export async function signInSecondFactor(
+  till: Till,
+  input: { challenge: string; code?: string; recoveryCode?: string },
+) {
+  return unwrap(await till.api.loginSecondFactor(input));
+}

@@ -35,3 +35,39 @@ export async function uploadAvatar(till: Till, file: File): Promise<FileInfo> {
   if (!uploaded) throw new Error('the upload answered no file');
   return uploaded;
 }
+
+export const secondFactorKey = ['me', 'second-factor'] as const;
+
+export function useSecondFactor() {
+  const till = useTill();
+  return useQuery({
+    queryKey: secondFactorKey,
+    queryFn: async () => unwrap(await till.api.secondFactorStatus()).data.totp,
+  });
+}
+
+export async function setupTotp(till: Till) {
+  return unwrap(await till.api.totpSetup()).data;
+}
+
+export async function enableTotp(till: Till, code: string, currentPassword: string) {
+  return unwrap(await till.api.totpEnable({ code, currentPassword })).data.recoveryCodes;
+}
+
+export async function disableTotp(
+  till: Till,
+  input: { currentPassword: string; code?: string; recoveryCode?: string },
+) {
+  return unwrap(await till.api.totpDisable(input));
+}
+
+export const securityLogKey = (page: number) => ['me', 'security-log', page] as const;
+
+export function useSecurityLog(page: number, pageSize: number) {
+  const till = useTill();
+  return useQuery({
+    queryKey: securityLogKey(page),
+    queryFn: async () => unwrap(await till.api.securityLog({ page, pageSize })).data,
+    placeholderData: (previous) => previous,
+  });
+}

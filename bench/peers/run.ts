@@ -1,0 +1,188 @@
+// Till beside Better Auth (the most used TypeScript auth framework), both started by this run as
+// processes of their own on this machine, measured in alternating rounds by the same load generator:
+// sign-in, sign-up, session reads, and session-read latency while sign-ins saturate the password hash.
+// Both use SQLite through the same driver with the same settings and argon2id with the same parameters
+// (Better Auth through its custom hash option). Better Auth is installed by this benchmark into
+// bench/peers/.install (not by `npm ci`): its newest release that runs on Node 20.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { sqliteDriverName } from '../../packages/server/src/db/connect.js';
+import { ARGON2_OPTIONS } from '../../packages/server/src/security/passwords.js';
+import { alternate, checkQuiet, reportQuiet, startServer, stopServers, UNLIMITED_ENV } from '../lib.js';
+
+const BETTER_AUTH = process.env.BENCH_BETTER_AUTH ?? '1.7.25';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = 10;
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const PASSWORD = 'a long, uncommon passphrase';
+
+/** Installs Better Auth into a folder of its own, once per version. */
+function installBetterAuth(): string {
+  const folder = join(here, '.install', `better-auth-${BETTER_AUTH}`);
+  if (!existsSync(join(folder, 'node_modules', 'better-auth', 'package.json'))) {
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
+    console.log(`installing better-auth@${BETTER_AUTH} into ${folder}`);
+    const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', `better-auth@${BETTER_AUTH}`], {
+      cwd: folder,
+      stdio: 'inherit',
+    });
+    if (npm.status !== 0) throw new Error('could not install Better Auth');
+  }
+  copyFileSync(join(here, 'better-auth-server.mjs'), join(folder, 'server.mjs'));
+  return folder;
+}
+
+interface Load {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** A new body for every request (sign-up needs a new address each time). */
+  bodies?: () => unknown;
+  connections?: number;
+}
+
+async function load(l: Load): Promise<autocannon.Result> {
+  const headers = { 'content-type': 'application/json', ...l.headers };
+  const result = await autocannon({
+    url: l.url,
+    method: l.method ?? 'POST',
+    headers,
+    ...(l.body === undefined ? {} : { body: JSON.stringify(l.body) }),
+    ...(l.bodies
+      ? {
+          requests: [
+            { method: 'POST', setupRequest: (req) => ({ ...req, headers, body: JSON.stringify(l.bodies!()) }) },
+          ],
+        }
+      : {}),
+    connections: l.connections ?? CONNECTIONS,
+    duration: SECONDS,
+  });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${l.url}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+  }
+  return result;
+}
+
+const rate = async (l: Load) => (await load(l)).requests.average;
+
+/**
+ * Read latency (mean, ms: autocannon's percentiles are whole milliseconds) with one connection reading
+ * while sign-ins saturate the hash.
+ */
+async function readLatencyUnderSignIns(read: Load, signIn: Load): Promise<number> {
+  const [, reads] = await Promise.all([load(signIn), load({ ...read, connections: 1 })]);
+  return reads.latency.average;
+}
+
+async function json(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status} ${await res.text()}`);
+  return res;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'till-bench-peers-'));
+try {
+  const betterAuthFolder = installBetterAuth();
+  const [till, peer] = await Promise.all([
+    startServer(
+      ['--import', 'tsx', join(here, '..', 'till-server.ts')],
+      { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${join(dir, 'till.db')}`, ...UNLIMITED_ENV },
+      root,
+    ),
+    startServer(
+      [join(betterAuthFolder, 'server.mjs')],
+      {
+        NODE_ENV: 'production',
+        TILL_ROOT: root,
+        SQLITE_DRIVER: sqliteDriverName,
+        ARGON2_OPTIONS: JSON.stringify(ARGON2_OPTIONS),
+        DB_FILE: join(dir, 'better-auth.db'),
+      },
+      betterAuthFolder,
+    ),
+  ]);
+
+  const email = 'bench@example.test';
+  const tillToken = (
+    (await (await json(`${till}/api/register`, { email, password: PASSWORD, name: 'Bench' })).json()) as {
+      token: string;
+    }
+  ).token;
+  const origin = { origin: peer };
+  const signedUp = await json(`${peer}/api/auth/sign-up/email`, { email, password: PASSWORD, name: 'Bench' }, origin);
+  const cookie = signedUp.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  if (!cookie.includes('session_token')) throw new Error('Better Auth answered sign-up without a session cookie');
+
+  let n = 0;
+  const run = `${Date.now().toString(36)}`;
+  const newAccount = () => ({ email: `new-${run}-${n++}@example.test`, password: PASSWORD, name: 'New' });
+  const tillRead: Load = { url: `${till}/api/auth/getUserInfo`, body: { token: tillToken } };
+  const peerRead: Load = { url: `${peer}/api/auth/get-session`, method: 'GET', headers: { cookie, ...origin } };
+  const tillSignIn: Load = { url: `${till}/api/login`, body: { email, password: PASSWORD } };
+  const peerSignIn: Load = {
+    url: `${peer}/api/auth/sign-in/email`,
+    body: { email, password: PASSWORD },
+    headers: origin,
+  };
+
+  const best = await alternate(ROUNDS, {
+    tillRead: () => rate(tillRead),
+    peerRead: () => rate(peerRead),
+    tillSignIn: () => rate(tillSignIn),
+    peerSignIn: () => rate(peerSignIn),
+    tillSignUp: () => rate({ url: `${till}/api/register`, bodies: newAccount }),
+    peerSignUp: () => rate({ url: `${peer}/api/auth/sign-up/email`, bodies: newAccount, headers: origin }),
+  });
+  // Latency: lower is better, so the best round is the lowest.
+  const latency = { till: Infinity, peer: Infinity };
+  for (let r = 0; r < ROUNDS; r++) {
+    await checkQuiet(`latency round ${r + 1}`);
+    latency.till = Math.min(latency.till, await readLatencyUnderSignIns(tillRead, tillSignIn));
+    latency.peer = Math.min(latency.peer, await readLatencyUnderSignIns(peerRead, peerSignIn));
+  }
+
+  console.log(
+    `Till vs Better Auth ${BETTER_AUTH}, Node ${process.versions.node}, SQLite (${sqliteDriverName}, WAL), ` +
+      `argon2id m=${ARGON2_OPTIONS.memoryCost} t=${ARGON2_OPTIONS.timeCost} p=${ARGON2_OPTIONS.parallelism}, ` +
+      `${CONNECTIONS} connections, best of ${ROUNDS} alternating rounds of ${SECONDS} s`,
+  );
+  const rows: [string, number, number, number][] = [
+    ['session reads', best.tillRead, best.peerRead, 10],
+    ['sign-up', best.tillSignUp, best.peerSignUp, 2],
+    ['sign-in', best.tillSignIn, best.peerSignIn, 1.1],
+  ];
+  let ok = true;
+  for (const [name, a, b, goal] of rows) {
+    const ratio = a / b;
+    ok &&= ratio >= goal;
+    console.log(
+      `${name.padEnd(16)} Till ${a.toFixed(0).padStart(7)}/s   Better Auth ${b.toFixed(0).padStart(7)}/s   ` +
+        `Till / Better Auth ${ratio.toFixed(2)} (goal >= ${goal}) ${ratio >= goal ? 'met' : 'MISSED'}`,
+    );
+  }
+  console.log(
+    `mean read latency while sign-ins saturate the hash: Till ${latency.till.toFixed(2)} ms, Better Auth ${latency.peer.toFixed(2)} ms ` +
+      `(Better Auth / Till ${(latency.peer / Math.max(latency.till, 0.01)).toFixed(1)})`,
+  );
+  reportQuiet();
+  if (!ok) process.exitCode = 1;
+} finally {
+  await stopServers();
+  rmSync(dir, { recursive: true, force: true });
+}

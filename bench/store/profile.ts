@@ -1,0 +1,137 @@
+// A CPU profile of a hot call under load: payWithCredits, doCheckout or getUserInfo (first argument)
+// driven over loopback HTTP by 10 connections for a few seconds, with the V8 profiler of this process
+// (the server runs here; the load comes from a child process so that it is not in the profile). Prints
+// the functions with the most self time, grouped by package, and writes the whole profile for DevTools.
+//   node --import tsx bench/store/profile.ts payWithCredits|doCheckout|getUserInfo [sqlite|postgres://...]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp, loadConfig } from '../../packages/server/src/index.js';
+
+const call = process.argv[2] ?? 'payWithCredits';
+const url = process.argv[3] ?? 'sqlite';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+
+const dir = mkdtempSync(join(tmpdir(), 'till-profile-'));
+const config = loadConfig({
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'silent',
+  DATABASE_URL: url === 'sqlite' ? `sqlite:${join(dir, 'till.db')}` : url,
+});
+const { app, ctx } = await buildApp(config, { logger: false });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+async function post(path: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (json.code !== 900) throw new Error(`${path}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+
+try {
+  const reg = await post('/api/register', {
+    email: `profile-${Date.now()}@example.test`,
+    password: 'a long, uncommon passphrase',
+    name: 'Profile',
+  });
+  const token = reg.token as string;
+  const userId = (reg.user as { id: string }).id;
+  await ctx.db.kysely.updateTable('users').set({ level: 9, email_confirmed: 1 }).where('id', '=', userId).execute();
+  await post('/api/admin/products/save', {
+    token,
+    product: { alias: 'profile-gem', title: 'Gem', type: 0, creditPrice: 1, grants: {} },
+  });
+  await post('/api/admin/credits/adjust', { token, userId, amount: 1_000_000_000, reason: 'profile funds' });
+  const [path, body] =
+    call === 'doCheckout'
+      ? ['/api/store/doCheckout', { token, products: 'credits-100;monthly', couponCode: 'WELCOME10' }]
+      : call === 'getUserInfo'
+        ? ['/api/auth/getUserInfo', { token }]
+        : ['/api/auth/payWithCredits', { token, products: '["profile-gem"]', dataObj: '{"source":"profile"}' }];
+
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  if (process.env.BENCH_PROFILE !== '0') await session.post('Profiler.start');
+  const cpuBefore = process.cpuUsage();
+  // The load from another process: autocannon's own work stays out of this profile.
+  const load = spawn(
+    process.execPath,
+    [
+      '-e',
+      `require('autocannon')({url:${JSON.stringify(base + path)},method:'POST',headers:{'content-type':'application/json'},` +
+        `body:${JSON.stringify(JSON.stringify(body))},connections:10,duration:${SECONDS}},(e,r)=>{` +
+        `console.log(JSON.stringify({rate:r.requests.average,non2xx:r.non2xx,errors:r.errors}))})`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  load.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  await new Promise((resolve) => load.on('exit', resolve));
+  const cpu = process.cpuUsage(cpuBefore);
+  const { profile } = (
+    process.env.BENCH_PROFILE !== '0' ? await session.post('Profiler.stop') : { profile: { nodes: [] } }
+  ) as { profile: { nodes: ProfileNode[] } };
+  session.disconnect();
+  const { rate } = JSON.parse(out.trim()) as { rate: number };
+  // CPU time per answer holds steadier than the rate when other work shares the machine.
+  console.log(
+    `${call} on ${url === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${rate.toFixed(0)}/s, ` +
+      `${((cpu.user + cpu.system) / (rate * SECONDS)).toFixed(0)} µs of server CPU per answer (profiler ${process.env.BENCH_PROFILE !== '0' ? 'on' : 'off'})`,
+  );
+
+  const file = join(tmpdir(), `till-${call}.cpuprofile`);
+  writeFileSync(file, JSON.stringify(profile));
+  const total = profile.nodes.reduce((s, n) => s + (n.hitCount ?? 0), 0);
+  const byFunction = new Map<string, number>();
+  const byPackage = new Map<string, number>();
+  for (const n of profile.nodes) {
+    const hits = n.hitCount ?? 0;
+    if (!hits) continue;
+    const u = n.callFrame.url;
+    const pkg = u.includes('node_modules/')
+      ? u
+          .slice(u.lastIndexOf('node_modules/') + 13)
+          .split('/')
+          .slice(0, u.includes('node_modules/@') ? 2 : 1)
+          .join('/')
+      : u.includes('/packages/')
+        ? `till:${u
+            .slice(u.indexOf('/packages/') + 10)
+            .split('/')
+            .slice(0, 1)
+            .join('/')}`
+        : u.startsWith('node:')
+          ? 'node'
+          : n.callFrame.functionName.startsWith('(')
+            ? n.callFrame.functionName
+            : 'other';
+    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + hits);
+    const key = `${n.callFrame.functionName || '(anonymous)'} ${u.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + hits);
+  }
+  const pct = (h: number) => `${((100 * h) / total).toFixed(1).padStart(5)} %`;
+  console.log('\nself time by package');
+  for (const [k, v] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${pct(v)}  ${k}`);
+  console.log('\nself time by function');
+  for (const [k, v] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${pct(v)}  ${k}`);
+  console.log(`\nwhole profile: ${file} (open in Chrome DevTools)`);
+} finally {
+  await app.close();
+  rmSync(dir, { recursive: true, force: true });
+}

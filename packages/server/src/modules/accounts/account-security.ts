@@ -1,0 +1,107 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { runInTransaction } from '../../db/transaction.js';
+import { fail, Failure, type Outcome } from '../../errors.js';
+import type { Caller } from '../../http/calls.js';
+import { verifyPassword } from '../../security/passwords.js';
+import type { FactorProof } from './second-factor.js';
+import type { AccountsService, ClientInfo } from './service.js';
+
+/**
+ * The calls that change a user's second factor: set up, enable, disable (the user, with their
+ * password and a code), and reset (an administrator). Each change is written to the security log in
+ * the transaction that makes it.
+ */
+export class AccountSecurity {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly accounts: AccountsService,
+  ) {}
+
+  async setup(caller: Caller): Promise<Outcome<{ secret: string; uri: string }>> {
+    return this.accounts.factors.setup(caller.userId, caller.email);
+  }
+
+  /** Turns TOTP on: the current password (902) and a code from the new secret (907 `code`). */
+  async enable(
+    caller: Caller,
+    input: { code: string; currentPassword: string },
+    client: ClientInfo,
+  ): Promise<Outcome<{ recoveryCodes: string[] }>> {
+    const checked = await this.checkPassword(caller, input.currentPassword, client);
+    if (checked) return checked;
+    return this.accounts.factors.enable(caller.userId, input.code, { ip: client.ip, userAgent: client.userAgent });
+  }
+
+  /** Turns TOTP off: the current password (902) and a code or recovery code (907 `code`). */
+  async disable(
+    caller: Caller,
+    input: { currentPassword: string } & FactorProof,
+    client: ClientInfo,
+  ): Promise<Outcome<object>> {
+    const factors = this.accounts.factors;
+    if (!(await factors.isEnabled(caller.userId))) return fail.conflict('not_enabled');
+    const checked = await this.checkPassword(caller, input.currentPassword, client);
+    if (checked) return checked;
+    const spent = await this.accounts.spendFailure(caller.email, client.ip);
+    if (spent) return spent;
+    return runInTransaction(this.db, async (trx) => {
+      const method = await factors.spend(caller.userId, input, trx);
+      if (!method) return fail.invalidInput(input.code !== undefined ? 'code' : 'recoveryCode', 'invalid');
+      await factors.remove(caller.userId, trx);
+      await this.accounts.securityLog.write(
+        {
+          userId: caller.userId,
+          kind: 'totp_disabled',
+          ip: client.ip,
+          userAgent: client.userAgent,
+          detail: { method },
+        },
+        trx,
+      );
+      await this.accounts.forgiveFailure(caller.email, client.ip);
+      return {};
+    });
+  }
+
+  /**
+   * An administrator turns a user's second factor off (a lost phone and lost recovery codes). Logged
+   * with the administrator as actor; the user is told by mail after the answer.
+   */
+  async resetByAdmin(admin: Caller, userId: string, client: ClientInfo): Promise<Outcome<{ reset: boolean }>> {
+    const row = await this.accounts.repo.findUserById(userId);
+    if (!row) return fail.notFound('userId');
+    const reset = await runInTransaction(this.db, async (trx) => {
+      const was = await this.accounts.factors.remove(userId, trx);
+      if (was) {
+        await this.accounts.securityLog.write(
+          {
+            userId,
+            kind: 'second_factor_reset_by_admin',
+            ip: client.ip,
+            userAgent: client.userAgent,
+            actorId: admin.userId,
+          },
+          trx,
+        );
+      }
+      return was;
+    });
+    if (reset instanceof Failure) return reset;
+    if (reset) this.accounts.afterAnswer(() => this.accounts.sendMail(row, 'second_factor_reset', row.email, {}));
+    return { reset };
+  }
+
+  /**
+   * The current password, under the login's failure budgets (spent before the check, given back
+   * when right), so that these calls are no way around the login's limit on guesses.
+   */
+  private async checkPassword(caller: Caller, password: string, client: ClientInfo): Promise<Failure | undefined> {
+    const spent = await this.accounts.spendFailure(caller.email, client.ip);
+    if (spent) return spent;
+    const row = await this.accounts.repo.findUserById(caller.userId);
+    if (!row || !(await verifyPassword(row.password_hash, password))) return fail.wrongCredentials();
+    await this.accounts.forgiveFailure(caller.email, client.ip, 'one');
+    return undefined;
+  }
+}

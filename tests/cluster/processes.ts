@@ -1,0 +1,81 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const main = fileURLToPath(new URL('../../packages/server/dist/main.js', import.meta.url));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Compiles the server (and the protocol it imports) the way `npm run build` does, into `dist/`. */
+export async function buildServer(): Promise<void> {
+  const tsc = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
+  await promisify(execFile)(process.execPath, [tsc, '-b', 'packages/protocol', 'packages/server'], { cwd: root });
+}
+
+/** A port nobody listens on now (the OS picks it; it is free again once this answers). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** One server process: `node packages/server/dist/main.js`, as deployed. */
+export interface ServerProcess {
+  name: string;
+  port: number;
+  base: string;
+  child: ChildProcess;
+  /** Resolves with the exit code, or the signal's name. */
+  exited: Promise<number | string | null>;
+  /** Everything it printed (its JSON log lines). */
+  output(): string;
+}
+
+const running = new Set<ChildProcess>();
+/** Every server process started, in order (killed ones too), for their logs. */
+export const started: ServerProcess[] = [];
+
+/** Kills every server process still running: the suite's `afterAll`, and a last resort at exit. */
+export function killAll(): void {
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+process.on('exit', killAll);
+
+/** Starts the built server with `env` and waits until `/api/ready` says it takes traffic. */
+export async function startServer(name: string, port: number, env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [main], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.on('exit', (code, signal) => {
+      running.delete(child);
+      resolve(code ?? signal);
+    }),
+  );
+  const base = `http://127.0.0.1:${port}`;
+  const proc: ServerProcess = { name, port, base, child, exited, output: () => out };
+  started.push(proc);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited at start:\n${out}`);
+    const ready = await fetch(`${base}/api/ready`)
+      .then((r) => r.status)
+      .catch(() => 0);
+    if (ready === 200) return proc;
+    if (Date.now() > deadline) throw new Error(`${name} was not ready within 30 s:\n${out}`);
+    await sleep(100);
+  }
+}
