@@ -103,6 +103,14 @@ export type {
   AdminOrderRefundData,
 } from './admin.js';
 export {
+  checkoutPreviewRequest,
+  checkoutLineSchema,
+  checkoutPreviewData,
+  filesLimitsRequest,
+  filesLimitsData,
+} from './shop.js';
+export type { CheckoutPreviewRequest, CheckoutLine, CheckoutPreviewData, FilesLimitsData } from './shop.js';
+export {
   SecurityPaths,
   TOTP_DIGITS,
   TOTP_PERIOD,
