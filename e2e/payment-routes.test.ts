@@ -141,9 +141,8 @@ describe.each(viewports)('payment routes at $name size', (viewport) => {
       await page.getByText('Payment declined.').waitFor();
       // Declined on the provider's page: the buyer comes back to the order by hand.
       await page.goto(`/orders/${encodeURIComponent(iden)}`);
-      await waitForText(page, /Not paid yet, or left the payment page without paying\?/);
     }
-    await waitForText(page, 'Waiting for the payment to be confirmed. This page updates by itself.');
+    await waitForText(page, /This order is not paid yet\. Pay now to get it, or cancel it/);
     await checkScreen(page, viewport, 'p6-order-pending');
     await page.getByRole('link', { name: 'Cart, 1 items' }).waitFor();
 

@@ -37,15 +37,18 @@ export interface Env {
 const PAYMENTWALL_KEYS = { projectKey: 'e2eproject0123', secretKey: 'e2esecret0123456789' };
 
 /**
- * With `providers`, the card and payment-wall routes are on, pointed at local fakes of Stripe and
+ * `env` adds server variables (smaller upload limits, ...). With `providers`, the card and payment-wall routes are on, pointed at local fakes of Stripe and
  * Paymentwall that pay through their own pages and tell the server as the real ones do (signed
  * webhooks, signed pingbacks from 127.0.0.1).
  */
-export async function startEnv(adminEmail: string, options: { providers?: boolean } = {}): Promise<Env> {
+export async function startEnv(
+  adminEmail: string,
+  options: { providers?: boolean; env?: Record<string, string> } = {},
+): Promise<Env> {
   const smtp = await startSmtp();
   let stripe: FakeStripe | undefined;
   let paymentwall: FakePaymentwall | undefined;
-  const env: Record<string, string> = { SMTP_URL: smtp.url, ADMIN_EMAILS: adminEmail };
+  const env: Record<string, string> = { SMTP_URL: smtp.url, ADMIN_EMAILS: adminEmail, ...options.env };
   const webhookSecret = newWebhookSecret();
   if (options.providers) {
     stripe = new FakeStripe();

@@ -48,7 +48,7 @@ describe('SDK uploads against the files service', () => {
     expect(loaded.at(-1)).toBeGreaterThanOrEqual(png.length);
 
     // The link the server answered serves the very bytes the data URI held.
-    const download = await fetch(file!.url);
+    const download = await fetch(new URL(file!.url, t.url));
     expect(Buffer.from(await download.arrayBuffer()).equals(png)).toBe(true);
   });
 

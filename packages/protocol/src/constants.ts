@@ -124,6 +124,8 @@ export const StorePaths = {
   entitlements: 'api/store/entitlements',
   credits: 'api/store/credits',
   cancelOrder: 'api/store/cancelOrder',
+  checkoutPreview: 'api/store/checkoutPreview',
+  filesLimits: 'api/files/limits',
   paymentNotify: 'api/payments/notify',
   adminProductsList: 'api/admin/products/list',
   adminProductsSave: 'api/admin/products/save',

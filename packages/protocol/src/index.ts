@@ -127,6 +127,14 @@ export {
 } from './admin-more.js';
 export type { AdminCouponSetActiveData, AdminUserGetData, AdminUserSetLevelData } from './admin-more.js';
 export {
+  checkoutPreviewRequest,
+  checkoutLineSchema,
+  checkoutPreviewData,
+  filesLimitsRequest,
+  filesLimitsData,
+} from './shop.js';
+export type { CheckoutPreviewRequest, CheckoutLine, CheckoutPreviewData, FilesLimitsData } from './shop.js';
+export {
   SecurityPaths,
   TOTP_DIGITS,
   TOTP_PERIOD,

@@ -16,6 +16,7 @@ export function ConfirmDialog({
   onConfirm,
   onClose,
   busy,
+  cancelLabel,
 }: {
   open: boolean;
   title: string;
@@ -24,6 +25,8 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onClose: () => void;
   busy?: boolean;
+  /** What the button that backs out says, when "Cancel" would read like the action itself. */
+  cancelLabel?: string;
 }) {
   const { t } = useTranslation();
   const id = useId();
@@ -34,7 +37,7 @@ export function ConfirmDialog({
         <DialogContentText id={`${id}-d`}>{text}</DialogContentText>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>{t('common.cancel')}</Button>
+        <Button onClick={onClose}>{cancelLabel ?? t('common.cancel')}</Button>
         <Button onClick={onConfirm} color="error" variant="contained" disabled={busy}>
           {confirmLabel}
         </Button>

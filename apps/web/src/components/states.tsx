@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Code } from '@till/protocol';
-import { codeOf } from '@/lib/api-error';
+import { codeOf, messageKeys, messageValues } from '@/lib/api-error';
 
 export function LoadingState({ label }: { label?: string }) {
   const { t } = useTranslation();
@@ -33,14 +33,14 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
   );
 }
 
-/** The message for a failed call, by protocol code. */
+/**
+ * The message for a failed call: by its reason where the server gave one (a file too large, a
+ * product already owned, an expired coupon), else by its protocol code; each says what to do.
+ */
 export function useErrorMessage() {
   const { t } = useTranslation();
-  return (error: unknown): string => {
-    const code = codeOf(error);
-    const key = `errors.${code}`;
-    return t(key, { defaultValue: t('errors.unknown') });
-  };
+  return (error: unknown, extra?: Record<string, unknown>): string =>
+    t(messageKeys(error), messageValues(error, extra));
 }
 
 /**

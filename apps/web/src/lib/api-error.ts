@@ -34,3 +34,39 @@ export function codeOf(error: unknown): number {
 export function isApiError(error: unknown, code?: number): error is ApiError {
   return error instanceof ApiError && (code === undefined || error.code === code);
 }
+
+/**
+ * The translation keys for a failure, most specific first: a 907's field and reason
+ * (`reasons.907.file.too_large`), then the reason alone (`reasons.908.expired`), then the code's own
+ * (`reasons.909.any`, `errors.907`), then `errors.unknown`. i18next takes the first key it has, so a reason without a
+ * message of its own still reads as its code does. The texts say what happened and what to do.
+ *
+ * @example
+ * t(messageKeys(error), messageValues(error))
+ */
+export function messageKeys(error: unknown): string[] {
+  const code = codeOf(error);
+  const keys: string[] = [];
+  if (error instanceof ApiError) {
+    const { parameter, reason } = error.body;
+    // Field paths such as `items.0.id` are named by their first part.
+    const field = typeof parameter === 'string' ? parameter.split('.')[0] : undefined;
+    if (field && reason) keys.push(`reasons.${code}.${field}.${reason}`);
+    if (reason) keys.push(`reasons.${code}.${reason}`);
+    if (code === 912 && typeof error.body.status === 'string') keys.push(`reasons.912.${error.body.status}`);
+  }
+  // Codes whose message holds whatever the reason: the values they carry say it all.
+  keys.push(`reasons.${code}.any`, `errors.${code}`, 'errors.unknown');
+  return keys;
+}
+
+/** The values a failure's message may name: credits, a wait, and the upload limits when given. */
+export function messageValues(error: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const body = error instanceof ApiError ? error.body : undefined;
+  return {
+    balance: body?.balance ?? 0,
+    required: body?.required ?? 0,
+    retryAfter: body?.retryAfter ?? 1,
+    ...extra,
+  };
+}

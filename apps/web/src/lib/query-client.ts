@@ -9,6 +9,9 @@ export function createQueryClient(): QueryClient {
       queries: {
         staleTime: 30_000,
         refetchOnWindowFocus: false,
+        // Back online, what failed or went stale meanwhile is fetched again without a retry press
+        // (TanStack Query's onlineManager hears the browser's online event).
+        refetchOnReconnect: true,
         retry: (count, error) => {
           const code = codeOf(error);
           // Only a transport failure may go away by itself; a protocol answer will not change.

@@ -1,5 +1,8 @@
 import {
+  Code,
   ProductType,
+  type CheckoutPreviewData,
+  type CheckoutPreviewRequest,
   type DoCheckoutRequest,
   type Money,
   type Order,
@@ -11,10 +14,8 @@ import { runInTransaction } from '../db/transaction.js';
 import { AbortTransaction, Failure, fail, type Outcome } from '../errors.js';
 import type { PayableOrder, PaymentProvider } from '../modules/payments/index.js';
 import {
-  checkCoupon,
   closeOrder,
   consumeCouponUse,
-  discountFor,
   expireStaleCouponHolds,
   insertOrder,
   insertPaidOrder,
@@ -22,13 +23,15 @@ import {
   loadOrder,
   moneySubtotal,
   parseProductRefs,
+  priceCart,
+  toCoupon,
   toOrder,
   toProduct,
   type Line,
   type OrderItemRow,
 } from '../modules/store/index.js';
 import type { FlowDeps } from './deps.js';
-import { refuseOwned } from './owned.js';
+import { ownedAmong, refuseOwned } from './owned.js';
 
 /** doCheckout and getCheckoutForm: an order from a cart, and the payment route that pays it. */
 export class Checkout {
@@ -89,30 +92,21 @@ export class Checkout {
     code: string | undefined,
     provider: PaymentProvider,
   ): Promise<Outcome<{ order: Order; items: OrderItemRow[] }>> {
-    const sum = moneySubtotal(lines, 'products');
-    if (sum instanceof Failure) return sum;
     const now = this.deps.now();
     if (code) await expireStaleCouponHolds(this.deps.db, code, now);
     return runInTransaction(this.deps.db, async (trx) => {
-      let discount = 0;
-      let couponCode: string | null = null;
-      if (code) {
-        const coupon = await checkCoupon(trx, code, userId, now, 'discount');
-        if (coupon instanceof Failure) throw new AbortTransaction(coupon);
-        const off = discountFor(coupon, lines, sum.currency, sum.subtotal);
-        if (off instanceof Failure) throw new AbortTransaction(off);
-        await consumeCouponUse(trx, coupon, userId, now);
-        discount = off;
-        couponCode = coupon.code;
-      }
-      const total = Math.max(0, sum.subtotal - discount);
+      const price = await priceCart(trx, lines, { code, userId, now, parameter: 'products' });
+      if (price instanceof Failure) throw new AbortTransaction(price);
+      const { coupon, discount, total, currency, subtotal } = price;
+      if (coupon) await consumeCouponUse(trx, coupon, userId, now);
       const order = {
         userId,
-        ...sum,
+        currency,
+        subtotal,
         discount,
         total,
         creditsSpent: 0,
-        couponCode,
+        couponCode: coupon?.code ?? null,
         provider: provider.name,
         data: null,
         lines,
@@ -167,6 +161,44 @@ export class Checkout {
     const order = { ...past.order, provider: provider.name };
     const payment = await provider.start(this.payable(userId, order, await itemsOf(this.deps.db, iden), lang));
     return payment instanceof Failure ? payment : { order, payment };
+  }
+
+  /**
+   * What {@link doCheckout} would make of `products` and `couponCode` for this buyer, priced by the
+   * same {@link priceCart}, without writing anything (no order, no coupon use, no stale holds
+   * released). A coupon that cannot be used prices the cart without it and says why.
+   */
+  async previewCheckout(userId: string, input: CheckoutPreviewRequest): Promise<Outcome<CheckoutPreviewData>> {
+    const refs = parseProductRefs(input.products.trim(), ';', 'products');
+    if (refs instanceof Failure) return refs;
+    const lines = await this.deps.store.catalog.resolve(refs, 'products');
+    if (lines instanceof Failure) return lines;
+    const code = input.couponCode?.trim();
+    const now = this.deps.now();
+    let price = await priceCart(this.deps.db, lines, { code, userId, now, parameter: 'products' });
+    let couponRefused: CheckoutPreviewData['couponRefused'] = null;
+    if (price instanceof Failure && code && price.body.code === Code.CouponRefused) {
+      couponRefused = price.body.reason ?? 'unknown';
+      price = await priceCart(this.deps.db, lines, { userId, now, parameter: 'products' });
+    }
+    if (price instanceof Failure) return price;
+    const owned = await ownedAmong(this.deps.db, userId, lines);
+    const money = (amount: number) => ({ amount, currency: price.currency });
+    return {
+      lines: lines.map((l) => ({
+        productId: l.product.id,
+        title: l.product.title,
+        quantity: l.quantity,
+        unitPrice: money(l.product.price_amount ?? 0),
+        amount: money((l.product.price_amount ?? 0) * l.quantity),
+        owned: owned.has(l.product.id),
+      })),
+      subtotal: money(price.subtotal),
+      discount: money(price.discount),
+      total: money(price.total),
+      coupon: price.coupon ? toCoupon(price.coupon) : null,
+      couponRefused,
+    };
   }
 
   /** The cart's products, its money total (null when a product has no money price) and how it can be paid. */

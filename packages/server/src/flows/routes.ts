@@ -1,4 +1,6 @@
 import {
+  checkoutPreviewData,
+  checkoutPreviewRequest,
   adminOrderRefundData,
   adminOrderRefundRequest,
   dataResponse,
@@ -59,6 +61,16 @@ export function registerFlowRoutes(calls: CallRegistry, flows: FlowCalls): void 
       const lang = header ? pickLanguage(header) : undefined;
       return asData(await flows.checkout.doCheckout(ctx.caller.userId, input, lang));
     },
+  });
+  calls.define({
+    path: '/api/store/checkoutPreview',
+    summary:
+      'What doCheckout would charge for `products` (ids joined with `;`) and `couponCode`, priced by its rules, writing nothing; a coupon that cannot be used is named in `couponRefused`.',
+    tag: 'store',
+    auth: Level.Registered,
+    request: checkoutPreviewRequest,
+    response: dataResponse(checkoutPreviewData),
+    handler: async (input, ctx) => asData(await flows.checkout.previewCheckout(ctx.caller.userId, input)),
   });
   calls.define({
     path: '/api/store/getCheckoutForm',

@@ -11,6 +11,7 @@ import { ConfirmEmail } from '@/features/auth/components/confirm-email';
 import { ForgotForm } from '@/features/auth/components/forgot-form';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { PasskeySignIn } from '@/features/auth/components/passkey-sign-in';
+import { RegisteredNext } from '@/features/auth/components/mail-sent';
 import { RegisterForm } from '@/features/auth/components/register-form';
 import { ResetForm } from '@/features/auth/components/reset-form';
 import { meKey } from '@/lib/use-me';
@@ -58,9 +59,7 @@ export function RegisterRoute() {
   return (
     <Page title={t('auth.register')} narrow>
       {registered ? (
-        <Alert severity="success" role="status">
-          {t('auth.registered', { email: registered })}
-        </Alert>
+        <RegisteredNext email={registered} continueHref={paths.home.href()} />
       ) : (
         <>
           <RegisterForm onRegistered={(user) => setRegistered(user.email)} />
@@ -81,7 +80,7 @@ export function ForgotRoute() {
   return (
     <Page title={t('auth.forgotTitle')} narrow>
       <Typography sx={{ mb: 1 }}>{t('auth.forgotText')}</Typography>
-      <ForgotForm />
+      <ForgotForm signInHref={paths.login.href()} />
     </Page>
   );
 }

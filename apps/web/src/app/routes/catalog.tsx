@@ -1,7 +1,9 @@
 import Button from '@mui/material/Button';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import { Page } from '@/components/page';
+import { AddedNotice } from '@/features/cart/components/added-notice';
 import { useCartStore } from '@/features/cart/hooks/use-cart';
 import { ProductCatalog } from '@/features/store/components/product-catalog';
 import { paths } from '../paths';
@@ -10,6 +12,8 @@ import { paths } from '../paths';
 export function CatalogRoute() {
   const { t } = useTranslation();
   const cart = useCartStore();
+  const [added, setAdded] = useState<string | null>(null);
+  const hide = useCallback(() => setAdded(null), []);
   return (
     <Page
       title={t('store.title')}
@@ -19,7 +23,14 @@ export function CatalogRoute() {
         </Button>
       }
     >
-      <ProductCatalog productHref={paths.product.href} onAddToCart={(p) => cart.add(p.id)} />
+      <ProductCatalog
+        productHref={paths.product.href}
+        onAddToCart={(p) => {
+          cart.add(p.id);
+          setAdded(p.title);
+        }}
+      />
+      <AddedNotice title={added} cartHref={paths.cart.href()} onClose={hide} />
     </Page>
   );
 }

@@ -6,6 +6,7 @@ import { Page } from '@/components/page';
 import { useCartStore } from '@/features/cart/hooks/use-cart';
 import { OrderList } from '@/features/orders/components/order-list';
 import { OrderView } from '@/features/orders/components/order-view';
+import { orderRef } from '@/lib/order-ref';
 import { framedPaymentFrom } from '@/lib/payment';
 import { RequireAuth } from '../require-auth';
 import { paths } from '../paths';
@@ -37,7 +38,7 @@ export function OrderRoute() {
   );
   return (
     <RequireAuth>
-      <Page title={t('orders.one', { iden })} narrow>
+      <Page title={t('shop.orders.ref', { ref: orderRef(iden) })} narrow>
         <OrderView key={iden} iden={iden} framed={framed} onPaid={onPaid} onOrderAgain={onOrderAgain} />
       </Page>
     </RequireAuth>

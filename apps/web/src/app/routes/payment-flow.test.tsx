@@ -33,6 +33,21 @@ function renderPages(status: () => Order['status'], cart: CartStore, route: stri
           payment: { provider: 'paywall', url: WIDGET_URL },
         },
       };
+    if (path === 'api/store/checkoutPreview') {
+      const price = pro.price!;
+      return {
+        code: 900,
+        data: {
+          lines: [{ productId: pro.id, title: pro.title, quantity: 1, unitPrice: price, amount: price, owned: false }],
+          subtotal: price,
+          discount: { ...price, amount: 0 },
+          total: price,
+          coupon: null,
+          couponRefused: null,
+        },
+      };
+    }
+    if (path === 'api/store/entitlements') return { code: 900, data: { entitlements: [] } };
     if (path === 'api/store/orderStatus') {
       const order = testOrder({ status: status(), provider: 'paywall' });
       return { code: 900, data: { status: order.status, order } };

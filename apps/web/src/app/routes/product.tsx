@@ -1,5 +1,7 @@
+import { useCallback, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { PageFrame } from '@/components/page';
+import { AddedNotice } from '@/features/cart/components/added-notice';
 import { useCartStore } from '@/features/cart/hooks/use-cart';
 import { ProductDetail } from '@/features/store/components/product-detail';
 import { paths } from '../paths';
@@ -8,16 +10,22 @@ export function ProductRoute() {
   const { id = '' } = useParams();
   const cart = useCartStore();
   const navigate = useNavigate();
+  const [added, setAdded] = useState<string | null>(null);
+  const hide = useCallback(() => setAdded(null), []);
   return (
     <PageFrame>
       <ProductDetail
         idOrAlias={id}
-        onAddToCart={(p) => cart.add(p.id)}
+        onAddToCart={(p) => {
+          cart.add(p.id);
+          setAdded(p.title);
+        }}
         onBuy={(p) => {
           cart.add(p.id);
           void navigate(paths.checkout.href());
         }}
       />
+      <AddedNotice title={added} cartHref={paths.cart.href()} onClose={hide} />
     </PageFrame>
   );
 }

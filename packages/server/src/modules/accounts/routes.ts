@@ -128,4 +128,14 @@ export function registerAccountRoutes(calls: CallRegistry, accounts: AccountsSer
     response: revokeSessionsResponse,
     handler: async (_input, ctx) => ({ data: { revoked: await accounts.revokeOtherSessions(ctx.caller, ctx) } }),
   });
+
+  calls.define({
+    path: '/api/auth/resendConfirmation',
+    summary: 'Mail the confirmation link again (912 `confirmed` when the address is confirmed already).',
+    tag,
+    auth: Level.Registered,
+    request: tokenRequest,
+    response: okResponse,
+    handler: async (_input, ctx) => accounts.resendConfirmation(ctx.caller, ctx),
+  });
 }

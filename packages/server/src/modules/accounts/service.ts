@@ -516,6 +516,23 @@ export class AccountsService {
     return count;
   }
 
+  /**
+   * Mails the confirmation link again to a user not confirmed yet (the older links stop working),
+   * under the same mail limits as reset links; answers 912 `confirmed` when there is nothing to
+   * confirm.
+   */
+  async resendConfirmation(caller: Caller, client: ClientInfo): Promise<Outcome<object>> {
+    const row = await this.repo.findUserById(caller.userId);
+    if (!row) return fail.invalidToken();
+    if (row.email_confirmed) return fail.conflict('confirmed');
+    const wait =
+      (await this.deps.limiters.mailPerIp.hit(client.ip)) || (await this.deps.limiters.mailPerAddress.hit(row.email));
+    if (wait) return fail.rateLimited(wait);
+    await this.repo.voidLinkTokens(row.id, 'confirm', this.now());
+    await this.sendLink(row, 'confirm', row.email, CONFIRM_LINK_TTL_MS);
+    return {};
+  }
+
   /** Starts a session for the user (in `trx` when given) and answers it as login does. */
   async issueSession(row: UserRow, client: ClientInfo, trx?: Executor): Promise<IssuedSession> {
     const token = newToken();

@@ -22,6 +22,23 @@ describe.each(filesMatrix)('avatars on %s with %s storage', (dialect, driver) =>
   const setAvatar = async (token: string, avatarFileId: string | null) =>
     t.call('/api/auth/updateInfo', { token, avatarFileId });
 
+  it('answers avatar and file addresses that work from whichever host name the app was opened at', async () => {
+    // The test server's PUBLIC_URL names 127.0.0.1; the same server is also reached as localhost.
+    const second = t.url.replace('127.0.0.1', 'localhost');
+    expect(t.ctx.config.publicUrl).toContain('127.0.0.1');
+    const u = await registerUser(t);
+    const f = await uploadOne(t, u.token, await photo(80, 80), 'me.jpg');
+    const user = (await setAvatar(u.token, f.id)).user as UserJson;
+    const listed = (await t.call('/api/files/list', { token: u.token })).data as { files: { url: string }[] };
+    for (const address of [user.avatarUrl!, listed.files[0]!.url]) {
+      // Relative to the server, so that a page at either host resolves it against its own origin.
+      expect(address).toMatch(/^\/api\/files\//);
+      expect(address).not.toContain('127.0.0.1');
+      expect((await fetch(new URL(address, `${second}/profile`))).status).toBe(200);
+      expect((await fetch(new URL(address, `${t.url}/profile`))).status).toBe(200);
+    }
+  });
+
   it('turns an uploaded image into a 256x256 WebP copy with a lasting link of its own', async () => {
     const u = await registerUser(t);
     const f = await uploadOne(t, u.token, await photo(900, 600), 'me.jpg');
@@ -31,7 +48,7 @@ describe.each(filesMatrix)('avatars on %s with %s storage', (dialect, driver) =>
     expect(avatarUrl).toMatch(/\/api\/files\/avatar\/[\w-]{22}$/);
     // The link names the copy only: nothing in it leads to the original file.
     expect(avatarUrl).not.toContain(f.id);
-    const img = await fetch(avatarUrl);
+    const img = await fetch(t.url + avatarUrl);
     expect(img.status).toBe(200);
     expect(img.headers.get('content-type')).toBe('image/webp');
     expect(img.headers.get('cache-control')).toContain('immutable');
@@ -42,17 +59,17 @@ describe.each(filesMatrix)('avatars on %s with %s storage', (dialect, driver) =>
 
     // The copy outlives the original, and a new avatar replaces the old copy.
     expect((await t.call('/api/files/delete', { token: u.token, id: f.id })).code).toBe(900);
-    expect((await fetch(avatarUrl)).status).toBe(200);
+    expect((await fetch(t.url + avatarUrl)).status).toBe(200);
     const g = await uploadOne(t, u.token, await photo(300, 300), 'new.jpg');
     const next = (await setAvatar(u.token, g.id)).user as UserJson;
     expect(next.avatarUrl).not.toBe(avatarUrl);
-    expect((await fetch(avatarUrl)).status).toBe(404);
+    expect((await fetch(t.url + avatarUrl)).status).toBe(404);
     expect(await t.storage.list('avatars/')).toHaveLength(
       (await t.ctx.db.kysely.selectFrom('users').select('id').where('avatar_key', 'is not', null).execute()).length,
     );
 
     expect(((await setAvatar(u.token, null)).user as UserJson).avatarUrl).toBeNull();
-    expect((await fetch(next.avatarUrl!)).status).toBe(404);
+    expect((await fetch(t.url + next.avatarUrl!)).status).toBe(404);
     // Removing the avatar removes its stored copy too.
     const keysBefore = await t.storage.list('avatars/');
     const h = await uploadOne(t, u.token, await photo(64, 64), 'last.jpg');

@@ -15,7 +15,7 @@ describe.each(filesMatrix)('downloads, lists and deletes on %s with %s storage',
   it('serves the file at its url with its type, name and validators', async () => {
     const u = await registerUser(t);
     const f = await uploadOne(t, u.token, content, 'caf\u00e9 "menu".txt');
-    const res = await fetch(f.url);
+    const res = await fetch(t.url + f.url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(res.headers.get('content-disposition')).toBe(
@@ -27,50 +27,50 @@ describe.each(filesMatrix)('downloads, lists and deletes on %s with %s storage',
     expect(res.headers.get('content-security-policy')).toContain('sandbox');
     expect(res.headers.get('cache-control')).toMatch(/^private/);
     expect(await res.text()).toBe(content);
-    const head = await fetch(f.url, { method: 'HEAD' });
+    const head = await fetch(t.url + f.url, { method: 'HEAD' });
     expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([
       200,
       String(content.length),
       '',
     ]);
-    const again = await fetch(f.url, { headers: { 'if-none-match': `"${f.id}"` } });
+    const again = await fetch(t.url + f.url, { headers: { 'if-none-match': `"${f.id}"` } });
     expect(again.status).toBe(304);
   });
 
   it('answers byte ranges, suffix ranges and unsatisfiable ranges', async () => {
     const u = await registerUser(t);
     const f = await uploadOne(t, u.token, content);
-    const part = await fetch(f.url, { headers: { range: 'bytes=10-19' } });
+    const part = await fetch(t.url + f.url, { headers: { range: 'bytes=10-19' } });
     expect(part.status).toBe(206);
     expect(part.headers.get('content-range')).toBe(`bytes 10-19/${content.length}`);
     expect(await part.text()).toBe(content.slice(10, 20));
-    const tail = await fetch(f.url, { headers: { range: 'bytes=-6' } });
+    const tail = await fetch(t.url + f.url, { headers: { range: 'bytes=-6' } });
     expect([tail.status, await tail.text()]).toEqual([206, '456789']);
-    const open = await fetch(f.url, { headers: { range: 'bytes=30-' } });
+    const open = await fetch(t.url + f.url, { headers: { range: 'bytes=30-' } });
     expect([open.status, await open.text()]).toEqual([206, '456789']);
-    const beyond = await fetch(f.url, { headers: { range: 'bytes=500-' } });
+    const beyond = await fetch(t.url + f.url, { headers: { range: 'bytes=500-' } });
     expect(beyond.status).toBe(416);
     expect(beyond.headers.get('content-range')).toBe(`bytes */${content.length}`);
     // A range for another version of the file is ignored: the whole file comes back.
-    const stale = await fetch(f.url, { headers: { range: 'bytes=0-1', 'if-range': '"other"' } });
+    const stale = await fetch(t.url + f.url, { headers: { range: 'bytes=0-1', 'if-range': '"other"' } });
     expect([stale.status, (await stale.text()).length]).toEqual([200, content.length]);
   });
 
   it('refuses a changed, unsigned or expired link to a private file', async () => {
     const u = await registerUser(t);
     const f = await uploadOne(t, u.token, content);
-    const url = new URL(f.url);
+    const url = new URL(f.url, t.url);
     const unsigned = await fetch(`${url.origin}${url.pathname}`);
     expect([unsigned.status, await unsigned.json()]).toEqual([403, expect.objectContaining({ error: 'forbidden' })]);
     const sig = url.searchParams.get('sig')!;
     url.searchParams.set('sig', `${sig[0] === '0' ? '1' : '0'}${sig.slice(1)}`);
     expect((await fetch(url)).status).toBe(403);
-    const later = new URL(f.url);
+    const later = new URL(f.url, t.url);
     later.searchParams.set('expires', String(Number(later.searchParams.get('expires')) + 3600));
     expect((await fetch(later)).status).toBe(403);
     clock += 2 * 3600 * 1000;
     try {
-      const expired = await fetch(f.url);
+      const expired = await fetch(t.url + f.url);
       expect([expired.status, await expired.json()]).toEqual([403, expect.objectContaining({ error: 'link_expired' })]);
     } finally {
       clock = Date.now();
@@ -82,7 +82,7 @@ describe.each(filesMatrix)('downloads, lists and deletes on %s with %s storage',
     const f = await uploadOne(t, u.token, content, 'shared.txt', [['public', 'true']]);
     expect(f.public).toBe(true);
     expect(f.url).not.toContain('sig=');
-    const res = await fetch(f.url);
+    const res = await fetch(t.url + f.url);
     expect([res.status, res.headers.get('cache-control'), await res.text()]).toEqual([
       200,
       'public, max-age=86400',
@@ -118,7 +118,7 @@ describe.each(filesMatrix)('downloads, lists and deletes on %s with %s storage',
     const seen = await t.call('/api/files/list', { token: admin.token, userId: owner.userId });
     const files = (seen.data as { files: { id: string; url: string }[] }).files;
     expect(files.map((x) => x.id)).toEqual([f.id]);
-    expect((await fetch(files[0]!.url)).status).toBe(200);
+    expect((await fetch(t.url + files[0]!.url)).status).toBe(200);
   });
 
   it('lists a page at a time, newest first', async () => {
@@ -153,7 +153,7 @@ describe.each(filesMatrix)('downloads, lists and deletes on %s with %s storage',
     const keysBefore = await t.storage.list('f/');
     expect(await t.call('/api/files/delete', { token: u.token, id: f.id })).toEqual({ code: 900, data: {} });
     expect(await t.storage.list('f/')).toHaveLength(keysBefore.length - 1);
-    expect((await fetch(f.url)).status).toBe(404);
+    expect((await fetch(t.url + f.url)).status).toBe(404);
     expect(await t.call('/api/files/delete', { token: u.token, id: f.id })).toEqual({ code: 904, parameter: 'id' });
     expect((await uploadOne(t, u.token, 'b'.repeat(6 * 1024 * 1024))).size).toBe(6 * 1024 * 1024);
   });

@@ -12,7 +12,13 @@ export const AVATAR_ROUTE = '/api/files/avatar/:id';
 
 export type LinkCheck = 'ok' | 'expired' | 'invalid';
 
-/** Builds and checks the links that reach file contents without a session. */
+/**
+ * Builds and checks the links that reach file contents without a session. Links in answers are
+ * relative to the server (`/api/files/...`): the app may be opened at any host the server answers
+ * to (`localhost`, `127.0.0.1`, a LAN name), and an address naming `PUBLIC_URL`'s host would be
+ * another origin there. Clients resolve them against the host they called; mailed links, which
+ * leave the app, keep `PUBLIC_URL`.
+ */
 export class FileLinks {
   constructor(
     private readonly config: Config,
@@ -21,7 +27,7 @@ export class FileLinks {
 
   /** A lasting link for a public file, or a signed one that expires for a private one. */
   fileUrl(file: { id: string; public: number }): string {
-    const base = `${this.config.publicUrl}/api/files/download/${file.id}`;
+    const base = `/api/files/download/${file.id}`;
     if (file.public) return base;
     const expires = Math.ceil((this.now() + LINK_TTL_MS) / LINK_STEP_MS) * (LINK_STEP_MS / 1000);
     return `${base}?expires=${expires}&sig=${this.signature(file.id, expires)}`;
@@ -36,7 +42,7 @@ export class FileLinks {
 
   /** The lasting link of an avatar, from its storage key (`avatars/ID`). */
   avatarUrl(key: string): string {
-    return `${this.config.publicUrl}/api/files/avatar/${key.slice('avatars/'.length)}`;
+    return `/api/files/avatar/${key.slice('avatars/'.length)}`;
   }
 
   private signature(id: string, expires: number): string {

@@ -1,10 +1,21 @@
-import { filesDeleteRequest, filesListData, filesListRequest, filesUploadData, Level, Paths } from '@till/protocol';
+import {
+  dataResponse,
+  filesDeleteRequest,
+  filesLimitsData,
+  filesLimitsRequest,
+  filesListData,
+  filesListRequest,
+  filesUploadData,
+  Level,
+  Paths,
+  StorePaths,
+} from '@till/protocol';
 import { z } from 'zod';
 import type { ModuleHost } from '../../http/module.js';
 import { notFound, refused, sendObject } from './download.js';
 import { AVATAR_ROUTE, DOWNLOAD_ROUTE } from './links.js';
 import type { FilesService } from './service.js';
-import { IMAGE_TYPES } from './sniff.js';
+import { ALLOWED_EXTENSIONS, ALLOWED_TYPES, IMAGE_TYPES } from './sniff.js';
 import { handleUpload } from './upload.js';
 
 const tag = 'files';
@@ -24,6 +35,19 @@ const ok = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(900), da
 export function registerFileRoutes({ app, calls, services }: ModuleHost, files: FilesService): void {
   const storage = files.deps.storage;
 
+  calls.define({
+    path: `/${StorePaths.filesLimits}`,
+    summary: 'What an upload may be (size per file, files per upload, quota, types), to show before a file is chosen.',
+    tag,
+    request: filesLimitsRequest,
+    response: dataResponse(filesLimitsData),
+    handler: async () => {
+      const { maxFileBytes, maxFiles, quotaBytes } = files.deps.config.upload;
+      return {
+        data: { maxFileBytes, maxFiles, quotaBytes, types: [...ALLOWED_TYPES], extensions: [...ALLOWED_EXTENSIONS] },
+      };
+    },
+  });
   services.defineStream({
     path: `/${Paths.filesUpload}`,
     summary: 'Upload files (multipart: `token` first, then one or more files); answers them with their links.',

@@ -33,6 +33,33 @@ export const ALLOWED_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 /** Images a browser shows inline and the avatar resizer reads. */
+/** File name endings of the allowed types, for a file chooser (the server still sniffs the content). */
+export const ALLOWED_EXTENSIONS: readonly string[] = [
+  '.jpg',
+  '.jpeg',
+  '.png',
+  '.gif',
+  '.webp',
+  '.avif',
+  '.heic',
+  '.bmp',
+  '.pdf',
+  '.zip',
+  '.docx',
+  '.xlsx',
+  '.pptx',
+  '.odt',
+  '.ods',
+  '.mp3',
+  '.ogg',
+  '.wav',
+  '.m4a',
+  '.mp4',
+  '.webm',
+  '.mov',
+  '.txt',
+];
+
 export const IMAGE_TYPES: ReadonlySet<string> = new Set([
   'image/jpeg',
   'image/png',

@@ -64,6 +64,37 @@ describe.each(filesMatrix)('uploads on %s with %s storage', (dialect, driver) =>
     expect(await leftovers(t)).toEqual(before);
   });
 
+  it('refuses a body announced larger than any upload may be before reading it, and answers the limits', async () => {
+    const limits = await t.call('/api/files/limits', {});
+    expect(limits).toMatchObject({ code: 900, data: { maxFileBytes: 8 * MiB, maxFiles: 3, quotaBytes: 12 * MiB } });
+    expect((limits.data as { types: string[] }).types).toEqual(
+      expect.arrayContaining(['image/png', 'application/pdf']),
+    );
+    const u = await registerUser(t);
+    const before = await leftovers(t);
+    const boundary = `till${randomBytes(8).toString('hex')}`;
+    const req = httpRequest(`${t.url}/api/files/upload`, {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(40 * MiB) },
+    });
+    req.on('error', () => {});
+    // Only the start of the 40 MiB is ever sent: the answer must come without the rest.
+    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="token"\r\n\r\n${u.token}\r\n`);
+    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.txt"\r\n\r\n`);
+    req.write('z'.repeat(64 * 1024));
+    const answer = await new Promise<unknown>((resolve, reject) => {
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve(JSON.parse(text)));
+      });
+      req.on('error', reject);
+    });
+    req.destroy();
+    expect(answer).toEqual({ code: 907, parameter: 'file', reason: 'too_large' });
+    expect(await leftovers(t)).toEqual(before);
+  });
+
   it('refuses too many files in one upload and keeps none of them', async () => {
     const u = await registerUser(t);
     const before = await leftovers(t);

@@ -16,6 +16,9 @@ class UploadRefused extends Error {
   }
 }
 
+// Room for the multipart framing (boundaries, part headers, the token field) around the files.
+const MULTIPART_SLACK = 64 * 1024;
+
 const refuse = (reason: string) => new UploadRefused(fail.invalidInput('file', reason));
 
 // Errors @fastify/multipart raises for its limits, by code, and the 907 each one means.
@@ -43,6 +46,12 @@ export async function handleUpload(
 ): Promise<Outcome<{ data: { files: FileInfo[] } }>> {
   if (!request.isMultipart()) return fail.invalidInput('file', 'required');
   const limits = files.deps.config.upload;
+  // A body announced larger than any upload may be is refused before a byte of it is read or stored.
+  const announced = Number(request.headers['content-length']);
+  if (announced > Math.min(limits.maxFiles * limits.maxFileBytes, limits.quotaBytes) + MULTIPART_SLACK) {
+    discardRest(request);
+    return fail.invalidInput('file', 'too_large');
+  }
   const staged: StagedFile[] = [];
   let caller: Caller | undefined;
   let used = 0;

@@ -56,6 +56,15 @@ const insertLedgerEntry = prepared<LedgerRow, never>((db, p) =>
 );
 
 /**
+ * An entry as its buyer sees it: a correction keeps the administrator's note but not who made it
+ * (the administrator's id is an internal value; the ledger keeps it for administrators).
+ */
+export function forBuyer(entry: CreditEntry): CreditEntry {
+  if (entry.reason !== 'adjustment' || !entry.reference) return entry;
+  return { ...entry, reference: entry.reference.replace(/\s*\(by [^()]*\)$/, '') || null };
+}
+
+/**
  * Moves credits and writes the ledger entry, inside the caller's transaction, so that the balance and
  * the ledger never disagree.
  *

@@ -80,6 +80,8 @@ export {
   transitionOrder,
 } from './orders.js';
 export { discountFor, moneySubtotal } from './pricing.js';
+export { priceCart, type CartPrice } from './quote.js';
+export { toCoupon } from './coupons.js';
 export {
   alignSubscription,
   endSubscription,

@@ -23,7 +23,7 @@ import {
 } from '@till/protocol';
 import { fail } from '../../errors.js';
 import { asData, type CallRegistry } from '../../http/calls.js';
-import { creditHistory } from './credits.js';
+import { creditHistory, forBuyer } from './credits.js';
 import { listEntitlements } from './grants.js';
 import type { StoreParts } from './parts.js';
 
@@ -122,7 +122,7 @@ export function registerBuyerRoutes(calls: CallRegistry, s: StoreParts): void {
     response: dataResponse(storeCreditsData),
     handler: async (input, ctx) => {
       const history = await creditHistory(deps, ctx.caller.userId, input);
-      return history ? { data: history } : fail.invalidToken();
+      return history ? { data: { ...history, entries: history.entries.map(forBuyer) } } : fail.invalidToken();
     },
   });
 }

@@ -22,6 +22,11 @@ export async function confirmEmail(till: Till, confirmToken: string) {
   return unwrap(await till.api.confirmUser(confirmToken));
 }
 
+/** Mails the confirmation link again (912 when the address is confirmed already). */
+export async function resendConfirmation(till: Till) {
+  unwrap(await till.serviceCall('api/auth/resendConfirmation', {}));
+}
+
 /** A login's second step: the challenge from 913 with a code or a recovery code. */
 export async function signInSecondFactor(
   till: Till,

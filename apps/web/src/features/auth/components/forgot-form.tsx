@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -9,11 +8,12 @@ import { FormTextField } from '@/components/form-text-field';
 import { formLevelError, schemaResolver, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
 import { requestResetLink } from '../api/auth-api';
+import { ResetLinkSent } from './mail-sent';
 
 const schema = genResetLinkRequest.omit({ lang: true });
 
 /** Asks for a reset link; the answer is the same whether the address is known or not. */
-export function ForgotForm() {
+export function ForgotForm({ signInHref }: { signInHref: string }) {
   const { t, i18n } = useTranslation();
   const till = useTill();
   const { control, handleSubmit, setError } = useForm<{ email: string }>({
@@ -24,13 +24,7 @@ export function ForgotForm() {
     mutationFn: ({ email }: { email: string }) => requestResetLink(till, { email, lang: i18n.language }),
     onError: (error) => showFieldError(error, setError, ['email']),
   });
-  if (mutation.isSuccess) {
-    return (
-      <Alert severity="success" role="status">
-        {t('auth.resetSent')}
-      </Alert>
-    );
-  }
+  if (mutation.isSuccess) return <ResetLinkSent email={mutation.variables.email} signInHref={signInHref} />;
   const formError = formLevelError(mutation.error, ['email']);
   return (
     <FormFrame label={t('auth.forgotTitle')} onSubmit={handleSubmit((v) => mutation.mutate(v))} error={formError}>

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Provider } from '@till/protocol';
+import { StorePaths, type CheckoutPreviewData, type Provider } from '@till/protocol';
 import { unwrap } from '@/lib/api-error';
+import { serviceData } from '@/lib/calls';
 import type { Till } from '@/lib/till';
 import { useTill } from '@/lib/till';
 import type { CartLine } from '../hooks/cart-store';
@@ -49,4 +50,25 @@ export async function payWithCredits(till: Till, lines: readonly CartLine[], cou
     couponCode ? { couponCode } : {},
   );
   return unwrap(res).data;
+}
+
+/**
+ * The server's summary of the cart with the coupon applied (checkoutPreview): lines with their
+ * quantities, the discount and the total doCheckout will charge, and the reason a coupon cannot be
+ * used. Signed-in buyers only: a coupon's checks depend on who uses it.
+ */
+export function useCheckoutPreview(lines: readonly CartLine[], couponCode: string, signedIn: boolean) {
+  const till = useTill();
+  const ids = cartIds(lines);
+  return useQuery({
+    queryKey: ['store', 'checkout-preview', ids.join(';'), couponCode],
+    queryFn: async () =>
+      serviceData<CheckoutPreviewData>(till, StorePaths.checkoutPreview, {
+        products: ids.join(';'),
+        ...(couponCode ? { couponCode } : {}),
+      }),
+    enabled: signedIn && ids.length > 0,
+    placeholderData: (previous) => previous,
+    retry: false,
+  });
 }

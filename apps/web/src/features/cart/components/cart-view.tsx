@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { ProductType } from '@till/protocol';
 import { EmptyState, ErrorState, LoadingState } from '@/components/states';
 import { formatMoney } from '@/lib/format';
+import { useOwnedProducts } from '@/lib/use-owned';
 import { useCheckoutForm } from '../api/checkout-api';
 import { useCart } from '../hooks/use-cart';
 
@@ -21,6 +22,7 @@ export function CartView({ checkoutHref, storeHref }: { checkoutHref: string; st
   const { t, i18n } = useTranslation();
   const { lines, store } = useCart();
   const form = useCheckoutForm(lines);
+  const owned = useOwnedProducts();
   if (!lines.length) {
     return (
       <EmptyState title={t('cart.empty')}>
@@ -45,9 +47,15 @@ export function CartView({ checkoutHref, storeHref }: { checkoutHref: string; st
               <ListItemText
                 primary={title}
                 secondary={
-                  product?.price
-                    ? formatMoney(product.price, i18n.language)
-                    : t('store.credits', { count: product?.creditPrice ?? 0 })
+                  owned.has(line.id) ? (
+                    <Typography component="span" variant="body2" color="warning.dark" data-testid="owned-line">
+                      {t('shop.cartOwnedLine')}
+                    </Typography>
+                  ) : product?.price ? (
+                    formatMoney(product.price, i18n.language)
+                  ) : (
+                    t('store.credits', { count: product?.creditPrice ?? 0 })
+                  )
                 }
                 sx={{ minWidth: 160 }}
               />

@@ -29,10 +29,52 @@ const offers: Record<string, unknown> = {
   paywall: { provider: 'paywall', url: '' },
 };
 
+const usd = (amount: number) => ({ amount, currency: 'USD' });
+const WELCOME10 = {
+  code: 'WELCOME10',
+  kind: 'discount',
+  percentOff: 10,
+  amountOff: null,
+  grantCredits: null,
+  grantProducts: null,
+  startsAt: null,
+  endsAt: null,
+  appliesTo: 'all',
+  minTotal: null,
+};
+
+/** The server's checkout summary of the one-line cart: WELCOME10 takes 10 % off, any other code is refused. */
+function previewOf(body: Record<string, unknown>, options: { owned?: boolean; refuse?: string } = {}) {
+  const code = typeof body.couponCode === 'string' ? body.couponCode : '';
+  const accepted = code === 'WELCOME10' && !options.refuse;
+  const discount = accepted ? 50 : 0;
+  return {
+    code: 900,
+    data: {
+      lines: [
+        {
+          productId: 'pro-unlock',
+          title: 'Pro unlock',
+          quantity: 1,
+          unitPrice: usd(499),
+          amount: usd(499),
+          owned: Boolean(options.owned),
+        },
+      ],
+      subtotal: usd(499),
+      discount: usd(discount),
+      total: usd(499 - discount),
+      coupon: accepted ? WELCOME10 : null,
+      couponRefused: code && !accepted ? (options.refuse ?? 'unknown') : null,
+    },
+  };
+}
+
 function server(
   coupon: (code: string) => unknown,
   routes: string[] = ['default'],
   checkout: (body: Record<string, unknown>) => unknown = () => ({ code: 904, parameter: 'path' }),
+  preview: (body: Record<string, unknown>) => unknown = (body) => previewOf(body),
 ) {
   const calls: { path: string; body: Record<string, unknown> }[] = [];
   const till = fakeTill((path, body) => {
@@ -44,6 +86,7 @@ function server(
       };
     }
     if (path === 'api/store/getCoupon') return coupon(String(body.couponCode));
+    if (path === 'api/store/checkoutPreview') return preview(body);
     if (path === 'api/store/doCheckout') return checkout(body);
     if (path === 'api/auth/payWithCredits')
       return { code: 900, data: { order: testOrder({ status: 'paid', provider: 'credits' }), balance: 0 } };
@@ -92,46 +135,69 @@ async function buyWith(
 }
 
 describe('CheckoutPanel', () => {
-  it('checks the coupon live and says what it gives', async () => {
-    const { till, cart } = server(() => ({
-      code: 900,
-      data: {
-        coupon: {
-          code: 'WELCOME10',
-          kind: 'discount',
-          percentOff: 10,
-          startsAt: null,
-          endsAt: null,
-          appliesTo: 'all',
-          minTotal: null,
-        },
-      },
-    }));
+  it("applies a coupon and shows the server's summary: quantity, discount line and the total charged", async () => {
+    const { till, cart, calls } = server(noCoupon);
     signInFake(till);
     renderWithApp(
       <CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} onPaidInApp={vi.fn()} />,
-      {
-        till,
-        cart,
-      },
+      { till, cart },
     );
-    await userEvent.setup().type(await screen.findByLabelText('Coupon code'), 'welcome10');
+    const user = userEvent.setup();
+    expect(await screen.findByText('Order summary')).toBeInTheDocument();
+    expect(await screen.findByTestId('checkout-total')).toHaveTextContent('$4.99');
+    await user.type(screen.getByLabelText('Coupon code'), 'welcome10');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
     expect(await screen.findByText('10 % off')).toBeInTheDocument();
+    expect(screen.getByText('Discount (WELCOME10)')).toBeInTheDocument();
+    expect(screen.getByText('−$0.50')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('checkout-total')).toHaveTextContent('$4.49'));
+    expect(calls.filter((c) => c.path === 'api/store/checkoutPreview').at(-1)?.body).toMatchObject({
+      products: 'pro-unlock',
+      couponCode: 'WELCOME10',
+    });
+    // Removed, the summary is the full price again.
+    await user.click(screen.getByRole('button', { name: 'Remove coupon WELCOME10' }));
+    await waitFor(() => expect(screen.getByTestId('checkout-total')).toHaveTextContent('$4.99'));
+    expect(screen.queryByText('Discount (WELCOME10)')).not.toBeInTheDocument();
   });
 
-  it('names the reason a coupon is refused (908) and holds the purchase back', async () => {
-    const { till, cart } = server(() => ({ code: 908, reason: 'expired' }));
-    signInFake(till);
+  it('names the reason a coupon is refused and what to do, and buys without it', async () => {
+    const env = server(noCoupon, ['default'], startsPayment, (body) => previewOf(body, { refuse: 'expired' }));
+    signInFake(env.till);
     renderWithApp(
       <CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} onPaidInApp={vi.fn()} />,
-      {
-        till,
-        cart,
-      },
+      { till: env.till, cart: env.cart },
     );
-    await userEvent.setup().type(await screen.findByLabelText('Coupon code'), 'OLD');
-    expect(await screen.findByText('This coupon has expired.')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Coupon code'), 'WELCOME10');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(await screen.findByText('This coupon has expired. Remove it to buy without a coupon.')).toBeInTheDocument();
+    expect(screen.getByTestId('checkout-total')).toHaveTextContent('$4.99');
+    // Not a silently disabled button: what is shown is what is bought.
+    await user.click(screen.getByRole('button', { name: 'Buy' }));
+    await waitFor(() => expect(env.calls.some((c) => c.path === 'api/store/doCheckout')).toBe(true));
+    expect(env.calls.find((c) => c.path === 'api/store/doCheckout')?.body.couponCode).toBe('');
+  });
+
+  it('flags a product the buyer owns, says why Buy waits, and takes it out of the cart', async () => {
+    const env = server(noCoupon, ['default'], startsPayment, (body) => previewOf(body, { owned: true }));
+    signInFake(env.till);
+    renderWithApp(
+      <CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} onPaidInApp={vi.fn()} />,
+      { till: env.till, cart: env.cart },
+    );
+    expect(await screen.findByText('You already own Pro unlock.')).toBeInTheDocument();
+    expect(screen.getByText('Remove what you already own from the cart to buy the rest.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Buy' })).toBeDisabled();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Remove Pro unlock' }));
+    expect(env.cart.snapshot).toEqual([]);
+  });
+
+  it('says what to do when the server refuses an owned product at checkout', async () => {
+    await buyWith('Sandbox checkout', ['default'], () => ({ code: 907, parameter: 'products', reason: 'owned' }));
+    expect(
+      await screen.findByText('You already own something in this cart. Remove it from the cart and buy the rest.'),
+    ).toBeInTheDocument();
   });
 
   it('offers the routes of the checkout form, and credits when every product has a credit price', async () => {
@@ -168,6 +234,7 @@ describe('CheckoutPanel', () => {
     );
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Coupon code'), 'WELCOME10');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
     expect(await screen.findByText('The coupon is checked once you sign in.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Buy' }));
     expect(onNeedSignIn).toHaveBeenCalled();
@@ -176,6 +243,7 @@ describe('CheckoutPanel', () => {
     await waitFor(() => expect(till.queue.size).toBe(1));
     expect(calls.map((c) => c.path)).not.toContain('api/store/doCheckout');
     expect(calls.map((c) => c.path)).not.toContain('api/store/getCoupon');
+    expect(calls.map((c) => c.path)).not.toContain('api/store/checkoutPreview');
   });
 
   it('offers the payment route chosen last time first', async () => {

@@ -1,24 +1,23 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { OrderStatus, type Order, type Provider } from '@till/protocol';
+import { OrderStatus, type Money, type Order, type Provider } from '@till/protocol';
 import { PaymentRouteChoice } from '@/components/payment-route-choice';
 import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
-import { ApiError, codeOf } from '@/lib/api-error';
-import { formatMoney } from '@/lib/format';
+import { ApiError, codeOf, isApiError } from '@/lib/api-error';
 import { goToPayment, isInAppRoute, opensInFrame, routesForPlatform, type PaymentPage } from '@/lib/payment';
 import { useTill } from '@/lib/till';
-import { useDebounced } from '@/lib/use-debounced';
 import { getPlatform, isNativeShell } from '@/platform/platform';
 import type { Platform } from '@/platform/types';
-import { checkout, payWithCredits, useCheckoutForm, useCouponCheck } from '../api/checkout-api';
+import { checkout, payWithCredits, useCheckoutForm, useCheckoutPreview } from '../api/checkout-api';
 import { useCart } from '../hooks/use-cart';
-import { CouponStatus, useCouponText } from './coupon-status';
+import { CheckoutSummary, type SummaryLine } from './checkout-summary';
+import { CouponField } from './coupon-field';
+import { useCouponText } from './coupon-status';
 
 /**
  * Coupon, payment route and the Buy button. An anonymous buyer's call is held by the SDK until
@@ -44,15 +43,18 @@ export function CheckoutPanel({
   onPayInFrame: (order: Order, payment: PaymentPage) => void;
   onPaidInApp: () => void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const till = useTill();
   const errorMessage = useErrorMessage();
   const couponText = useCouponText();
   const { lines, store } = useCart();
   const form = useCheckoutForm(lines);
-  const [couponInput, setCouponInput] = useState('');
-  const couponCode = useDebounced(couponInput.trim().toUpperCase());
-  const coupon = useCouponCheck(couponCode, signedIn);
+  // The code the buyer applied; the server's summary says whether it can be used.
+  const [applied, setApplied] = useState('');
+  const preview = useCheckoutPreview(lines, applied, signedIn);
+  // Only a coupon the server accepted for this cart goes with the purchase: the total shown is
+  // the total charged.
+  const couponCode = !signedIn ? applied : preview.data?.coupon && !preview.isPlaceholderData ? applied : '';
   const queryClient = useQueryClient();
   const [chosen, setChosen] = useState<Provider | null>(null);
   // The browser's platform is known at once (no store, every web route); the shell's once loaded.
@@ -131,29 +133,56 @@ export function CheckoutPanel({
   const provider = chosen && providers.includes(chosen) ? chosen : (providers[0] ?? null);
 
   let couponLine: { text: string; tone: 'ok' | 'error' | 'info' } | null = null;
-  if (couponCode && !signedIn) couponLine = { text: t('coupon.afterSignIn'), tone: 'info' };
-  else if (couponCode && coupon.isFetching) couponLine = { text: t('coupon.checking'), tone: 'info' };
-  else if (couponCode && coupon.data) couponLine = { text: couponText(coupon.data), tone: 'ok' };
-  else if (couponCode && coupon.error) {
-    const reason = coupon.error instanceof ApiError ? coupon.error.body.reason : undefined;
+  if (applied && !signedIn) couponLine = { text: t('coupon.afterSignIn'), tone: 'info' };
+  else if (applied && preview.isFetching) couponLine = { text: t('coupon.checking'), tone: 'info' };
+  else if (applied && preview.data?.couponRefused)
     couponLine = {
-      text: codeOf(coupon.error) === 908 ? t(`coupon.reason.${reason ?? 'unknown'}`) : errorMessage(coupon.error),
+      text: t([`reasons.908.${preview.data.couponRefused}`, 'errors.908'], { code: applied }),
       tone: 'error',
     };
-  }
-  const couponBlocked = Boolean(couponCode && signedIn && coupon.error);
+  else if (applied && preview.data?.coupon) couponLine = { text: couponText(preview.data.coupon), tone: 'ok' };
+
+  // The summary: the server's preview for a signed-in buyer; before sign-in, the checkout form's
+  // prices by the cart's quantities and its total (no coupon can be checked yet).
+  const byId = new Map(form.data.products.map((p) => [p.id, p]));
+  const summary: {
+    lines: SummaryLine[];
+    subtotal: Money | null;
+    discount: Money | null;
+    total: Money | null;
+  } = preview.data
+    ? {
+        lines: preview.data.lines,
+        subtotal: preview.data.subtotal,
+        discount: preview.data.discount,
+        total: preview.data.total,
+      }
+    : {
+        lines: lines.map((l) => {
+          const product = byId.get(l.id);
+          return {
+            productId: l.id,
+            title: product?.title ?? l.id,
+            quantity: l.quantity,
+            amount: product?.price ? { ...product.price, amount: product.price.amount * l.quantity } : null,
+          };
+        }),
+        subtotal: form.data.total,
+        discount: null,
+        total: form.data.total,
+      };
+  const owned = summary.lines.filter((l) => l.owned);
 
   const buyError = (error: unknown): string => {
     const body = error instanceof ApiError ? error.body : undefined;
     switch (codeOf(error)) {
-      case 908:
-        return t(`coupon.reason.${body?.reason ?? 'unknown'}`);
       case 909:
         return t('checkout.notEnoughCredits', { balance: body?.balance ?? 0, required: body?.required ?? 0 });
       case 910:
         // The provider refused to start the payment: the cart is still here, another route may work.
         return t('checkout.declined');
       default:
+        // 907 `owned`, 908 with its reason and the rest: the message that says what to do.
         return body?.reason?.startsWith('queue_') ? t('checkout.signInNeeded') : errorMessage(error);
     }
   };
@@ -170,24 +199,19 @@ export function CheckoutPanel({
 
   return (
     <Box component="section" aria-label={t('checkout.title')}>
-      <Typography variant="h6" component="p" sx={{ mb: 1 }}>
-        {t('cart.total')}: {form.data.total ? formatMoney(form.data.total, i18n.language) : '—'}
-      </Typography>
-      <Typography variant="body2" color="text.secondary">
-        {form.data.products.map((p) => p.title).join(', ')}
-      </Typography>
-      <TextField
-        label={t('coupon.label')}
-        value={couponInput}
-        onChange={(e) => setCouponInput(e.target.value)}
-        fullWidth
-        margin="normal"
-        autoComplete="off"
-        slotProps={{ htmlInput: { 'aria-describedby': 'coupon-status', maxLength: 64 } }}
+      <CheckoutSummary
+        lines={summary.lines}
+        subtotal={summary.subtotal}
+        discount={summary.discount}
+        couponCode={preview.data?.coupon ? applied : null}
+        total={summary.total}
+        onRemove={(id) => store.remove(id)}
       />
-      <Box id="coupon-status" sx={{ minHeight: 24 }}>
-        {couponLine ? <CouponStatus {...couponLine} /> : null}
-      </Box>
+      {/* A cart with a credits-only product has no money total to preview: it is paid with credits. */}
+      {preview.isError && !(isApiError(preview.error, 907) && preview.error.body.reason === 'no_price') ? (
+        <ErrorState error={preview.error} onRetry={() => void preview.refetch()} />
+      ) : null}
+      <CouponField applied={applied} onApply={setApplied} onRemove={() => setApplied('')} status={couponLine} />
       <Box sx={{ mt: 2 }}>
         {providers.length ? (
           <PaymentRouteChoice
@@ -227,12 +251,18 @@ export function CheckoutPanel({
           {t('checkout.waitingForSignIn')}
         </Alert>
       ) : null}
+      {owned.length ? (
+        <Typography id="checkout-blocked" color="warning.dark" sx={{ mt: 2 }}>
+          {t('shop.summary.ownedBlocked')}
+        </Typography>
+      ) : null}
       <Button
         variant="contained"
         size="large"
         fullWidth
         sx={{ mt: 3 }}
-        disabled={!provider || couponBlocked || (buy.isPending && signedIn) || buyInApp.isPending}
+        disabled={!provider || owned.length > 0 || (buy.isPending && signedIn) || buyInApp.isPending}
+        aria-describedby={owned.length ? 'checkout-blocked' : undefined}
         onClick={onBuy}
       >
         {(buy.isPending && signedIn) || buyInApp.isPending ? t('checkout.working') : t('checkout.buy')}

@@ -11,6 +11,7 @@ import { DataTable } from '@/components/data-table';
 import { useSaveFile } from '@/components/saved-file';
 import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { formatBytes, formatDate } from '@/lib/format';
+import { serverUrl } from '@/lib/server-url';
 import { useTill } from '@/lib/till';
 import { deleteFile, filesKey, useFiles } from '../api/files-api';
 
@@ -62,7 +63,10 @@ export function FileList() {
             header: t('files.actions'),
             render: (f) => (
               <>
-                <IconButton aria-label={t('files.download', { name: f.name })} onClick={() => save(f.name, f.url)}>
+                <IconButton
+                  aria-label={t('files.download', { name: f.name })}
+                  onClick={() => save(f.name, serverUrl(f.url))}
+                >
                   <DownloadIcon />
                 </IconButton>
                 <IconButton aria-label={t('files.delete', { name: f.name })} onClick={() => setDoomed(f)}>

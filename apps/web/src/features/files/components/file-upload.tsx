@@ -9,14 +9,17 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorMessage } from '@/components/states';
+import { formatBytes } from '@/lib/format';
 import { useTill } from '@/lib/till';
 import { getPlatform } from '@/platform/platform';
-import { filesKey, uploadFiles } from '../api/files-api';
+import { filesKey, refuseFiles, uploadFiles, useUploadLimits } from '../api/files-api';
 
 /** Chooses several files and uploads them with a progress bar. */
 export function FileUpload() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const till = useTill();
+  const limits = useUploadLimits();
+  const [refusal, setRefusal] = useState<string | null>(null);
   const client = useQueryClient();
   const errorMessage = useErrorMessage();
   const inputId = useId();
@@ -37,11 +40,27 @@ export function FileUpload() {
         type="file"
         multiple
         hidden
+        accept={limits.data ? [...limits.data.types, ...limits.data.extensions].join(',') : undefined}
+        aria-describedby={`${inputId}-limits`}
         data-testid="file-input"
         onChange={(e) => {
           const files = Array.from(e.target.files ?? []);
           e.target.value = '';
-          if (files.length) mutation.mutate(files);
+          setRefusal(null);
+          if (!files.length) return;
+          // Checked before anything is sent: a file too large is refused without uploading it.
+          const refused = limits.data ? refuseFiles(files, limits.data) : null;
+          if (refused && limits.data) {
+            mutation.reset();
+            const name = refused.file?.name ?? '';
+            const size = formatBytes(refused.file?.size ?? 0, i18n.language);
+            const max = formatBytes(limits.data.maxFileBytes, i18n.language);
+            if (refused.reason === 'too_large') setRefusal(t('shop.files.tooLarge', { name, size, max }));
+            else if (refused.reason === 'type') setRefusal(t('shop.files.badType', { name }));
+            else setRefusal(t('shop.files.tooMany', { count: limits.data.maxFiles }));
+            return;
+          }
+          mutation.mutate(files);
         }}
       />
       <Button
@@ -71,6 +90,14 @@ export function FileUpload() {
       >
         {t('files.uploadPhoto')}
       </Button>
+      <Typography id={`${inputId}-limits`} variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+        {limits.data
+          ? t('shop.files.limits', {
+              size: formatBytes(limits.data.maxFileBytes, i18n.language),
+              count: limits.data.maxFiles,
+            })
+          : '\u00a0'}
+      </Typography>
       {mutation.isPending ? (
         <Box sx={{ mt: 2 }}>
           <LinearProgress variant="determinate" value={percent} aria-label={t('files.uploading')} />
@@ -87,6 +114,11 @@ export function FileUpload() {
       {badImage ? (
         <Alert severity="error" role="alert" sx={{ mt: 2 }}>
           {t('files.badImage')}
+        </Alert>
+      ) : null}
+      {refusal ? (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          {refusal}
         </Alert>
       ) : null}
       {mutation.isError ? (

@@ -96,12 +96,12 @@ describe('OrderView', () => {
     };
     const onPaid = vi.fn();
     renderWithApp(<OrderView iden="o1" onPaid={onPaid} />, { till });
-    expect(await screen.findByText('Pending')).toBeInTheDocument();
+    expect(await screen.findByText('Waiting for payment')).toBeInTheDocument();
     await act(async () => {
       await vi.advanceTimersByTimeAsync(2_000);
     });
     expect(polls).toBe(2);
-    expect(screen.getByText('Pending')).toBeInTheDocument();
+    expect(screen.getByText('Waiting for payment')).toBeInTheDocument();
     await act(async () => {
       await vi.advanceTimersByTimeAsync(2_000);
     });
@@ -117,23 +117,35 @@ describe('OrderView', () => {
     expect(onPaid).toHaveBeenCalledWith(expect.objectContaining({ iden: 'o1', status: 'paid' }));
   });
 
-  it('gives up a pending order on request', async () => {
+  it('gives up a pending order on request, after asking', async () => {
     const { till, calls } = server(() => 'pending');
     renderWithApp(<OrderView iden="o1" />, { till });
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Cancel the order' }));
-    expect(await screen.findByText('This order was cancelled. Nothing was charged.')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Cancel the order' }));
+    // Kept when the buyer backs out: nothing was sent.
+    const ask = await screen.findByRole('dialog', { name: 'Cancel this order?' });
+    await user.click(within(ask).getByRole('button', { name: 'Keep it' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.map((c) => c.path)).not.toContain('api/store/cancelOrder');
+    await user.click(screen.getByRole('button', { name: 'Cancel the order' }));
+    const again = await screen.findByRole('dialog', { name: 'Cancel this order?' });
+    await user.click(within(again).getByRole('button', { name: 'Cancel the order' }));
+    expect(await screen.findByText('You cancelled this order. Nothing was charged.')).toBeInTheDocument();
+    expect(screen.queryByText('Paid with')).not.toBeInTheDocument();
     expect(calls.map((c) => c.path)).toContain('api/store/cancelOrder');
     expect(till.poller.size).toBe(0);
   });
 
   it.each([
     ['failed', 'The payment did not go through: it was declined, or the time to pay ran out. Nothing was charged.'],
-    ['cancelled', 'This order was cancelled. Nothing was charged.'],
+    ['cancelled', 'You cancelled this order. Nothing was charged.'],
   ] as const)('says a %s order was not paid and offers to try again from the cart', async (status, text) => {
     const { till } = server(() => status, 'card');
     const onOrderAgain = vi.fn();
     renderWithApp(<OrderView iden="o1" onOrderAgain={onOrderAgain} />, { till });
     expect(await screen.findByText(text)).toBeInTheDocument();
+    // Nothing was paid: no "Paid with".
+    expect(screen.queryByText('Paid with')).not.toBeInTheDocument();
     expect(
       screen.getByText('Put its items back in your cart and check out again, paying the same way or another.'),
     ).toBeInTheDocument();
@@ -147,10 +159,10 @@ describe('OrderView', () => {
     const { till, calls } = server(() => 'pending', 'default');
     renderWithApp(<OrderView iden="o1" />, { till });
     expect(
-      await screen.findByText(
-        'Not paid yet, or left the payment page without paying? Pay now, pay another way, or cancel the order.',
-      ),
+      await screen.findByText('This order is not paid yet. Pay now to get it, or cancel it if you changed your mind.'),
     ).toBeInTheDocument();
+    expect(screen.getByText('Paying with')).toBeInTheDocument();
+    expect(screen.queryByText('Paid with')).not.toBeInTheDocument();
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Pay now' }));
     await waitFor(() => expect(goToPayment).toHaveBeenCalledTimes(1));
@@ -223,7 +235,7 @@ describe('OrderView', () => {
         'The payment window was closed before the payment was confirmed. The order is still open: pay now, pay another way, or cancel it.',
       ),
     ).toBeInTheDocument();
-    expect(screen.getByText('Pending')).toBeInTheDocument();
+    expect(screen.getByText('Waiting for payment')).toBeInTheDocument();
     expect(till.poller.size).toBe(1);
     // Paying again opens the frame again (a wide screen), on the same order.
     await user.click(screen.getByRole('button', { name: 'Pay now' }));

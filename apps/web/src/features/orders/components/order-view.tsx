@@ -12,11 +12,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { OrderStatus, ProductType, type Order, type Product, type Provider } from '@till/protocol';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { PaymentFrameDialog } from '@/components/payment-frame';
 import { PaymentRouteChoice } from '@/components/payment-route-choice';
 import { ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { codeOf } from '@/lib/api-error';
 import { formatDate, formatMoney } from '@/lib/format';
+import { orderRef } from '@/lib/order-ref';
 import { goToPayment, opensInFrame, type PaymentPage } from '@/lib/payment';
 import { useTill } from '@/lib/till';
 import { cancelOrder, payAgain, useCatalog, useOrder, usePaymentRoutes } from '../api/orders-api';
@@ -72,6 +74,7 @@ export function OrderView({
   const [frameClosed, setFrameClosed] = useState(false);
   const [choosing, setChoosing] = useState(false);
   const [otherRoute, setOtherRoute] = useState<Provider | null>(null);
+  const [confirmCancel, setConfirmCancel] = useState(false);
   const status = order.data?.status;
 
   const pay = useMutation({
@@ -87,7 +90,11 @@ export function OrderView({
   });
   const cancel = useMutation({
     mutationFn: () => cancelOrder(till, iden),
-    onSuccess: (updated) => client.setQueryData(['store', 'order', iden], updated),
+    onSuccess: (updated) => {
+      setConfirmCancel(false);
+      client.setQueryData(['store', 'order', iden], updated);
+      void client.invalidateQueries({ queryKey: ['store', 'orders'] });
+    },
   });
 
   const paidOnce = useRef<string | null>(null);
@@ -111,14 +118,18 @@ export function OrderView({
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 2 }} role="status" aria-live="polite">
         <Typography component="span">{t('orders.statusLabel')}:</Typography>
         <OrderStatusChip status={o.status} />
-        {pending ? <CircularProgress size={18} aria-label={t('orders.waiting')} /> : null}
+        {pending && frame ? <CircularProgress size={18} aria-label={t('orders.waiting')} /> : null}
       </Box>
       {pending ? (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          <Typography component="p">{t('orders.pendingText')}</Typography>
-          {o.provider !== 'credits' ? (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          <Typography component="p">
+            {o.provider === 'credits' || frame
+              ? t('shop.orders.checkingText', { provider: t(`providers.${o.provider}`, { defaultValue: o.provider }) })
+              : t('shop.orders.pendingText')}
+          </Typography>
+          {frameClosed ? (
             <Typography component="p" sx={{ mt: 1 }}>
-              {frameClosed ? t('orders.frameClosedText') : t('orders.notPaidYetText')}
+              {t('orders.frameClosedText')}
             </Typography>
           ) : null}
         </Alert>
@@ -137,7 +148,7 @@ export function OrderView({
       ) : null}
       {o.status === OrderStatus.Failed || o.status === OrderStatus.Cancelled ? (
         <Alert severity={o.status === OrderStatus.Failed ? 'error' : 'warning'} sx={{ mb: 2 }}>
-          <Typography component="p">{t(`orders.${o.status}Text`)}</Typography>
+          <Typography component="p">{t(`shop.orders.${o.status}Text`)}</Typography>
           {onOrderAgain ? (
             <Typography component="p" sx={{ mt: 1 }}>
               {t('orders.orderAgainText')}
@@ -145,7 +156,11 @@ export function OrderView({
           ) : null}
         </Alert>
       ) : null}
-      {o.status === OrderStatus.Refunded ? <Alert severity="info">{t('orders.refundedText')}</Alert> : null}
+      {o.status === OrderStatus.Refunded ? (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {t('shop.orders.refundedText')}
+        </Alert>
+      ) : null}
       {(o.status === OrderStatus.Failed || o.status === OrderStatus.Cancelled) && onOrderAgain ? (
         <Button variant="contained" onClick={() => onOrderAgain(o)} sx={{ mb: 2 }}>
           {t('orders.orderAgain')}
@@ -172,7 +187,7 @@ export function OrderView({
                 {t('orders.payAnotherWay')}
               </Button>
             ) : null}
-            <Button color="warning" onClick={() => cancel.mutate()} disabled={cancel.isPending}>
+            <Button color="warning" onClick={() => setConfirmCancel(true)} disabled={cancel.isPending}>
               {t('orders.cancel')}
             </Button>
           </Stack>
@@ -236,17 +251,37 @@ export function OrderView({
             <dd>{o.creditsSpent}</dd>
           </>
         ) : null}
-        <dt>{o.paidAt ? t('orders.paidWith') : t('orders.route')}</dt>
-        <dd>{t(`providers.${o.provider}`, { defaultValue: o.provider })}</dd>
+        {/* "Paid with" only where money really moved; a pending order says how it is being paid. */}
+        {o.paidAt && (o.status === OrderStatus.Paid || o.status === OrderStatus.Refunded) ? (
+          <>
+            <dt>{t('shop.orders.paidWith')}</dt>
+            <dd>{t(`providers.${o.provider}`, { defaultValue: o.provider })}</dd>
+          </>
+        ) : pending ? (
+          <>
+            <dt>{t('shop.orders.willPayWith')}</dt>
+            <dd>{t(`providers.${o.provider}`, { defaultValue: o.provider })}</dd>
+          </>
+        ) : null}
         <dt>{t('orders.created')}</dt>
         <dd>{formatDate(o.createdAt, lang)}</dd>
-        {o.paidAt ? (
+        {o.paidAt && (o.status === OrderStatus.Paid || o.status === OrderStatus.Refunded) ? (
           <>
             <dt>{t('orders.paidAt')}</dt>
             <dd>{formatDate(o.paidAt, lang)}</dd>
           </>
         ) : null}
       </Box>
+      <ConfirmDialog
+        open={confirmCancel && pending}
+        title={t('shop.orders.cancelTitle')}
+        text={t('shop.orders.cancelText', { ref: orderRef(o.iden) })}
+        confirmLabel={t('shop.orders.cancelConfirm')}
+        cancelLabel={t('shop.orders.keep')}
+        busy={cancel.isPending}
+        onConfirm={() => cancel.mutate()}
+        onClose={() => setConfirmCancel(false)}
+      />
       {/* A final order needs no payment page any more: paid, it shows what it granted instead. */}
       <PaymentFrameDialog
         payment={pending ? frame : null}

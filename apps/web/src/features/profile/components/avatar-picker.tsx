@@ -11,6 +11,7 @@ import { meKey } from '@/lib/use-me';
 import { useTill } from '@/lib/till';
 import { getPlatform } from '@/platform/platform';
 import { updateProfile, uploadAvatar } from '../api/profile-api';
+import { serverUrl } from '@/lib/server-url';
 
 /** Picks an image (scaled in the browser to fit 1024 x 768), uploads it and sets it as the avatar. */
 export function AvatarPicker({ user }: { user: User }) {
@@ -39,7 +40,7 @@ export function AvatarPicker({ user }: { user: User }) {
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
       <Avatar
-        src={user.avatarUrl ?? undefined}
+        src={serverUrl(user.avatarUrl)}
         alt={t('profile.avatarOf', { name: user.name })}
         sx={{ width: 72, height: 72 }}
       >

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { formatDate } from '@/lib/format';
 import { useTill } from '@/lib/till';
+import { sessionName } from '@/lib/user-agent';
 import { revokeOtherSessions, sessionsKey, useSessions } from '../api/profile-api';
 
 /** Where the account is signed in, with a way to sign out everywhere else. */
@@ -35,7 +36,7 @@ export function SessionsList() {
             secondaryAction={s.current ? <Chip size="small" color="primary" label={t('profile.thisDevice')} /> : null}
           >
             <ListItemText
-              primary={s.userAgent ?? t('profile.unknownDevice')}
+              primary={sessionName(t, s.userAgent)}
               secondary={t('profile.sessionSince', { date: formatDate(s.createdAt, i18n.language), ip: s.ip ?? '—' })}
               sx={{ pr: 10, wordBreak: 'break-word' }}
             />

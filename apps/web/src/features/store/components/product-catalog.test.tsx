@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { ProductType, type Product } from '@till/protocol';
 import { testProduct } from '@/test/fixtures';
-import { fakeTill, renderWithApp } from '@/test/render';
+import { fakeTill, renderWithApp, signInFake } from '@/test/render';
 import { ProductCatalog } from './product-catalog';
 
 const product = (over: Partial<Product>): Product =>
@@ -84,5 +84,37 @@ describe('ProductCatalog', () => {
     renderCatalog(() => ({ code: 900, data: { products: [catalog[2]] } }));
     expect(await screen.findByText('No products yet.')).toBeVisible();
     expect(screen.queryByRole('list', { name: 'Products' })).toBeNull();
+  });
+
+  it("marks what the signed-in buyer owns and offers no way to buy it again, and a subscription's period in words", async () => {
+    const monthly = product({
+      id: 'monthly',
+      alias: 'monthly',
+      title: 'Monthly',
+      type: ProductType.Subscription,
+      price: { amount: 299, currency: 'USD' },
+      grants: { period: 'P3M' },
+    });
+    const till = fakeTill((path) => {
+      if (path === 'api/store/products') return { code: 900, data: { products: [...catalog, monthly] } };
+      if (path === 'api/store/entitlements')
+        return {
+          code: 900,
+          data: {
+            entitlements: [
+              { productId: 'pro', alias: 'pro', title: 'Pro unlock', kind: 'ownership', expiresAt: null, active: true },
+            ],
+          },
+        };
+      return { code: 904, parameter: 'path' };
+    });
+    signInFake(till);
+    renderWithApp(<ProductCatalog productHref={(id) => `/product/${id}`} onAddToCart={vi.fn()} />, { till });
+    const cards = within(await screen.findByRole('list', { name: 'Products' })).getAllByRole('listitem');
+    expect(await within(cards[1]!).findByText(/You own this/)).toBeVisible();
+    expect(within(cards[1]!).queryByRole('button', { name: 'Add Pro unlock to the cart' })).toBeNull();
+    expect(within(cards[0]!).getByRole('button', { name: 'Add 100 credits to the cart' })).toBeVisible();
+    expect(within(cards[2]!).getByText('$2.99 every 3 months')).toBeVisible();
+    expect(within(cards[2]!).getByText('Subscription (every 3 months)')).toBeVisible();
   });
 });

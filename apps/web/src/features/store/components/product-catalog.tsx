@@ -8,6 +8,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { Product } from '@till/protocol';
 import { EmptyState, ErrorState, LoadingState } from '@/components/states';
+import { useOwnedProducts } from '@/lib/use-owned';
 import { useProducts } from '../api/store-api';
 import { ProductPrice, useGrantText } from './product-price';
 
@@ -22,6 +23,7 @@ export function ProductCatalog({
   const { t } = useTranslation();
   const grantText = useGrantText();
   const query = useProducts();
+  const owned = useOwnedProducts();
   if (query.isPending) return <LoadingState />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   const products = query.data.filter((p) => p.active);
@@ -79,13 +81,24 @@ export function ProductCatalog({
             >
               {t('store.details')}
             </Button>
-            <Button
-              variant="contained"
-              onClick={() => onAddToCart(product)}
-              aria-label={t('store.addToCartNamed', { title: product.title })}
-            >
-              {t('store.addToCart')}
-            </Button>
+            {owned.has(product.id) ? (
+              // Owned for good: nothing to buy again. Drawn like a chip, without MUI's Chip (first screen).
+              <Typography
+                variant="body2"
+                data-testid="owned-mark"
+                sx={{ px: 1.5, py: 0.5, borderRadius: 4, border: 1, borderColor: 'success.main', fontWeight: 600 }}
+              >
+                ✓ {t('store.owned')}
+              </Typography>
+            ) : (
+              <Button
+                variant="contained"
+                onClick={() => onAddToCart(product)}
+                aria-label={t('store.addToCartNamed', { title: product.title })}
+              >
+                {t('store.addToCart')}
+              </Button>
+            )}
           </CardActions>
         </Card>
       ))}

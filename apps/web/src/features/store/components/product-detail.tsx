@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { Product } from '@till/protocol';
 import { ErrorState, LoadingState } from '@/components/states';
 import { usePageTitle } from '@/lib/use-page-title';
+import { useOwnedProducts } from '@/lib/use-owned';
 import { useProduct } from '../api/store-api';
 import { ProductPrice, useGrantText } from './product-price';
 
@@ -24,6 +25,7 @@ export function ProductDetail({
   const { t } = useTranslation();
   const grantText = useGrantText();
   const { product, ...query } = useProduct(idOrAlias);
+  const owned = useOwnedProducts();
   usePageTitle(product?.title ?? t('store.product'));
   if (query.isPending) return <LoadingState />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
@@ -33,7 +35,10 @@ export function ProductDetail({
       <Typography variant="h4" component="h1" gutterBottom sx={{ fontWeight: 600 }}>
         {product.title}
       </Typography>
-      <Chip label={t(`store.type.${product.type}`)} sx={{ mb: 2 }} />
+      <Stack direction="row" spacing={1} useFlexGap sx={{ mb: 2, flexWrap: 'wrap' }}>
+        <Chip label={t(`store.type.${product.type}`)} />
+        {owned.has(product.id) ? <Chip color="success" label={t('store.owned')} data-testid="owned-mark" /> : null}
+      </Stack>
       {product.imageUrl ? (
         <Box
           component="img"
@@ -55,7 +60,11 @@ export function ProductDetail({
       <Typography sx={{ mb: 2 }}>{product.description}</Typography>
       <Typography sx={{ mb: 2 }}>{grantText(product)}</Typography>
       <ProductPrice product={product} size="h5" />
-      {product.active ? (
+      {owned.has(product.id) ? (
+        <Alert severity="success" sx={{ mt: 2 }}>
+          {t('store.ownedText')}
+        </Alert>
+      ) : product.active ? (
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 3 }}>
           <Button variant="contained" size="large" onClick={() => onBuy(product)}>
             {t('store.buyNow')}

@@ -1,0 +1,85 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import type { Money } from '@till/protocol';
+import { formatMoney } from '@/lib/format';
+
+/** One line of the summary: what, how many, what it comes to, and whether the buyer owns it already. */
+export interface SummaryLine {
+  productId: string;
+  title: string;
+  quantity: number;
+  amount: Money | null;
+  owned?: boolean;
+}
+
+/**
+ * The order as it will be charged: each line with its quantity, the subtotal, the coupon's discount
+ * and the total, in the buyer's language and currency format. An owned line says so and can be
+ * taken out of the cart here.
+ */
+export function CheckoutSummary({
+  lines,
+  subtotal,
+  discount,
+  couponCode,
+  total,
+  onRemove,
+}: {
+  lines: readonly SummaryLine[];
+  subtotal: Money | null;
+  discount: Money | null;
+  couponCode: string | null;
+  total: Money | null;
+  onRemove: (productId: string) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const money = (m: Money | null) => (m ? formatMoney(m, i18n.language) : '—');
+  const row = { display: 'flex', justifyContent: 'space-between', gap: 2, py: 0.5 } as const;
+  return (
+    <Box component="section" aria-labelledby="summary-title" sx={{ mb: 2 }}>
+      <Typography id="summary-title" variant="h6" component="h2" sx={{ mb: 1 }}>
+        {t('shop.summary.title')}
+      </Typography>
+      <Box component="ul" aria-label={t('shop.summary.lines')} sx={{ listStyle: 'none', p: 0, m: 0 }}>
+        {lines.map((line) => (
+          <Box component="li" key={line.productId} sx={{ borderBottom: 1, borderColor: 'divider', py: 0.5 }}>
+            <Box sx={row}>
+              <Typography sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+                {t('shop.summary.line', { title: line.title, count: line.quantity })}
+              </Typography>
+              <Typography sx={{ whiteSpace: 'nowrap' }}>{money(line.amount)}</Typography>
+            </Box>
+            {line.owned ? (
+              <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 1, pb: 0.5 }}>
+                <Typography variant="body2" color="warning.dark" role="status">
+                  {t('shop.summary.owned', { title: line.title })}
+                </Typography>
+                <Button size="small" color="warning" onClick={() => onRemove(line.productId)}>
+                  {t('shop.summary.removeOwned', { title: line.title })}
+                </Button>
+              </Box>
+            ) : null}
+          </Box>
+        ))}
+      </Box>
+      <Box component="dl" sx={{ m: 0, mt: 1, '& dt, & dd': { m: 0 } }}>
+        <Box sx={row}>
+          <dt>{t('shop.summary.subtotal')}</dt>
+          <dd>{money(subtotal)}</dd>
+        </Box>
+        {discount && discount.amount > 0 ? (
+          <Box sx={{ ...row, color: 'success.dark' }}>
+            <dt>{couponCode ? t('shop.summary.discountCode', { code: couponCode }) : t('shop.summary.discount')}</dt>
+            <dd>−{money(discount)}</dd>
+          </Box>
+        ) : null}
+        <Box sx={{ ...row, fontWeight: 700, fontSize: '1.15rem' }} data-testid="checkout-total">
+          <dt>{t('shop.summary.total')}</dt>
+          <dd>{money(total)}</dd>
+        </Box>
+      </Box>
+    </Box>
+  );
+}
