@@ -147,7 +147,7 @@ describe.each(filesMatrix)('account deletion on %s with %s storage', (dialect, d
     });
     expect((await t.call('/api/auth/getUserInfo', { token: u.token })).code).toBe(900);
     expect(await t.call('/api/files/list', { token: u.token, page: 1 })).toMatchObject({ data: { total: 1 } });
-    expect((await fetch(file.url)).status).toBe(200);
+    expect((await fetch(new URL(file.url, t.url))).status).toBe(200);
     expect(events.kinds(u.userId)).toEqual([]);
   });
 

@@ -97,6 +97,13 @@ describe.each(dialects)('user administration on %s', (dialect) => {
     // Revocation is immediate too.
     expect(await adminCall(u.token)).toEqual({ code: 903, required: 9 });
     expect(await levelOf(u.token)).toBe(2);
+    // Both changes are in the user's security log, naming the administrator who made them.
+    const log = await t.call('/api/auth/securityLog', { token: u.token });
+    const changes = (log.data as { entries: { kind: string; actorId: string | null }[] }).entries.filter(
+      (e) => e.kind === 'admin_level_changed',
+    );
+    expect(changes).toHaveLength(2);
+    expect(changes.every((e) => e.actorId === admin.userId)).toBe(true);
   });
 
   it('refuses a level change for oneself, an unconfirmed address and a configured administrator', async () => {

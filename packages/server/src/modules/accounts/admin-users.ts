@@ -103,7 +103,16 @@ export class AdminUsers {
     if (!row.email_confirmed) return fail.invalidInput('userId', 'unconfirmed');
     if (this.adminEmails.includes(row.email)) return fail.invalidInput('userId', 'configured');
     const now = this.now();
-    await this.db.updateTable('users').set({ level, updated_at: now }).where('id', '=', userId).execute();
+    // The change and its entry in the user's security log commit together.
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set({ level, updated_at: now }).where('id', '=', userId).execute();
+      if (row.level !== level) {
+        await this.accounts.securityLog.write(
+          { userId, kind: 'admin_level_changed', actorId: callerId, detail: { level, from: row.level } },
+          trx,
+        );
+      }
+    });
     return { user: toAdminUser(this.accounts, { ...row, level, updated_at: now }) };
   }
 

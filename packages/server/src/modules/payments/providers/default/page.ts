@@ -94,7 +94,8 @@ export async function registerCheckoutPage(
       const t = textsFor(lang);
       const order = sig && provider.checkPageSignature(iden, sig) ? await ports.findOrder(iden, lang) : undefined;
       if (!order) return send(reply, 404, page(lang, t.notFound, `<p>${escapeHtml(t.badLink)}</p>`));
-      const orderUrl = `${config.publicUrl}/orders/${encodeURIComponent(iden)}`;
+      // Relative: back to the order on whichever of the app's hosts the page was opened at.
+      const orderUrl = `/orders/${encodeURIComponent(iden)}`;
       if (order.status !== 'pending') {
         const back = `<div class="actions"><a class="link secondary" href="${escapeHtml(orderUrl)}">${escapeHtml(t.back)}</a></div>`;
         return send(
@@ -139,7 +140,7 @@ export async function registerCheckoutPage(
         request.log.info({ iden, outcome: applied.body.code }, 'checkout page choice refused');
       // Back to the order in the app, which shows what happened and what to do next (the page
       // itself still shows the result to whoever opens its link again).
-      return reply.redirect(`${config.publicUrl}/orders/${encodeURIComponent(iden)}`, 303);
+      return reply.redirect(`/orders/${encodeURIComponent(iden)}`, 303);
     });
   });
 }
