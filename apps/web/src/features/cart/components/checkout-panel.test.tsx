@@ -179,6 +179,23 @@ describe('CheckoutPanel', () => {
     expect(env.calls.find((c) => c.path === 'api/store/doCheckout')?.body.couponCode).toBe('');
   });
 
+  it('says a coupon the shop switched off can no longer be used', async () => {
+    const env = server(noCoupon, ['default'], startsPayment, (body) => previewOf(body, { refuse: 'inactive' }));
+    signInFake(env.till);
+    renderWithApp(
+      <CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} onPaidInApp={vi.fn()} />,
+      { till: env.till, cart: env.cart },
+    );
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Coupon code'), 'SPRING');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(
+      await screen.findByText(
+        'This coupon has been switched off and can no longer be used. Remove it to buy without a coupon.',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('flags a product the buyer owns, says why Buy waits, and takes it out of the cart', async () => {
     const env = server(noCoupon, ['default'], startsPayment, (body) => previewOf(body, { owned: true }));
     signInFake(env.till);
