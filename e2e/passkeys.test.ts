@@ -60,7 +60,7 @@ describe('passkeys and account deletion in Chromium with a virtual authenticator
     await fill(page, 'E-mail', email);
     await fill(page, 'Password', PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await waitForText(page, /We have sent a confirmation link/);
+    await waitForText(page, 'Check your mail');
 
     await page.goto('/profile');
     await waitForText(page, 'No passkeys yet.');
