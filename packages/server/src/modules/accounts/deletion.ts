@@ -55,15 +55,8 @@ export async function checkDeletionProof(
     return proved instanceof Failure ? proved : undefined;
   }
   if (!proof.password) return fail.invalidInput('password', 'required');
-  const { loginFailuresFromIp, loginFailures } = accounts.limiters;
-  const pair = `${actor.email}|${client.ip}`;
-  const pairWait = await loginFailuresFromIp.hit(pair);
-  if (pairWait) return fail.rateLimited(pairWait);
-  const accountWait = await loginFailures.hit(actor.email);
-  if (accountWait) {
-    await loginFailuresFromIp.refund(pair);
-    return fail.rateLimited(accountWait);
-  }
+  const spent = await accounts.spendFailure(actor.email, client.ip);
+  if (spent) return spent;
   if (!(await verifyPassword(actor.password_hash, proof.password))) return fail.wrongCredentials();
   // A password is one factor: with a second one on, its code (or a recovery code) comes too, spent
   // once like a sign-in's. A passkey above needs none: it is possession and user verification at once.
@@ -74,7 +67,7 @@ export async function checkDeletionProof(
     if (method === 'recovery_code')
       await accounts.securityLog.write({ userId: actor.id, kind: 'recovery_code_used', ...client });
   }
-  await Promise.all([loginFailuresFromIp.reset(pair), loginFailures.refund(actor.email)]);
+  await accounts.forgiveFailure(actor.email, client.ip);
   return undefined;
 }
 

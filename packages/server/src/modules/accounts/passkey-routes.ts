@@ -36,26 +36,20 @@ async function signIn(
   credential: AuthenticationCredential,
   client: ClientInfo,
 ): Promise<Outcome<IssuedSession>> {
-  const { loginPerIp, loginFailuresFromIp, loginFailures } = accounts.limiters;
+  const { loginPerIp } = accounts.limiters;
   const ipWait = await loginPerIp.hit(client.ip);
   if (ipWait) return fail.rateLimited(ipWait);
   const claimed = await passkeys.repo.findByCredentialId(credential.id);
   const owner = claimed ? await accounts.repo.findUserById(claimed.user_id) : undefined;
-  const pair = owner ? `${owner.email}|${client.ip}` : undefined;
-  if (owner && pair) {
-    const pairWait = await loginFailuresFromIp.hit(pair);
-    if (pairWait) return fail.rateLimited(pairWait);
-    const accountWait = await loginFailures.hit(owner.email);
-    if (accountWait) {
-      await loginFailuresFromIp.refund(pair);
-      return fail.rateLimited(accountWait);
-    }
+  if (owner) {
+    const spent = await accounts.spendFailure(owner.email, client.ip);
+    if (spent) return spent;
   }
   const proved = await passkeys.verifyAssertion(credential, 'signin', null);
   if (proved instanceof Failure) return proved;
   const user = owner?.id === proved.userId ? owner : await accounts.repo.findUserById(proved.userId);
   if (!user || user.deleted_at != null) return fail.wrongCredentials();
-  if (pair) await Promise.all([loginFailuresFromIp.reset(pair), loginFailures.refund(user.email)]);
+  if (owner) await accounts.forgiveFailure(owner.email, client.ip);
   const session = await runInTransaction(accounts.db, async (trx) => {
     const issued = await accounts.issueSession(user, client, trx);
     await events.record(

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { PasskeyPaths } from '@till/protocol';
 import { serviceData } from '@/lib/calls';
+import { secondFactorProof } from '@/lib/second-factor-proof';
 import type { Till } from '@/lib/till';
 
 /**
@@ -8,12 +9,12 @@ import type { Till } from '@/lib/till';
  * `secondFactor` the administrator's code (six digits) or recovery code when their second factor is on.
  */
 export async function deleteUser(till: Till, userId: string, confirm: string, password: string, secondFactor = '') {
-  const proof = !secondFactor
-    ? {}
-    : /^\d{6}$/.test(secondFactor)
-      ? { code: secondFactor }
-      : { recoveryCode: secondFactor.trim() };
-  await serviceData<Record<string, never>>(till, PasskeyPaths.adminDeleteUser, { userId, confirm, password, ...proof });
+  await serviceData<Record<string, never>>(till, PasskeyPaths.adminDeleteUser, {
+    userId,
+    confirm,
+    password,
+    ...secondFactorProof(secondFactor),
+  });
 }
 
 /** Whether the signed-in administrator's own second factor is on (their deletions then need its code). */

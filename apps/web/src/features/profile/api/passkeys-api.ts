@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api-error';
+import { secondFactorProof } from '@/lib/second-factor-proof';
 import type { Till } from '@/lib/till';
 import { useTill } from '@/lib/till';
 import { webauthn } from '@/lib/webauthn';
@@ -32,13 +33,7 @@ export async function removePasskey(till: Till, id: string) {
 /** Deletes the account, proven by the password or, when `password` is null, by a passkey asked for now. */
 export async function deleteAccount(till: Till, confirm: string, password: string | null, secondFactor = '') {
   if (password !== null) {
-    // A second factor's proof goes with the password: six digits are a code, anything else a recovery code.
-    const proof = !secondFactor
-      ? {}
-      : /^\d{6}$/.test(secondFactor)
-        ? { code: secondFactor }
-        : { recoveryCode: secondFactor.trim() };
-    return unwrap(await till.api.deleteAccount({ confirm, password, ...proof }));
+    return unwrap(await till.api.deleteAccount({ confirm, password, ...secondFactorProof(secondFactor) }));
   }
   const options = unwrap(await till.api.passkeys.confirmOptions()).data.options;
   const passkey = await webauthn.get(options);
