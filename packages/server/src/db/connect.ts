@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import { GroupCommitDriver, GroupCommitSqliteDialect } from './group-commit.js';
 import type { Database } from './schema.js';
 
 /** Which engine a {@link Db} talks to; the few queries that differ branch on it. */
@@ -60,6 +61,9 @@ function cachingStatements(db: SqliteDatabase.Database) {
   const cache = new Map<string, SqliteDatabase.Statement>();
   return {
     close: () => db.close(),
+    get inTransaction() {
+      return db.inTransaction;
+    },
     prepare(sql: string) {
       let stmt = cache.get(sql);
       if (!stmt) {
@@ -94,9 +98,10 @@ export async function connect(url: string, options: { poolSize?: number } = {}):
     const memory = file === ':memory:';
     if (!memory) mkdirSync(dirname(file), { recursive: true });
     const writer = cachingStatements(openSqlite(file, false));
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: writer }) });
     // A private in-memory database cannot be opened twice; there the reads share the one connection.
     const reader = memory ? undefined : cachingStatements(openSqlite(file, true));
+    const driver = new GroupCommitDriver(writer, reader);
+    const kysely = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(driver, writer) });
     return {
       kysely,
       dialect: 'sqlite',

@@ -1,0 +1,164 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type SqliteDatabase from 'better-sqlite3';
+import { Kysely, sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sqliteDriverName } from './connect.js';
+import { GroupCommitDriver, GroupCommitSqliteDialect, type GroupCommitLimits } from './group-commit.js';
+
+const Driver = createRequire(import.meta.url)(sqliteDriverName) as typeof SqliteDatabase;
+
+interface Tables {
+  parents: { id: number };
+  items: { id: number; parent_id: number | null; note: string };
+}
+
+describe('group commit on SQLite', () => {
+  let dir: string;
+  let file: string;
+  let writer: SqliteDatabase.Database;
+  let reader: SqliteDatabase.Database;
+  /** A third connection: what other processes see, that is, only what is committed. */
+  let outside: SqliteDatabase.Database;
+  let driver: GroupCommitDriver;
+  let db: Kysely<Tables>;
+
+  const open = (limits?: GroupCommitLimits) => {
+    driver = new GroupCommitDriver(writer, reader, limits);
+    db = new Kysely<Tables>({ dialect: new GroupCommitSqliteDialect(driver, writer) });
+  };
+  const committed = (): number[] =>
+    (outside.prepare('select id from items order by id').all() as { id: number }[]).map((r) => r.id);
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'till-group-commit-'));
+    file = join(dir, 'db.sqlite');
+    writer = new Driver(file);
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('foreign_keys = ON');
+    writer.exec(`create table parents (id integer primary key);
+      create table items (id integer primary key, note text not null,
+        parent_id integer references parents(id) deferrable initially deferred)`);
+    reader = new Driver(file, { readonly: true });
+    outside = new Driver(file, { readonly: true });
+    open();
+  });
+  afterEach(async () => {
+    await db.destroy();
+    reader.close();
+    outside.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A transaction writing one item, as many requests arriving together would. */
+  const write = (id: number, fail = false) =>
+    db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('items')
+        .values({ id, note: `item ${id}`, parent_id: null })
+        .execute();
+      if (fail) throw new Error(`transaction ${id} fails`);
+      return id;
+    });
+
+  it('commits transactions that wait for the connection together, each answered only once it is committed', async () => {
+    const seenAtAnswer = new Map<number, boolean>();
+    const ids = Array.from({ length: 20 }, (_, i) => i + 1);
+    await Promise.all(ids.map((id) => write(id).then(() => seenAtAnswer.set(id, committed().includes(id)))));
+    expect(committed()).toEqual(ids);
+    expect([...seenAtAnswer.values()].every(Boolean)).toBe(true);
+    expect(driver.stats.transactions).toBe(20);
+    expect(driver.stats.commits).toBeLessThan(5);
+  });
+
+  it('rolls back a failed transaction alone; the others of its batch commit', async () => {
+    const results = await Promise.allSettled([write(1), write(2), write(3, true), write(4), write(5)]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(committed()).toEqual([1, 2, 4, 5]);
+    expect(driver.stats.commits).toBe(1);
+  });
+
+  it('fails every transaction of a batch whose commit fails, and keeps none of their writes', async () => {
+    // A deferred foreign key is checked at COMMIT: the batch's commit fails for the one bad row.
+    const bad = db.transaction().execute(async (trx) => {
+      await trx.insertInto('items').values({ id: 3, note: 'orphan', parent_id: 99 }).execute();
+    });
+    const results = await Promise.allSettled([write(1), write(2), bad, write(4)]);
+    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
+    expect(committed()).toEqual([]);
+    // The connection is usable again, and a later transaction commits on its own.
+    await write(5);
+    expect(committed()).toEqual([5]);
+  });
+
+  it('commits the open batch before a write outside any transaction, which is committed when it resolves', async () => {
+    let single: Promise<number[]> | undefined;
+    const batch = Promise.all([
+      write(1),
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('items').values({ id: 2, note: 'item 2', parent_id: null }).execute();
+        // Queued for the connection behind this transaction: it runs while 1 and 2 await their commit.
+        single = db
+          .insertInto('items')
+          .values({ id: 3, note: 'alone', parent_id: null })
+          .execute()
+          .then(() => committed());
+      }),
+    ]);
+    await batch;
+    expect(await single).toEqual([1, 2, 3]);
+    expect(driver.stats).toEqual({ commits: 1, transactions: 2 });
+  });
+
+  it('answers a read outside any transaction with what is committed, without ending the batch', async () => {
+    await write(1);
+    let readDuringBatch: number[] = [];
+    const batch = Promise.all([
+      write(2),
+      write(3),
+      // Queued behind both: by its turn they are written but wait for the batch's commit.
+      db
+        .selectFrom('items')
+        .select('id')
+        .execute()
+        .then((rows) => (readDuringBatch = rows.map((r) => r.id))),
+    ]);
+    await batch;
+    expect(readDuringBatch).toEqual([1]);
+    expect(committed()).toEqual([1, 2, 3]);
+    expect(driver.stats.commits).toBe(2);
+  });
+
+  it('inside a transaction, reads see the writes of those before it in the batch', async () => {
+    const seen = await Promise.all([
+      write(1),
+      db.transaction().execute(async (trx) => (await trx.selectFrom('items').select('id').execute()).map((r) => r.id)),
+    ]);
+    expect(seen[1]).toEqual([1]);
+  });
+
+  it('commits at most `maxMembers` transactions at a time', async () => {
+    await db.destroy();
+    writer = new Driver(file);
+    open({ maxMembers: 3, maxOpenMs: 60_000 });
+    await Promise.all(Array.from({ length: 10 }, (_, i) => write(i + 1)));
+    expect(driver.stats.commits).toBe(4);
+    expect(committed()).toHaveLength(10);
+  });
+
+  it('keeps the order of arrival', async () => {
+    const order: number[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        db.transaction().execute(async (trx) => {
+          order.push(i);
+          await sql`select 1`.execute(trx);
+        }),
+      ),
+    );
+    expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+});

@@ -1,0 +1,236 @@
+import type { DatabaseConnection, Driver, QueryResult, CompiledQuery } from 'kysely';
+import { SelectQueryNode, SqliteDialect } from 'kysely';
+
+/** What the driver needs of a better-sqlite3 database: cached statements and its transaction state. */
+export interface SqliteHandle {
+  prepare(sql: string): {
+    reader: boolean;
+    all(...params: unknown[]): unknown[];
+    run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
+  };
+  readonly inTransaction: boolean;
+  close(): void;
+}
+
+/** How long a batch stays open and how many transactions it takes before it commits anyway. */
+export interface GroupCommitLimits {
+  maxMembers: number;
+  maxOpenMs: number;
+}
+
+const DEFAULT_LIMITS: GroupCommitLimits = { maxMembers: 64, maxOpenMs: 4 };
+const MEMBER = 'till_member';
+
+interface Member {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** One holder of the connection, from acquire to release (Kysely's connection for that span). */
+class Lease implements DatabaseConnection {
+  inTransaction = false;
+  released = false;
+  constructor(private readonly driver: GroupCommitDriver) {}
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return this.driver.execute<R>(this, query);
+  }
+  // eslint-disable-next-line require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming is not supported on SQLite here');
+  }
+}
+
+/**
+ * Kysely's SQLite driver with group commit. SQLite has one writer, so transactions already ran one
+ * after another on one connection; what each paid on its own was the commit, which writes every page
+ * it changed to the WAL and was the largest single cost of a purchase. Here a finished transaction
+ * releases its savepoint inside one open database transaction and hands the connection on; the batch
+ * commits once the event loop has taken in the requests that arrived meanwhile and nobody is inside a
+ * transaction (or when it holds `maxMembers`, or has been open `maxOpenMs`).
+ *
+ * What does not change: each transaction runs alone, in arrival order, on the data of those before it;
+ * one that fails rolls back to its savepoint and takes nothing of the others with it; and its
+ * `execute` resolves only after the COMMIT that made it durable, so no caller answers before its
+ * writes are on disk and visible to other connections. What does: if the COMMIT itself fails (a full
+ * disk, a deferred constraint), every transaction of the batch fails with it and none of their writes
+ * remain; and a transaction that awaits something besides the database keeps the batch before it
+ * waiting too. A write outside any transaction commits the open batch before it runs; a read outside
+ * any transaction goes to the read connection and sees what is committed.
+ */
+export class GroupCommitDriver implements Driver {
+  private readonly waiting: Array<(lease: Lease) => void> = [];
+  private holder: Lease | undefined;
+  private batch: Member[] = [];
+  private batchOpen = false;
+  private batchStartedAt = 0;
+  private commitScheduled = false;
+  /** Commits and transactions committed, for tests and measurements. */
+  readonly stats = { commits: 0, transactions: 0 };
+
+  /**
+   * @param reader a second, read-only connection to the same file (none for a private in-memory
+   * database): a SELECT outside any transaction runs there, on what is committed, instead of ending
+   * the open batch.
+   */
+  constructor(
+    private readonly db: SqliteHandle,
+    private readonly reader?: SqliteHandle,
+    private readonly limits: GroupCommitLimits = DEFAULT_LIMITS,
+  ) {}
+
+  async init(): Promise<void> {}
+
+  acquireConnection(): Promise<DatabaseConnection> {
+    if (!this.holder) {
+      this.holder = new Lease(this);
+      return Promise.resolve(this.holder);
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    const lease = connection as Lease;
+    if (!this.batchOpen) {
+      this.run('begin');
+      this.batchOpen = true;
+      this.batchStartedAt = performance.now();
+    }
+    this.run(`savepoint ${MEMBER}`);
+    lease.inTransaction = true;
+  }
+
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const lease = connection as Lease;
+    this.run(`release ${MEMBER}`);
+    lease.inTransaction = false;
+    const done = new Promise<void>((resolve, reject) => this.batch.push({ resolve, reject }));
+    if (this.batch.length >= this.limits.maxMembers || performance.now() - this.batchStartedAt >= this.limits.maxOpenMs)
+      this.commitBatch();
+    // The connection goes on to the next transaction now; this one's answer waits for the commit.
+    this.handOn(lease);
+    return done;
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const lease = connection as Lease;
+    // Kysely also rolls back after a failed commit; by then the batch was rolled back as a whole and
+    // the connection has moved on to other transactions.
+    if (!lease.inTransaction) return;
+    lease.inTransaction = false;
+    if (!this.db.inTransaction) {
+      // SQLite rolled back the whole transaction itself (a full disk, an I/O error): the batch is gone.
+      this.failBatch(new Error('the database rolled back the transaction'));
+      return;
+    }
+    try {
+      this.run(`rollback to ${MEMBER}`);
+      this.run(`release ${MEMBER}`);
+    } catch (error) {
+      this.failBatch(error);
+      throw error;
+    }
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    this.handOn(connection as Lease);
+  }
+
+  async destroy(): Promise<void> {
+    if (this.batchOpen) this.commitBatch();
+    this.db.close();
+  }
+
+  /** Runs one query for the lease that holds the connection. */
+  execute<R>(lease: Lease, query: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      if (!lease.inTransaction) {
+        // A read of its own sees what is committed, as it would on this connection between transactions.
+        if (this.reader && SelectQueryNode.is(query.query))
+          return Promise.resolve({ rows: this.reader.prepare(query.sql).all(...query.parameters) as R[] });
+        // A write of its own must not join the batch: it would be answered before its commit.
+        if (this.batchOpen) this.commitBatch();
+      }
+      const stmt = this.db.prepare(query.sql);
+      if (stmt.reader) return Promise.resolve({ rows: stmt.all(...query.parameters) as R[] });
+      const { changes, lastInsertRowid } = stmt.run(...query.parameters);
+      return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  private run(sql: string): void {
+    this.db.prepare(sql).run();
+  }
+
+  /** Passes the connection to the next waiter, or frees it. */
+  private handOn(lease: Lease): void {
+    if (lease.released) return;
+    lease.released = true;
+    const next = this.waiting.shift();
+    this.holder = next ? new Lease(this) : undefined;
+    if (this.batchOpen) this.scheduleCommit();
+    if (next && this.holder) next(this.holder);
+  }
+
+  /**
+   * Commits the open batch once the event loop has taken in what arrived meanwhile: better-sqlite3
+   * is synchronous, so a transaction runs within one turn of the loop, and the requests that would
+   * join its batch are only read in the loop's next poll for I/O.
+   */
+  private scheduleCommit(): void {
+    if (this.commitScheduled) return;
+    this.commitScheduled = true;
+    setImmediate(() => {
+      this.commitScheduled = false;
+      // A transaction still running (it awaits something besides the database) commits the batch
+      // when it ends, through another schedule.
+      if (this.batchOpen && !this.holder?.inTransaction) this.commitBatch();
+    });
+  }
+
+  private commitBatch(): void {
+    const members = this.batch;
+    this.batch = [];
+    this.batchOpen = false;
+    try {
+      this.run('commit');
+    } catch (error) {
+      this.rollbackAll();
+      for (const m of members) m.reject(error);
+      return;
+    }
+    this.stats.commits += 1;
+    this.stats.transactions += members.length;
+    for (const m of members) m.resolve();
+  }
+
+  private failBatch(error: unknown): void {
+    const members = this.batch;
+    this.batch = [];
+    this.batchOpen = false;
+    this.rollbackAll();
+    for (const m of members) m.reject(error);
+  }
+
+  private rollbackAll(): void {
+    try {
+      if (this.db.inTransaction) this.run('rollback');
+    } catch {
+      // Nothing is left to undo: SQLite ended the transaction itself.
+    }
+  }
+}
+
+/** Kysely's SQLite dialect on a {@link GroupCommitDriver}. */
+export class GroupCommitSqliteDialect extends SqliteDialect {
+  constructor(
+    private readonly driver: GroupCommitDriver,
+    database: SqliteHandle,
+  ) {
+    super({ database: database as never });
+  }
+  override createDriver(): Driver {
+    return this.driver;
+  }
+}
