@@ -1,7 +1,22 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 
 let lastMillis = 0;
 let counter = 0;
+
+// Random bits are drawn from the system's generator in blocks: one call per 512 ids instead of one
+// per id (a purchase makes two ids, and the call was a measurable share of its time).
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+
+function random64Hex(): string {
+  if (poolAt + 8 > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  const hex = pool.toString('hex', poolAt, poolAt + 8);
+  poolAt += 8;
+  return hex;
+}
 
 /**
  * A new id that sorts by creation: 11 base-36 digits of time, a 4-digit counter (so that ids made in
@@ -16,7 +31,7 @@ export function newId(now = Date.now()): string {
   }
   const time = now.toString(36).padStart(11, '0');
   const seq = (counter % 36 ** 4).toString(36).padStart(4, '0');
-  return `${time}${seq}${randomBytes(8).toString('hex')}`;
+  return `${time}${seq}${random64Hex()}`;
 }
 
 /** A coupon code of `length` characters without look-alikes (no 0/O, 1/I/L). */

@@ -124,4 +124,16 @@ describe('periods and ids', () => {
     expect(new Set(ids).size).toBe(100);
     expect(newId(2_000) > ids[99]!).toBe(true);
   });
+
+  it('gives every id 64 fresh random bits, across refills of the random block', () => {
+    const tails = Array.from({ length: 3000 }, (_, i) => newId(5_000 + i).slice(15));
+    expect(tails.every((t) => /^[0-9a-f]{16}$/.test(t))).toBe(true);
+    expect(new Set(tails).size).toBe(3000);
+    // Each of the 64 bit positions is set in about half of the ids.
+    for (let bit = 0; bit < 64; bit++) {
+      const set = tails.filter((t) => (BigInt(`0x${t}`) >> BigInt(bit)) & 1n).length;
+      expect(set).toBeGreaterThan(1300);
+      expect(set).toBeLessThan(1700);
+    }
+  });
 });
