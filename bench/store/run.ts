@@ -164,8 +164,8 @@ async function webhookRate(idens: string[], used: { next: number }): Promise<num
 /**
  * The statements payWithCredits runs for one credit product (find the product; then in one transaction
  * the guarded balance update, the ledger entry, the paid order and its item), or doCheckout for one
- * priced product with a coupon (find the product, the coupon and its stale holds; then the coupon use
- * for the buyer and in all, the pending order and its item), run back to back on a connection of
+ * priced product and one subscription with a coupon (find both products, the coupon and its stale
+ * holds; then the coupon use for the buyer and in all, the pending order and its two items), run back to back on a connection of
  * their own for `seconds`: transactions per second.
  */
 function rawRate(kind: 'payWithCredits' | 'doCheckout', userId: string, seconds: number): number {
@@ -215,9 +215,9 @@ function rawRate(kind: 'payWithCredits' | 'doCheckout', userId: string, seconds:
       userId,
       'pending',
       'USD',
-      199,
-      20,
-      179,
+      498,
+      50,
+      448,
       0,
       'WELCOME10',
       'default',
@@ -232,6 +232,7 @@ function rawRate(kind: 'payWithCredits' | 'doCheckout', userId: string, seconds:
       null,
     );
     item.run(id, 0, 'credits-100', 'credits-100', '100 credits', 0, 199, 'USD', null, 1, 100, null);
+    item.run(id, 1, 'monthly', 'monthly', 'Monthly subscription', 2, 299, 'USD', 300, 1, null, 'P1M');
   });
   let done = 0;
   const end = Date.now() + seconds * 1000;
@@ -245,6 +246,7 @@ function rawRate(kind: 'payWithCredits' | 'doCheckout', userId: string, seconds:
         pay(now, id);
       } else {
         product.get('credits-100', 'credits-100');
+        product.get('monthly', 'monthly');
         coupon.get('WELCOME10');
         stale.all('WELCOME10', 'pending', now - 86_400_000, 100);
         checkout(now, id);
