@@ -146,13 +146,13 @@ export class GroupCommitDriver implements Driver {
       if (!lease.inTransaction) {
         // A read of its own sees what is committed, as it would on this connection between transactions.
         if (this.reader && SelectQueryNode.is(query.query))
-          return Promise.resolve({ rows: this.reader.prepare(query.sql).all(...query.parameters) as R[] });
+          return Promise.resolve({ rows: this.reader.prepare(query.sql).all(query.parameters) as R[] });
         // A write of its own must not join the batch: it would be answered before its commit.
         if (this.batchOpen) this.commitBatch();
       }
       const stmt = this.db.prepare(query.sql);
-      if (stmt.reader) return Promise.resolve({ rows: stmt.all(...query.parameters) as R[] });
-      const { changes, lastInsertRowid } = stmt.run(...query.parameters);
+      if (stmt.reader) return Promise.resolve({ rows: stmt.all(query.parameters) as R[] });
+      const { changes, lastInsertRowid } = stmt.run(query.parameters);
       return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
     } catch (error) {
       return Promise.reject(error as Error);

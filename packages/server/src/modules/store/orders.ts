@@ -292,16 +292,19 @@ export const PENDING_COUPON_HOLD_MS = 24 * 3_600_000;
  * back, so that checkouts abandoned on the payment page do not use a limited coupon up for good.
  * Each is its own conditional transition: an order paid meanwhile stays paid.
  */
-export async function expireStaleCouponHolds(db: Kysely<Database>, code: string, now: number): Promise<void> {
-  const stale = await db
+const staleHoldsQuery = prepared<{ code: string; before: number }, { id: string }>((db, p) =>
+  db
     .selectFrom('orders')
     .select('id')
-    .where('coupon_code', '=', code.toUpperCase())
+    .where('coupon_code', '=', p('code'))
     .where('status', '=', 'pending')
-    .where('created_at', '<', now - PENDING_COUPON_HOLD_MS)
-    .limit(100)
-    .execute();
-  for (const { id } of stale) await runInTransaction(db, (trx) => closeOrder(trx, id, 'cancelled', now));
+    .where('created_at', '<', p('before'))
+    .limit(100),
+);
+
+export async function expireStaleCouponHolds(db: Kysely<Database>, code: string, now: number): Promise<void> {
+  const stale = await staleHoldsQuery(db, { code: code.toUpperCase(), before: now - PENDING_COUPON_HOLD_MS });
+  for (const { id } of stale.rows) await runInTransaction(db, (trx) => closeOrder(trx, id, 'cancelled', now));
 }
 
 /**
