@@ -94,6 +94,7 @@ export async function buildApp(
   const accounts = new AccountsModule({
     db: db.kysely,
     read: (query, parameters) => db.read(query, parameters),
+    ...(db.version ? { version: db.version } : {}),
     config,
     mailer,
     log,

@@ -21,6 +21,13 @@ export interface Db {
    */
   read<T>(query: CompiledQuery, parameters: readonly unknown[]): Promise<T[]>;
   /**
+   * SQLite with a read connection: a number that changes whenever a transaction is committed to the
+   * file by any connection, in this process or another (`PRAGMA data_version` on the read
+   * connection, which commits nothing itself). What {@link read} answered is still the answer while
+   * it is unchanged. Absent on PostgreSQL.
+   */
+  version?: () => number;
+  /**
    * A connection of its own beside the pool (PostgreSQL), for state that lives as long as a session:
    * an advisory lock held while the process runs ({@link Liveness}).
    */
@@ -101,6 +108,7 @@ export async function connect(url: string, options: { poolSize?: number } = {}):
     // A private in-memory database cannot be opened twice; there the reads share the one connection.
     const reader = memory ? undefined : cachingStatements(openSqlite(file, true));
     const driver = new GroupCommitDriver(writer, reader);
+    const dataVersion = reader?.prepare('pragma data_version').pluck();
     const kysely = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(driver, writer) });
     return {
       kysely,
@@ -109,6 +117,7 @@ export async function connect(url: string, options: { poolSize?: number } = {}):
         reader
           ? Promise.resolve(reader.prepare(query.sql).all(...parameters) as T[])
           : kysely.executeQuery<T>(CompiledQuery.raw(query.sql, [...parameters])).then((r) => [...r.rows]),
+      ...(dataVersion ? { version: () => dataVersion.get() as number } : {}),
       close: async () => {
         await kysely.destroy();
         reader?.close();

@@ -51,6 +51,8 @@ export interface AccountsDeps {
   db: Kysely<Database>;
   /** Hot-path reads outside transactions (see `Db.read`). */
   read?: Db['read'];
+  /** When the hot-path reads may be answered again (see `Db.version`). */
+  version?: Db['version'];
   config: Config;
   mailer: Mailer;
   limiters: AccountLimiters;
@@ -102,7 +104,7 @@ export class AccountsService {
   private readonly pending = new Set<Promise<void>>();
 
   constructor(private readonly deps: AccountsDeps) {
-    this.repo = new AccountsRepo(deps.db, deps.read);
+    this.repo = new AccountsRepo(deps.db, deps.read, deps.version);
     this.now = deps.now ?? Date.now;
     this.securityLog = new SecurityLog(deps.db, this.now, deps.config.securityLogRetentionDays);
     this.factors = new SecondFactor(deps.db, this.now, deps.config.totpKey, this.securityLog);
