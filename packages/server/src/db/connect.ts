@@ -21,10 +21,9 @@ export interface Db {
    */
   read<T>(query: CompiledQuery, parameters: readonly unknown[]): Promise<T[]>;
   /**
-   * SQLite with a read connection: a number that changes whenever a transaction is committed to the
-   * file by any connection, in this process or another (`PRAGMA data_version` on the read
-   * connection, which commits nothing itself). What {@link read} answered is still the answer while
-   * it is unchanged. Absent on PostgreSQL.
+   * SQLite in a file: a number that changes with every commit to it. This process is the file's only
+   * writer ({@link connect} refuses a second), so what {@link read} answered is still the answer
+   * while the number is unchanged. Absent on PostgreSQL.
    */
   version?: () => number;
   /**
@@ -96,6 +95,30 @@ function openSqlite(file: string, readonly: boolean): SqliteDatabase.Database {
 }
 
 /**
+ * Takes the lock that makes this process the only server on a SQLite file: an exclusive lock on a
+ * small file beside it (`<file>-owner`), held until the process closes the database or ends. The
+ * operating system drops it when the process dies, even by `kill -9`, so a crashed server never
+ * blocks the next. Several server processes need PostgreSQL.
+ */
+function holdOwnerLock(file: string): SqliteDatabase.Database {
+  const lock = new SqliteDriver(`${file}-owner`, { timeout: 0 });
+  try {
+    lock.pragma('locking_mode = EXCLUSIVE');
+    lock.exec('begin exclusive');
+  } catch (error) {
+    lock.close();
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new Error(
+        `${file} is in use by another Till server: SQLite serves one server process (use PostgreSQL to run several)`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+  return lock;
+}
+
+/**
  * Opens the database a URL names: `sqlite:PATH` (`sqlite::memory:` for a throwaway one) or
  * `postgres://...`.
  */
@@ -104,11 +127,13 @@ export async function connect(url: string, options: { poolSize?: number } = {}):
     const file = url.slice('sqlite:'.length);
     const memory = file === ':memory:';
     if (!memory) mkdirSync(dirname(file), { recursive: true });
+    // One server process per file: its writer knows every commit, and its start-up clean-up may
+    // treat records of other instances as left over.
+    const owner = memory ? undefined : holdOwnerLock(file);
     const writer = cachingStatements(openSqlite(file, false));
     // A private in-memory database cannot be opened twice; there the reads share the one connection.
     const reader = memory ? undefined : cachingStatements(openSqlite(file, true));
     const driver = new GroupCommitDriver(writer, reader);
-    const dataVersion = reader?.prepare('pragma data_version').pluck();
     const kysely = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(driver, writer) });
     return {
       kysely,
@@ -117,10 +142,11 @@ export async function connect(url: string, options: { poolSize?: number } = {}):
         reader
           ? Promise.resolve(reader.prepare(query.sql).all(...parameters) as T[])
           : kysely.executeQuery<T>(CompiledQuery.raw(query.sql, [...parameters])).then((r) => [...r.rows]),
-      ...(dataVersion ? { version: () => dataVersion.get() as number } : {}),
+      ...(reader ? { version: () => driver.version } : {}),
       close: async () => {
         await kysely.destroy();
         reader?.close();
+        owner?.close();
       },
     };
   }

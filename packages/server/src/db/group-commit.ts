@@ -5,6 +5,7 @@ import { SelectQueryNode, SqliteDialect } from 'kysely';
 export interface SqliteHandle {
   prepare(sql: string): {
     reader: boolean;
+    readonly: boolean;
     all(...params: unknown[]): unknown[];
     run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
   };
@@ -66,6 +67,7 @@ export class GroupCommitDriver implements Driver {
   private commitScheduled = false;
   /** Commits and transactions committed, for tests and measurements. */
   readonly stats = { commits: 0, transactions: 0 };
+  private changes = 0;
 
   /**
    * @param reader a second, read-only connection to the same file (none for a private in-memory
@@ -79,6 +81,15 @@ export class GroupCommitDriver implements Driver {
   ) {}
 
   async init(): Promise<void> {}
+
+  /**
+   * A number that changes with every commit made through this driver (a batch, or a write outside any
+   * transaction). The file's only writer is this process (see `connect`), so while it is unchanged
+   * the read connection sees the same data.
+   */
+  get version(): number {
+    return this.changes;
+  }
 
   acquireConnection(): Promise<DatabaseConnection> {
     if (!this.holder) {
@@ -151,6 +162,8 @@ export class GroupCommitDriver implements Driver {
         if (this.batchOpen) this.commitBatch();
       }
       const stmt = this.db.prepare(query.sql);
+      // A write of its own is committed as it runs (an INSERT ... RETURNING is a reader that writes).
+      if (!lease.inTransaction && !stmt.readonly) this.changes += 1;
       if (stmt.reader) return Promise.resolve({ rows: stmt.all(query.parameters) as R[] });
       const { changes, lastInsertRowid } = stmt.run(query.parameters);
       return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
@@ -200,6 +213,7 @@ export class GroupCommitDriver implements Driver {
       for (const m of members) m.reject(error);
       return;
     }
+    this.changes += 1;
     this.stats.commits += 1;
     this.stats.transactions += members.length;
     for (const m of members) m.resolve();

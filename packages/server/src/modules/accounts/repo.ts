@@ -73,10 +73,11 @@ export class AccountsRepo {
    * then time): building the query anew each time cost more than running it.
    *
    * Where the database has a version ({@link Db.version}, SQLite), a session found is kept and
-   * answered again for as long as nothing at all was committed since: any commit, by this process or
-   * another on the same file (a sign-out, a password change, a purchase), empties the memo, so a
-   * revocation takes effect on the next call exactly as without it. Reading the version costs a
-   * fraction of the lookup, which was the largest share of the lightest authenticated calls.
+   * answered again for as long as nothing at all was committed since: any commit (a sign-out, a
+   * password change, a purchase, a job's clean-up) empties the memo, so a revocation takes effect on
+   * the next call exactly as without it. The version is a counter of this process's commits, and a
+   * SQLite file has one server process (`connect` refuses a second); the lookup it saves was the
+   * largest share of the lightest authenticated calls.
    */
   async findSession(tokenHash: string, now: number): Promise<(SessionUser & SessionFields) | undefined> {
     // Read before the lookup: a commit after it changes the version, so a newer row is never kept

@@ -1,27 +1,20 @@
-import { createRequire } from 'node:module';
-import type SqliteDatabase from 'better-sqlite3';
 import { Code } from '@till/protocol';
-import type { CompiledQuery } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sqliteDriverName } from '../../db/connect.js';
+import { connect } from '../../db/connect.js';
 import { startTestApp, type TestApp } from '../../test-support/app.js';
 import { hashToken } from '../../security/tokens.js';
 import { AccountsRepo } from './repo.js';
-
-const Driver = createRequire(import.meta.url)(sqliteDriverName) as typeof SqliteDatabase;
 
 // The session lookup is kept between commits on SQLite only (PostgreSQL has no data version here).
 describe('sessions kept between commits on SQLite', () => {
   let t: TestApp;
   let now: number;
-  /** Another connection to the same file: what a second server process would write through. */
-  let other: SqliteDatabase.Database;
   let token: string;
 
   beforeEach(async () => {
     now = Date.UTC(2026, 10, 1);
     t = await startTestApp({ now: () => now, env: { SESSION_TTL: '3600' } });
-    other = new Driver(t.db.url.slice('sqlite:'.length));
     const reg = await t.call('/api/register', {
       email: 'memo@example.test',
       password: 'a long, uncommon passphrase',
@@ -29,24 +22,29 @@ describe('sessions kept between commits on SQLite', () => {
     });
     token = reg.token as string;
   });
-  afterEach(async () => {
-    other.close();
-    await t.close();
-  });
+  afterEach(() => t.close());
+  /** A write outside any transaction, as a job or an administrator's change makes one. */
+  const write = (sql: string) => t.ctx.db.kysely.executeQuery(CompiledQuery.raw(sql));
 
   const userInfo = () => t.call('/api/auth/getUserInfo', { token });
 
-  it('refuses a session removed by another process on the very next call', async () => {
+  it('refuses a session removed by a write outside any transaction on the very next call', async () => {
     expect((await userInfo()).code).toBe(900);
     expect((await userInfo()).code).toBe(900);
-    other.prepare('delete from sessions').run();
+    await write('delete from sessions');
     expect((await userInfo()).code).toBe(Code.InvalidToken);
   });
 
-  it('answers what another process changed on the very next call', async () => {
+  it('answers what a transaction changed on the very next call', async () => {
     expect((await userInfo()).user).toMatchObject({ credits: 0, name: 'Memo' });
-    other.prepare("update users set credits = 42, name = 'Changed'").run();
+    await t.ctx.db.kysely
+      .transaction()
+      .execute((trx) => trx.updateTable('users').set({ credits: 42, name: 'Changed' }).execute());
     expect((await userInfo()).user).toMatchObject({ credits: 42, name: 'Changed' });
+  });
+
+  it('is the only server on its file: a second is refused while it runs', async () => {
+    await expect(connect(t.db.url)).rejects.toThrow(/in use by another Till server/);
   });
 
   it('refuses a kept session once it has expired, with nothing committed meanwhile', async () => {
@@ -75,7 +73,7 @@ describe('sessions kept between commits on SQLite', () => {
     expect(lookups).toBe(1);
     // What is kept cannot be changed by a caller.
     expect(Object.isFrozen(first)).toBe(true);
-    other.prepare("update users set name = 'Renamed'").run();
+    await write("update users set name = 'Renamed'");
     expect(await repo.findSession(hash, now)).toMatchObject({ name: 'Renamed' });
     expect(lookups).toBe(2);
     // An unknown token is looked up every time.
