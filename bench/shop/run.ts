@@ -202,11 +202,13 @@ interface Shopper {
 }
 
 async function shop(engine: string, databaseUrl: string, bareRate: number, signInRate: number) {
-  const base = await startServer(
-    ['--import', 'tsx', join(root, 'bench', 'till-server.ts')],
-    { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, SIGNING_SECRET: SECRET, ...UNLIMITED_ENV },
-    root,
-  );
+  const start = () =>
+    startServer(
+      ['--import', 'tsx', join(root, 'bench', 'till-server.ts')],
+      { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, SIGNING_SECRET: SECRET, ...UNLIMITED_ENV },
+      root,
+    );
+  let base = await start();
   const api = (path: string) => `${base}${path}`;
   // Shoppers, the first of them an administrator (made so in the database, as an operator would),
   // who funds the others through the admin call so that every balance has its ledger entry.
@@ -216,6 +218,9 @@ async function shop(engine: string, databaseUrl: string, bareRate: number, signI
     const reg = await ok(api('/api/register'), { email, password: PASSWORD, name: `Shopper ${i}` });
     shoppers.push({ email, token: reg.token as string });
   }
+  // The administrator is appointed in the database with the server stopped, as an operator would:
+  // a SQLite file has one server process, and the server's own writes are the ones it sees.
+  await stopServers();
   const db = await connect(databaseUrl);
   const admin = shoppers[0]!;
   const adminUser = await db.kysely
@@ -226,6 +231,7 @@ async function shop(engine: string, databaseUrl: string, bareRate: number, signI
   await db.kysely.updateTable('users').set({ level: 9, email_confirmed: 1 }).where('id', '=', adminUser.id).execute();
   const users = await db.kysely.selectFrom('users').select(['id', 'email']).execute();
   await db.close();
+  base = await start();
   for (const u of users) {
     await ok(api('/api/admin/credits/adjust'), {
       token: admin.token,
