@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import argon2 from 'argon2';
 
 /**
@@ -12,34 +11,9 @@ export const ARGON2_OPTIONS = {
   parallelism: 1,
 } as const;
 
-/**
- * How many hashes run at once: one per core. argon2 runs on libuv's thread pool (four threads), so
- * without a limit a burst of sign-ins kept four threads hashing on a two-core machine: the event loop
- * got a fraction of a core, every other call waited (p99 over 600 ms in bench/shop), and file reads
- * and writes, which share that pool, queued behind the hashes. With one hash per core the hash rate
- * is the same and the rest of the server keeps answering.
- */
-export const HASH_SLOTS = Math.max(1, availableParallelism());
-let hashing = 0;
-const waitingForSlot: (() => void)[] = [];
-
-/** Runs `work` when fewer than {@link HASH_SLOTS} hashes are under way, in order of arrival. */
-export async function inHashSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (hashing < HASH_SLOTS) hashing += 1;
-  else await new Promise<void>((resolve) => waitingForSlot.push(resolve));
-  try {
-    return await work();
-  } finally {
-    // The slot passes straight to the next in line, or is given back.
-    const next = waitingForSlot.shift();
-    if (next) next();
-    else hashing -= 1;
-  }
-}
-
 /** Hashes a password with argon2id (salt included in the encoded result). */
 export function hashPassword(password: string): Promise<string> {
-  return inHashSlot(() => argon2.hash(password, ARGON2_OPTIONS));
+  return argon2.hash(password, ARGON2_OPTIONS);
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -52,12 +26,11 @@ let dummyHash: Promise<string> | undefined;
 export async function verifyPassword(stored: string | undefined, password: string): Promise<boolean> {
   if (stored === undefined) {
     dummyHash ??= hashPassword('dummy password that never matches');
-    const dummy = await dummyHash;
-    await inHashSlot(() => argon2.verify(dummy, password)).catch(() => false);
+    await argon2.verify(await dummyHash, password).catch(() => false);
     return false;
   }
   try {
-    return await inHashSlot(() => argon2.verify(stored, password));
+    return await argon2.verify(stored, password);
   } catch {
     return false;
   }
