@@ -14,12 +14,32 @@ function machineTicks(): { busy: number; total: number } | undefined {
   }
 }
 
+const started: ChildProcess[] = [];
+
+/** Jiffies the server processes this benchmark started have used (they finish a round's last requests). */
+function serverTicks(): number {
+  let ticks = 0;
+  for (const child of started) {
+    try {
+      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // An ended server uses nothing.
+    }
+  }
+  return ticks;
+}
+
 /**
  * How much of the machine other processes use while this benchmark is idle between rounds: the share
- * of all cores busy over `ms`, less this process's own use. Undefined where /proc/stat is not there.
+ * of all cores busy over `ms`, less the use of this process and of the servers it started. Undefined
+ * where /proc/stat is not there.
  */
 export async function otherLoad(ms = 500): Promise<number | undefined> {
   const before = machineTicks();
+  const serversBefore = serverTicks();
   const ownBefore = process.cpuUsage();
   const start = process.hrtime.bigint();
   await new Promise((resolve) => setTimeout(resolve, ms));
@@ -28,7 +48,8 @@ export async function otherLoad(ms = 500): Promise<number | undefined> {
   const own = process.cpuUsage(ownBefore);
   const wallUs = Number(process.hrtime.bigint() - start) / 1000;
   const cores = (after.total - before.total) / ((wallUs / 1e6) * 100) || 1;
-  const share = (after.busy - before.busy) / Math.max(1, after.total - before.total);
+  const servers = serverTicks() - serversBefore;
+  const share = (after.busy - before.busy - servers) / Math.max(1, after.total - before.total);
   const ownShare = (own.user + own.system) / (wallUs * cores);
   return Math.max(0, share - ownShare);
 }
@@ -107,8 +128,6 @@ export async function alternate<K extends string>(
   }
   return best;
 }
-
-const started: ChildProcess[] = [];
 
 /** Starts a server process (`node ARGS`) and waits for the `{"url": ...}` line it prints. */
 export function startServer(args: string[], env: Record<string, string>, cwd: string): Promise<string> {
