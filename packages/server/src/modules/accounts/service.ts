@@ -284,8 +284,12 @@ export class AccountsService {
 
   /** A session for a user who proved who they are; logged, and a new device is told of by mail. */
   private async signIn(row: UserRow, client: ClientInfo, method: ProofMethod | 'password'): Promise<IssuedSession> {
-    const session = await this.issueSession(row, client);
-    await this.securityLog.write({ userId: row.id, kind: 'signin', ...client, detail: { method } });
+    // The session and its log line commit together: one commit, and no session without its line.
+    const session = await this.deps.db.transaction().execute(async (trx) => {
+      const issued = await this.issueSession(row, client, trx);
+      await this.securityLog.write({ userId: row.id, kind: 'signin', ...client, detail: { method } }, trx);
+      return issued;
+    });
     this.noticeNewDevice(row, client);
     return session;
   }
