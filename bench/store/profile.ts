@@ -1,8 +1,8 @@
-// A CPU profile of a hot call under load: payWithCredits, doCheckout or getUserInfo (first argument)
+// A CPU profile of a hot call under load: payWithCredits, doCheckout, getUserInfo or login (first argument)
 // driven over loopback HTTP by 10 connections for a few seconds, with the V8 profiler of this process
 // (the server runs here; the load comes from a child process so that it is not in the profile). Prints
 // the functions with the most self time, grouped by package, and writes the whole profile for DevTools.
-//   node --import tsx bench/store/profile.ts payWithCredits|doCheckout|getUserInfo [sqlite|postgres://...]
+//   node --import tsx bench/store/profile.ts payWithCredits|doCheckout|getUserInfo|login [sqlite|postgres://...]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -10,16 +10,19 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp, loadConfig } from '../../packages/server/src/index.js';
+import { UNLIMITED_ENV } from '../lib.js';
 
 const call = process.argv[2] ?? 'payWithCredits';
 const url = process.argv[3] ?? 'sqlite';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const PASSWORD = 'a long, uncommon passphrase';
 
 const dir = mkdtempSync(join(tmpdir(), 'till-profile-'));
 const config = loadConfig({
   NODE_ENV: 'test',
   LOG_LEVEL: 'silent',
   DATABASE_URL: url === 'sqlite' ? `sqlite:${join(dir, 'till.db')}` : url,
+  ...UNLIMITED_ENV,
 });
 const { app, ctx } = await buildApp(config, { logger: false });
 await app.listen({ port: 0, host: '127.0.0.1' });
@@ -43,11 +46,8 @@ interface ProfileNode {
 }
 
 try {
-  const reg = await post('/api/register', {
-    email: `profile-${Date.now()}@example.test`,
-    password: 'a long, uncommon passphrase',
-    name: 'Profile',
-  });
+  const email = `profile-${Date.now()}@example.test`;
+  const reg = await post('/api/register', { email, password: PASSWORD, name: 'Profile' });
   const token = reg.token as string;
   const userId = (reg.user as { id: string }).id;
   await ctx.db.kysely.updateTable('users').set({ level: 9, email_confirmed: 1 }).where('id', '=', userId).execute();
@@ -61,7 +61,9 @@ try {
       ? ['/api/store/doCheckout', { token, products: 'credits-100;monthly', couponCode: 'WELCOME10' }]
       : call === 'getUserInfo'
         ? ['/api/auth/getUserInfo', { token }]
-        : ['/api/auth/payWithCredits', { token, products: '["profile-gem"]', dataObj: '{"source":"profile"}' }];
+        : call === 'login'
+          ? ['/api/login', { email, password: PASSWORD }]
+          : ['/api/auth/payWithCredits', { token, products: '["profile-gem"]', dataObj: '{"source":"profile"}' }];
 
   const session = new Session();
   session.connect();
