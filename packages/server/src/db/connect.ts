@@ -21,11 +21,12 @@ export interface Db {
    */
   read<T>(query: CompiledQuery, parameters: readonly unknown[]): Promise<T[]>;
   /**
-   * SQLite in a file: a number that changes with every commit to it. This process is the file's only
-   * writer ({@link connect} refuses a second), so what {@link read} answered is still the answer
-   * while the number is unchanged. Absent on PostgreSQL.
+   * SQLite in a file: a number that changes with every commit to it that wrote any of `tables` (or
+   * tables it cannot name, such as raw SQL). This process is the file's only writer ({@link connect}
+   * refuses a second), so what {@link read} answered from those tables is still the answer while the
+   * number is unchanged. Absent on PostgreSQL.
    */
-  version?: () => number;
+  version?: (tables: readonly string[]) => number;
   /**
    * A connection of its own beside the pool (PostgreSQL), for state that lives as long as a session:
    * an advisory lock held while the process runs ({@link Liveness}).
@@ -142,7 +143,7 @@ export async function connect(url: string, options: { poolSize?: number } = {}):
         reader
           ? Promise.resolve(reader.prepare(query.sql).all(...parameters) as T[])
           : kysely.executeQuery<T>(CompiledQuery.raw(query.sql, [...parameters])).then((r) => [...r.rows]),
-      ...(reader ? { version: () => driver.version } : {}),
+      ...(reader ? { version: (tables: readonly string[]) => driver.version(tables) } : {}),
       close: async () => {
         await kysely.destroy();
         reader?.close();

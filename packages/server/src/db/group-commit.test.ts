@@ -6,7 +6,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sqliteDriverName } from './connect.js';
-import { GroupCommitDriver, GroupCommitSqliteDialect, type GroupCommitLimits } from './group-commit.js';
+import { GroupCommitDriver, GroupCommitSqliteDialect, writtenTables, type GroupCommitLimits } from './group-commit.js';
 
 const Driver = createRequire(import.meta.url)(sqliteDriverName) as typeof SqliteDatabase;
 
@@ -160,5 +160,49 @@ describe('group commit on SQLite', () => {
       ),
     );
     expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('counts commits per table written, and raw SQL as a write to every table', async () => {
+    const versions = () => ({ items: driver.version(['items']), parents: driver.version(['parents']) });
+    let before = versions();
+    await write(1);
+    let after = versions();
+    expect(after.items).toBeGreaterThan(before.items);
+    expect(after.parents).toBe(before.parents);
+
+    before = after;
+    await db.insertInto('parents').values({ id: 1 }).execute();
+    after = versions();
+    expect(after.parents).toBeGreaterThan(before.parents);
+    expect(after.items).toBe(before.items);
+
+    // A read changes nothing.
+    before = after;
+    await db.selectFrom('items').selectAll().execute();
+    expect(versions()).toEqual(before);
+
+    await sql`update items set note = 'raw'`.execute(db);
+    after = versions();
+    expect(after.items).toBeGreaterThan(before.items);
+    expect(after.parents).toBeGreaterThan(before.parents);
+  });
+
+  it('names the tables of inserts, updates and deletes, and nothing it cannot be sure of', () => {
+    expect(
+      writtenTables(db.insertInto('items').values({ id: 1, note: 'x', parent_id: null }).toOperationNode()),
+    ).toEqual(['items']);
+    expect(writtenTables(db.updateTable('parents as p').set({ id: 2 }).toOperationNode())).toEqual(['parents']);
+    expect(writtenTables(db.deleteFrom('items').where('id', '=', 1).toOperationNode())).toEqual(['items']);
+    expect(
+      writtenTables(
+        db
+          .with('gone', (w) => w.deleteFrom('parents').returning('id'))
+          .updateTable('items')
+          .set({ note: 'x' })
+          .toOperationNode(),
+      ),
+    ).toBeUndefined();
+    expect(writtenTables(sql`delete from parents`.toOperationNode())).toBeUndefined();
+    expect(writtenTables(db.selectFrom('items').selectAll().toOperationNode())).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import type { DatabaseConnection, Driver, QueryResult, CompiledQuery } from 'kysely';
-import { SelectQueryNode, SqliteDialect } from 'kysely';
+import { SelectQueryNode, SqliteDialect, type OperationNode } from 'kysely';
 
 /** What the driver needs of a better-sqlite3 database: cached statements and its transaction state. */
 export interface SqliteHandle {
@@ -25,6 +25,33 @@ const MEMBER = 'till_member';
 interface Member {
   resolve: () => void;
   reject: (error: unknown) => void;
+}
+
+/** The name of a table in a query's target, or undefined for anything else (an alias of one is unwrapped). */
+function tableName(node: OperationNode | undefined): string | undefined {
+  const inner = node?.kind === 'AliasNode' ? (node as unknown as { node: OperationNode }).node : node;
+  if (inner?.kind !== 'TableNode') return undefined;
+  return (inner as unknown as { table: { schema?: unknown; identifier: { name: string } } }).table.identifier.name;
+}
+
+/**
+ * The tables a write changes, read from Kysely's query: the target of an INSERT, UPDATE or DELETE.
+ * Undefined when that cannot be told for sure (raw SQL, a query with a WITH part that could write
+ * elsewhere, anything unexpected): such a write counts as changing every table.
+ */
+export function writtenTables(node: OperationNode | undefined): string[] | undefined {
+  const query = node as (OperationNode & { with?: unknown; into?: OperationNode; table?: OperationNode }) | undefined;
+  if (!query || query.with) return undefined;
+  if (query.kind === 'InsertQueryNode' || query.kind === 'UpdateQueryNode') {
+    const name = tableName(query.kind === 'InsertQueryNode' ? query.into : query.table);
+    return name === undefined ? undefined : [name];
+  }
+  if (query.kind === 'DeleteQueryNode') {
+    const froms = (query as unknown as { from?: { froms?: OperationNode[] } }).from?.froms ?? [];
+    const names = froms.map(tableName);
+    return names.length && names.every((n) => n !== undefined) ? (names as string[]) : undefined;
+  }
+  return undefined;
 }
 
 /** One holder of the connection, from acquire to release (Kysely's connection for that span). */
@@ -67,7 +94,12 @@ export class GroupCommitDriver implements Driver {
   private commitScheduled = false;
   /** Commits and transactions committed, for tests and measurements. */
   readonly stats = { commits: 0, transactions: 0 };
-  private changes = 0;
+  /** Commits per table, and commits of writes whose tables are unknown (they count for every table). */
+  private readonly tableChanges = new Map<string, number>();
+  private anyChanges = 0;
+  /** What the open batch has written, counted when it commits. */
+  private readonly batchTables = new Set<string>();
+  private batchUnknown = false;
 
   /**
    * @param reader a second, read-only connection to the same file (none for a private in-memory
@@ -83,12 +115,19 @@ export class GroupCommitDriver implements Driver {
   async init(): Promise<void> {}
 
   /**
-   * A number that changes with every commit made through this driver (a batch, or a write outside any
-   * transaction). The file's only writer is this process (see `connect`), so while it is unchanged
-   * the read connection sees the same data.
+   * A number that changes with every commit made through this driver that wrote any of `tables` (or
+   * that wrote tables it cannot name). The file's only writer is this process (see `connect`), so
+   * while it is unchanged the read connection sees the same rows of those tables.
    */
-  get version(): number {
-    return this.changes;
+  version(tables: readonly string[]): number {
+    let sum = this.anyChanges;
+    for (const t of tables) sum += this.tableChanges.get(t) ?? 0;
+    return sum;
+  }
+
+  private changed(tables: readonly string[] | undefined): void {
+    if (tables === undefined) this.anyChanges += 1;
+    else for (const t of tables) this.tableChanges.set(t, (this.tableChanges.get(t) ?? 0) + 1);
   }
 
   acquireConnection(): Promise<DatabaseConnection> {
@@ -162,8 +201,14 @@ export class GroupCommitDriver implements Driver {
         if (this.batchOpen) this.commitBatch();
       }
       const stmt = this.db.prepare(query.sql);
-      // A write of its own is committed as it runs (an INSERT ... RETURNING is a reader that writes).
-      if (!lease.inTransaction && !stmt.readonly) this.changes += 1;
+      // An INSERT ... RETURNING is a reader that writes. A write of its own is committed as it runs;
+      // one in a transaction counts when its batch commits.
+      if (!stmt.readonly) {
+        const tables = writtenTables(query.query);
+        if (!lease.inTransaction) this.changed(tables);
+        else if (tables === undefined) this.batchUnknown = true;
+        else for (const t of tables) this.batchTables.add(t);
+      }
       if (stmt.reader) return Promise.resolve({ rows: stmt.all(query.parameters) as R[] });
       const { changes, lastInsertRowid } = stmt.run(query.parameters);
       return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
@@ -204,22 +249,33 @@ export class GroupCommitDriver implements Driver {
 
   private commitBatch(): void {
     const members = this.batch;
+    const tables = this.takeBatchTables();
     this.batch = [];
     this.batchOpen = false;
     try {
       this.run('commit');
     } catch (error) {
+      // Nothing of the batch was written.
       this.rollbackAll();
       for (const m of members) m.reject(error);
       return;
     }
-    this.changes += 1;
+    this.changed(tables);
     this.stats.commits += 1;
     this.stats.transactions += members.length;
     for (const m of members) m.resolve();
   }
 
+  /** The tables the open batch wrote (undefined when it wrote some it cannot name), forgotten here. */
+  private takeBatchTables(): string[] | undefined {
+    const tables = this.batchUnknown ? undefined : [...this.batchTables];
+    this.batchTables.clear();
+    this.batchUnknown = false;
+    return tables;
+  }
+
   private failBatch(error: unknown): void {
+    this.takeBatchTables();
     const members = this.batch;
     this.batch = [];
     this.batchOpen = false;

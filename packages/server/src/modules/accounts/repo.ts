@@ -20,6 +20,8 @@ export interface SessionFields {
 
 /** At most this many sessions are kept by {@link AccountsRepo.findSession} between commits. */
 const SESSION_MEMO_SIZE = 10_000;
+/** The tables the session lookup reads: a commit that wrote either empties the memo. */
+const SESSION_TABLES = ['sessions', 'users'] as const;
 
 /** SQL for users, sessions and link tokens. Every method takes an optional transaction. */
 export class AccountsRepo {
@@ -73,16 +75,17 @@ export class AccountsRepo {
    * then time): building the query anew each time cost more than running it.
    *
    * Where the database has a version ({@link Db.version}, SQLite), a session found is kept and
-   * answered again for as long as nothing at all was committed since: any commit (a sign-out, a
-   * password change, a purchase, a job's clean-up) empties the memo, so a revocation takes effect on
-   * the next call exactly as without it. The version is a counter of this process's commits, and a
-   * SQLite file has one server process (`connect` refuses a second); the lookup it saves was the
-   * largest share of the lightest authenticated calls.
+   * answered again for as long as nothing was committed to sessions or users since (or to tables the
+   * driver cannot name, such as raw SQL): a sign-out, a password change, a deletion, a purchase or a
+   * level change empties the memo, so a revocation takes effect on the next call exactly as without
+   * it. The version counts this process's commits, and a SQLite file has one server process
+   * (`connect` refuses a second); the lookup it saves was the largest share of the lightest
+   * authenticated calls.
    */
   async findSession(tokenHash: string, now: number): Promise<(SessionUser & SessionFields) | undefined> {
     // Read before the lookup: a commit after it changes the version, so a newer row is never kept
     // under an older version for longer than the next call.
-    const version = this.version?.();
+    const version = this.version?.(SESSION_TABLES);
     if (version !== undefined) {
       if (version !== this.memoVersion) {
         this.memo.clear();

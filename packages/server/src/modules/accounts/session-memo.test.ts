@@ -73,12 +73,20 @@ describe('sessions kept between commits on SQLite', () => {
     expect(lookups).toBe(1);
     // What is kept cannot be changed by a caller.
     expect(Object.isFrozen(first)).toBe(true);
-    await write("update users set name = 'Renamed'");
+    // A commit that wrote neither sessions nor users keeps it; one that wrote users does not.
+    await t.ctx.db.kysely.insertInto('store_meta').values({ key: 'memo', value: 'kept', updated_at: now }).execute();
+    expect(await repo.findSession(hash, now)).toBe(first);
+    expect(lookups).toBe(1);
+    await t.ctx.db.kysely.updateTable('users').set({ name: 'Renamed' }).execute();
     expect(await repo.findSession(hash, now)).toMatchObject({ name: 'Renamed' });
     expect(lookups).toBe(2);
+    // Raw SQL counts as writing every table.
+    await write("update store_meta set value = 'raw' where key = 'memo'");
+    await repo.findSession(hash, now);
+    expect(lookups).toBe(3);
     // An unknown token is looked up every time.
     expect(await repo.findSession(hashToken('unknown'), now)).toBeUndefined();
     expect(await repo.findSession(hashToken('unknown'), now)).toBeUndefined();
-    expect(lookups).toBe(4);
+    expect(lookups).toBe(5);
   });
 });
