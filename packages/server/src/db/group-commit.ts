@@ -21,6 +21,8 @@ export interface GroupCommitLimits {
 
 const DEFAULT_LIMITS: GroupCommitLimits = { maxMembers: 64, maxOpenMs: 4 };
 const MEMBER = 'till_member';
+/** Counts the writes whose tables cannot be named: they count as changing every table. */
+const EVERY_TABLE = '*';
 
 interface Member {
   resolve: () => void;
@@ -31,7 +33,7 @@ interface Member {
 function tableName(node: OperationNode | undefined): string | undefined {
   const inner = node?.kind === 'AliasNode' ? (node as unknown as { node: OperationNode }).node : node;
   if (inner?.kind !== 'TableNode') return undefined;
-  return (inner as unknown as { table: { schema?: unknown; identifier: { name: string } } }).table.identifier.name;
+  return (inner as unknown as { table: { identifier: { name: string } } }).table.identifier.name;
 }
 
 /**
@@ -94,12 +96,10 @@ export class GroupCommitDriver implements Driver {
   private commitScheduled = false;
   /** Commits and transactions committed, for tests and measurements. */
   readonly stats = { commits: 0, transactions: 0 };
-  /** Commits per table, and commits of writes whose tables are unknown (they count for every table). */
+  /** Commits per table written ({@link EVERY_TABLE} for writes whose tables cannot be named). */
   private readonly tableChanges = new Map<string, number>();
-  private anyChanges = 0;
   /** What the open batch has written, counted when it commits. */
   private readonly batchTables = new Set<string>();
-  private batchUnknown = false;
 
   /**
    * @param reader a second, read-only connection to the same file (none for a private in-memory
@@ -120,14 +120,13 @@ export class GroupCommitDriver implements Driver {
    * while it is unchanged the read connection sees the same rows of those tables.
    */
   version(tables: readonly string[]): number {
-    let sum = this.anyChanges;
+    let sum = this.tableChanges.get(EVERY_TABLE) ?? 0;
     for (const t of tables) sum += this.tableChanges.get(t) ?? 0;
     return sum;
   }
 
-  private changed(tables: readonly string[] | undefined): void {
-    if (tables === undefined) this.anyChanges += 1;
-    else for (const t of tables) this.tableChanges.set(t, (this.tableChanges.get(t) ?? 0) + 1);
+  private changed(tables: Iterable<string>): void {
+    for (const t of tables) this.tableChanges.set(t, (this.tableChanges.get(t) ?? 0) + 1);
   }
 
   acquireConnection(): Promise<DatabaseConnection> {
@@ -204,9 +203,8 @@ export class GroupCommitDriver implements Driver {
       // An INSERT ... RETURNING is a reader that writes. A write of its own is committed as it runs;
       // one in a transaction counts when its batch commits.
       if (!stmt.readonly) {
-        const tables = writtenTables(query.query);
+        const tables = writtenTables(query.query) ?? [EVERY_TABLE];
         if (!lease.inTransaction) this.changed(tables);
-        else if (tables === undefined) this.batchUnknown = true;
         else for (const t of tables) this.batchTables.add(t);
       }
       if (stmt.reader) return Promise.resolve({ rows: stmt.all(query.parameters) as R[] });
@@ -248,16 +246,12 @@ export class GroupCommitDriver implements Driver {
   }
 
   private commitBatch(): void {
-    const members = this.batch;
-    const tables = this.takeBatchTables();
-    this.batch = [];
-    this.batchOpen = false;
+    const { members, tables } = this.closeBatch();
     try {
       this.run('commit');
     } catch (error) {
       // Nothing of the batch was written.
-      this.rollbackAll();
-      for (const m of members) m.reject(error);
+      this.rejectAll(members, error);
       return;
     }
     this.changed(tables);
@@ -266,19 +260,20 @@ export class GroupCommitDriver implements Driver {
     for (const m of members) m.resolve();
   }
 
-  /** The tables the open batch wrote (undefined when it wrote some it cannot name), forgotten here. */
-  private takeBatchTables(): string[] | undefined {
-    const tables = this.batchUnknown ? undefined : [...this.batchTables];
-    this.batchTables.clear();
-    this.batchUnknown = false;
-    return tables;
+  private failBatch(error: unknown): void {
+    this.rejectAll(this.closeBatch().members, error);
   }
 
-  private failBatch(error: unknown): void {
-    this.takeBatchTables();
-    const members = this.batch;
+  /** Ends the open batch's bookkeeping: its members and the tables it wrote, handed to the caller. */
+  private closeBatch(): { members: Member[]; tables: string[] } {
+    const closed = { members: this.batch, tables: [...this.batchTables] };
     this.batch = [];
+    this.batchTables.clear();
     this.batchOpen = false;
+    return closed;
+  }
+
+  private rejectAll(members: Member[], error: unknown): void {
     this.rollbackAll();
     for (const m of members) m.reject(error);
   }

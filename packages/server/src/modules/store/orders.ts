@@ -287,11 +287,6 @@ export async function loadOrder(x: Executor, iden: string): Promise<{ row: Order
 /** How long a pending order may hold a coupon use before someone else may take it back. */
 export const PENDING_COUPON_HOLD_MS = 24 * 3_600_000;
 
-/**
- * Cancels this coupon's pending orders older than {@link PENDING_COUPON_HOLD_MS}, giving their uses
- * back, so that checkouts abandoned on the payment page do not use a limited coupon up for good.
- * Each is its own conditional transition: an order paid meanwhile stays paid.
- */
 const staleHoldsQuery = prepared<{ code: string; before: number }, { id: string }>((db, p) =>
   db
     .selectFrom('orders')
@@ -302,6 +297,11 @@ const staleHoldsQuery = prepared<{ code: string; before: number }, { id: string 
     .limit(100),
 );
 
+/**
+ * Cancels this coupon's pending orders older than {@link PENDING_COUPON_HOLD_MS}, giving their uses
+ * back, so that checkouts abandoned on the payment page do not use a limited coupon up for good.
+ * Each is its own conditional transition: an order paid meanwhile stays paid.
+ */
 export async function expireStaleCouponHolds(db: Kysely<Database>, code: string, now: number): Promise<void> {
   const stale = await staleHoldsQuery(db, { code: code.toUpperCase(), before: now - PENDING_COUPON_HOLD_MS });
   for (const { id } of stale.rows) await runInTransaction(db, (trx) => closeOrder(trx, id, 'cancelled', now));
