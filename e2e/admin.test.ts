@@ -6,11 +6,11 @@ import {
   checkScreen,
   mailedToken,
   PASSWORD,
-  screensDir,
   startEnv,
   viewports,
   type Env,
   type Viewport,
+  screenshotIfFailed,
 } from './support/env.js';
 
 interface AdminProduct {
@@ -98,19 +98,9 @@ describe.each(viewports)('the shop owner at $name size', (viewport) => {
     await buyerCtx?.close();
     await env?.close();
   });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') {
-      const name = context.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-      for (const [who, p] of [
-        ['admin', ap],
-        ['buyer', bp],
-      ] as const) {
-        await p
-          ?.screenshot({ path: `${screensDir}/${viewport.name}-FAILED-${who}-${name}.png`, fullPage: true })
-          .catch(() => undefined);
-      }
-    }
-  });
+  afterEach((context) =>
+    screenshotIfFailed(context, { [`${viewport.name}-admin`]: ap, [`${viewport.name}-buyer`]: bp }),
+  );
 
   it('shows a German buyer the German product texts and a German, styled payment page', async () => {
     await bp.goto('/');

@@ -19,6 +19,7 @@ import {
   startEnv,
   viewports,
   type Env,
+  screenshotIfFailed,
 } from './support/env.js';
 
 describe.each(viewports)('the web app at $name size', (viewport) => {
@@ -44,15 +45,7 @@ describe.each(viewports)('the web app at $name size', (viewport) => {
     await env?.close();
   });
   // A failed step leaves a picture of where it stood.
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') {
-      const name = context.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-      console.error(`[browser ${viewport.name}] failed at ${page.url()}`);
-      await page
-        .screenshot({ path: `${screensDir}/${viewport.name}-FAILED-${name}.png`, fullPage: true })
-        .catch(() => undefined);
-    }
-  });
+  afterEach((context) => screenshotIfFailed(context, { [viewport.name]: page }));
 
   it('registers with each refusal on its field, confirms through the mailed link and signs in', async () => {
     await page.goto('/register');

@@ -1,7 +1,7 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fill, signOut, waitForText } from './support/flows.js';
-import { checkScreen, PASSWORD, screensDir, startEnv, viewports, type Env } from './support/env.js';
+import { checkScreen, PASSWORD, startEnv, viewports, type Env, screenshotIfFailed } from './support/env.js';
 
 // WebAuthn needs a secure context and a relying-party id that is a host name: http://localhost is
 // both, so the browser opens the app at localhost and PUBLIC_URL says the same.
@@ -45,14 +45,7 @@ describe('passkeys and account deletion in Chromium with a virtual authenticator
   afterAll(async () => {
     await env?.close();
   });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') {
-      const name = context.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-      await page
-        .screenshot({ path: `${screensDir}/passkeys-FAILED-${name}.png`, fullPage: true })
-        .catch(() => undefined);
-    }
-  });
+  afterEach((context) => screenshotIfFailed(context, { passkeys: page }));
 
   it('registers a passkey in the profile, signs out and signs in with it alone', async () => {
     await page.goto('/register');

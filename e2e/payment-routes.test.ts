@@ -10,6 +10,7 @@ import {
   startEnv,
   viewports,
   type Env,
+  screenshotIfFailed,
 } from './support/env.js';
 
 const FRAME = 'iframe[title="Paymentwall payment page"]';
@@ -43,15 +44,7 @@ describe.each(viewports)('payment routes at $name size', (viewport) => {
   afterAll(async () => {
     await env?.close();
   });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') {
-      const name = context.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-      console.error(`[browser ${viewport.name}] failed at ${page.url()}`);
-      await page
-        .screenshot({ path: `${screensDir}/${viewport.name}-FAILED-${name}.png`, fullPage: true })
-        .catch(() => undefined);
-    }
-  });
+  afterEach((context) => screenshotIfFailed(context, { [viewport.name]: page }));
 
   /** Puts one pack of 100 credits in the cart and opens the checkout with that route chosen. */
   async function checkoutWith(route: string): Promise<void> {

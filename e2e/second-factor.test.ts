@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fill, signIn, signOut, waitForText } from './support/flows.js';
-import { checkScreen, newContext, PASSWORD, screensDir, startEnv, viewports, type Env } from './support/env.js';
+import { checkScreen, newContext, PASSWORD, startEnv, viewports, type Env, screenshotIfFailed } from './support/env.js';
 
 // jsqr is a UMD bundle whose `module.exports` is the function itself; its types describe an ES default.
 const jsQR = jsqr as unknown as typeof jsqr.default;
@@ -42,13 +42,7 @@ describe.each(viewports)('two-step sign-in at $name size', (viewport) => {
     await env?.close();
   });
   // A failed step leaves a picture of where it stood.
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') {
-      await page
-        .screenshot({ path: `${screensDir}/${viewport.name}-FAILED-totp.png`, fullPage: true })
-        .catch(() => undefined);
-    }
-  });
+  afterEach((context) => screenshotIfFailed(context, { [`${viewport.name}-totp`]: page }));
 
   it('enables TOTP from the QR code, signs in again with a code and sees it in the security log', async () => {
     await page.goto('/login');

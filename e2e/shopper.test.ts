@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { giveCredits } from '../packages/server/src/test-support/store.js';
 import { fill, signIn, signOut, waitForText } from './support/flows.js';
-import { checkScreen, newContext, PASSWORD, screensDir, startEnv, viewports, type Env } from './support/env.js';
+import { checkScreen, newContext, PASSWORD, startEnv, viewports, type Env, screenshotIfFailed } from './support/env.js';
 
 const MiB = 1024 * 1024;
 
@@ -53,14 +53,7 @@ describe.each(viewports)('the shopper at $name size', (viewport) => {
   afterAll(async () => {
     await env?.close();
   });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') {
-      const name = context.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-      await page
-        .screenshot({ path: `${screensDir}/${viewport.name}-FAILED-shop-${name}.png`, fullPage: true })
-        .catch(() => undefined);
-    }
-  });
+  afterEach((context) => screenshotIfFailed(context, { [`${viewport.name}-shop`]: page }));
 
   it('says an item went into the cart, and shows the coupon total, quantities and refusals before payment', async () => {
     await page.goto('/');

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, type TestContext } from 'vitest';
 import { startTestApp, type TestApp } from '../../packages/server/src/test-support/app.js';
 import { FakePaymentwall } from '../../packages/server/src/test-support/fake-paymentwall.js';
 import { FakeStripe, newWebhookSecret } from '../../packages/server/src/test-support/fake-stripe.js';
@@ -11,6 +11,21 @@ import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.js';
 
 export const webDist = fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
 export const screensDir = fileURLToPath(new URL('../../test-output/screens', import.meta.url));
+
+/**
+ * After a test that failed: where each page stood and a screenshot of it (`test-output/screens/
+ * <label>-FAILED-<test>.png`), named by the labels of `pages`. Nothing after a test that passed.
+ */
+export async function screenshotIfFailed(context: TestContext, pages: Record<string, Page | undefined>): Promise<void> {
+  if (context.task.result?.state !== 'fail') return;
+  const name = context.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+  mkdirSync(screensDir, { recursive: true });
+  for (const [label, page] of Object.entries(pages)) {
+    if (!page) continue;
+    console.error(`[browser ${label}] failed at ${page.url()}`);
+    await page.screenshot({ path: `${screensDir}/${label}-FAILED-${name}.png`, fullPage: true }).catch(() => undefined);
+  }
+}
 
 export const viewports = [
   { name: 'desktop', width: 1280, height: 800, isMobile: false },
