@@ -122,9 +122,22 @@ describe.each(viewports)('payment routes at $name size', (viewport) => {
     await page.getByRole('button', { name: 'Buy', exact: true }).click();
     if (viewport.name === 'desktop') {
       await page.waitForURL(/\/orders\/[^/]+$/, { timeout: 20_000 });
+      await page.getByRole('dialog', { name: 'Pay with Paymentwall' }).waitFor();
       const widget = page.frameLocator(FRAME);
-      await widget.getByRole('button', { name: 'Decline' }).click();
-      await widget.getByText('Payment declined.').waitFor();
+      // A click that lands while the frame is still settling in the opening dialog can be lost: the
+      // form is sent again until the widget says it declined.
+      await expect
+        .poll(
+          async () => {
+            await widget
+              .getByRole('button', { name: 'Decline' })
+              .click({ timeout: 5_000 })
+              .catch(() => undefined);
+            return widget.getByText('Payment declined.').isVisible();
+          },
+          { timeout: 30_000 },
+        )
+        .toBe(true);
       await page.getByRole('button', { name: 'Close the payment window' }).click();
       await waitForText(page, /The payment window was closed before the payment was confirmed/);
     } else {
