@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import argon2 from 'argon2';
+import * as argon2 from '@node-rs/argon2';
 import Fastify from 'fastify';
 import { buildApp, loadConfig } from '../../packages/server/src/index.js';
 import { ARGON2_OPTIONS } from '../../packages/server/src/security/passwords.js';

@@ -1,7 +1,7 @@
 // Better Auth as the peer benchmark starts it: copied into the folder the benchmark installed it in (so
 // that `better-auth` resolves there), its own process, email and password on, rate limits and telemetry
-// off, on a SQLite file opened with Till's driver and Till's settings, hashing with Till's argon2 and
-// parameters through its custom hash option. Prints its address as one JSON line.
+// off, on a SQLite file opened with Till's driver and Till's settings, hashing with Till's argon2id library
+// (@node-rs/argon2) and parameters through its custom hash option. Prints its address as one JSON line.
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { betterAuth } from 'better-auth';
@@ -10,7 +10,7 @@ import { toNodeHandler } from 'better-auth/node';
 
 const fromTill = createRequire(process.env.TILL_ROOT + '/package.json');
 const Database = fromTill(process.env.SQLITE_DRIVER);
-const argon2 = fromTill('argon2');
+const argon2 = fromTill('@node-rs/argon2');
 const options = JSON.parse(process.env.ARGON2_OPTIONS);
 
 const db = new Database(process.env.DB_FILE);

@@ -1,8 +1,9 @@
 // Till beside Better Auth (the most used TypeScript auth framework), both started by this run as
 // processes of their own on this machine, measured in alternating rounds by the same load generator:
 // sign-in, sign-up, session reads, and session-read latency while sign-ins saturate the password hash.
-// Both use SQLite through the same driver with the same settings and argon2id with the same parameters
-// (Better Auth through its custom hash option). Better Auth is installed by this benchmark into
+// Both use SQLite through the same driver with the same settings and argon2id with the same library
+// (@node-rs/argon2) and parameters: Till on its own low-priority hashing threads, Better Auth through
+// its custom hash option on libuv's pool. Better Auth is installed by this benchmark into
 // bench/peers/.install (not by `npm ci`): its newest release that runs on Node 20.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

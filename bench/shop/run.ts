@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import argon2 from 'argon2';
+import * as argon2 from '@node-rs/argon2';
 import type SqliteDatabase from 'better-sqlite3';
 import Fastify from 'fastify';
 import { connect, sqliteDriverName } from '../../packages/server/src/db/connect.js';
