@@ -106,6 +106,7 @@ export async function buildApp(
   const store = new StoreModule({
     db: db.kysely,
     dialect: db.dialect,
+    ...(db.version ? { version: db.version } : {}),
     config,
     log,
     now,

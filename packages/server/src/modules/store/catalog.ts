@@ -109,9 +109,18 @@ const productByRef = prepared<{ ref: string }, ProductRow>((db, p) =>
     .where((eb) => eb.or([eb('id', '=', p('ref')), eb('alias', '=', p('ref'))])),
 );
 
+/** The table a product lookup reads: a commit that writes it empties the memo. */
+const PRODUCT_TABLES = ['products'] as const;
+/** Products kept at most (emptied when full): a shop sells far fewer, so only odd references fill it. */
+const PRODUCT_MEMO_SIZE = 1_000;
+
 /** Products: the buyer's view and the administrator's edits. */
 export class Catalog {
   constructor(private readonly deps: StoreDeps) {}
+
+  /** Products found by reference while the products table was at {@link memoVersion} (SQLite only). */
+  private readonly memo = new Map<string, Readonly<ProductRow>>();
+  private memoVersion = -1;
 
   /** The active catalog in the buyer's language (falling back to the default language). */
   async listActive(lang: ShopLanguage = DEFAULT_LANGUAGE): Promise<Product[]> {
@@ -158,11 +167,34 @@ export class Catalog {
     return out;
   }
 
-  /** A product by id, or else by alias (ids win: an alias never shadows another product's id). */
+  /**
+   * A product by id, or else by alias (ids win: an alias never shadows another product's id).
+   *
+   * Outside a transaction, where the database counts commits per table ({@link StoreDeps.version},
+   * SQLite), a product found is kept until a commit writes to products: every purchase and checkout
+   * looks its products up, and they change only when an administrator saves one. Inside a transaction
+   * the lookup always reads, so that it sees the transaction's own writes.
+   */
   async find(ref: string, trx?: Executor): Promise<ProductRow | undefined> {
+    // Read before the lookup: a commit after it changes the version, so an older row is never kept
+    // beyond the next call.
+    const version = trx ? undefined : this.deps.version?.(PRODUCT_TABLES);
+    if (version !== undefined) {
+      if (version !== this.memoVersion) {
+        this.memo.clear();
+        this.memoVersion = version;
+      }
+      const kept = this.memo.get(ref);
+      if (kept) return kept;
+    }
     // Ids and aliases are unique each, so at most two rows: the one whose id it is wins.
     const { rows } = await productByRef(trx ?? this.deps.db, { ref });
-    return rows.find((row) => row.id === ref) ?? rows[0];
+    const found = rows.find((row) => row.id === ref) ?? rows[0];
+    if (found && version !== undefined) {
+      if (this.memo.size >= PRODUCT_MEMO_SIZE) this.memo.clear();
+      this.memo.set(ref, Object.freeze(found));
+    }
+    return found;
   }
 
   /**

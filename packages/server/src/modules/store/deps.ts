@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
-import type { Dialect } from '../../db/connect.js';
+import type { Db, Dialect } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
 
 /** What every part of the store is built from. */
@@ -11,6 +11,8 @@ export interface StoreDeps {
   config: Config;
   log: FastifyBaseLogger;
   now: () => number;
+  /** Commits so far to the named tables, where the database counts them (SQLite: see `Db.version`). */
+  version?: Db['version'];
   /**
    * Where administrators' changes to an account are recorded (the accounts module's security log),
    * inside the change's own transaction.
