@@ -167,6 +167,31 @@ describe.each(dialects)('checkout on %s', (dialect) => {
     });
   });
 
+  it('spends before it grants: credits a purchase gives cannot pay for it', async () => {
+    await saveProduct(t, {
+      alias: 'credit-swap',
+      title: '500 credits for 40',
+      type: 0,
+      creditPrice: 40,
+      grants: { credits: 500 },
+    });
+    const b = await registerUser(t);
+    await giveCredits(t, b.userId, 30);
+    expect(await payCredits('["credit-swap"]', '{}', b.token)).toEqual({ code: 909, balance: 30, required: 40 });
+    const orders = await t.ctx.db.kysely.selectFrom('orders').select('id').where('user_id', '=', b.userId).execute();
+    expect(orders).toEqual([]);
+    await giveCredits(t, b.userId, 10);
+    const paid = (await payCredits('["credit-swap"]', '{}', b.token)).data as OrderData;
+    expect(paid.balance).toBe(500);
+    const ledger = await ok<{ entries: { amount: number; reason: string }[] }>(t, '/api/store/credits', {
+      token: b.token,
+    });
+    expect(ledger.entries.slice(0, 2).map((e) => [e.reason, e.amount])).toEqual([
+      ['purchase', 500],
+      ['spend', -40],
+    ]);
+  });
+
   it('pays with credits: the order comes back paid, the subscription runs, dataObj is kept', async () => {
     const b = await registerUser(t);
     await giveCredits(t, b.userId, 1_000);
