@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { MAX_INT } from '../db/rows.js';
 import { runInTransaction } from '../db/transaction.js';
 import { Failure, fail, type Outcome } from '../errors.js';
-import { insertPaidOrder, isProductRef, moveCredits, newId } from '../modules/store/index.js';
+import { grantPaidOrder, insertOrder, isProductRef, moveCredits, newId } from '../modules/store/index.js';
 import type { FlowDeps } from './deps.js';
 import { refuseOwned } from './owned.js';
 
@@ -48,9 +48,10 @@ export async function payWithCredits(
   const now = deps.now();
   return runInTransaction(deps.db, async (trx) => {
     const iden = newId(now);
-    const spent =
-      cost > 0 ? await moveCredits(trx, { userId, amount: -cost, reason: 'spend', reference: iden, now }) : undefined;
-    const order = await insertPaidOrder(
+    // The order's rows first, then the spend, then the grants. The spend is checked before any grant
+    // can add credits to the same balance; and on PostgreSQL its guarded update holds the buyer's row
+    // until the commit, so the fewer statements after it, the sooner the buyer's next purchase may run.
+    const made = await insertOrder(
       trx,
       {
         id: iden,
@@ -66,8 +67,11 @@ export async function payWithCredits(
         lines,
       },
       now,
-      { refuseOwned: true },
+      { paid: true },
     );
+    const spent =
+      cost > 0 ? await moveCredits(trx, { userId, amount: -cost, reason: 'spend', reference: iden, now }) : undefined;
+    const order = await grantPaidOrder(trx, made, now, { refuseOwned: true });
     // The spend's entry already holds the balance unless the purchase itself granted credits.
     if (spent && !lines.some((l) => l.product.grant_credits)) return { order, balance: spent.balanceAfter };
     const user = await trx.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow();

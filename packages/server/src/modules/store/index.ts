@@ -72,6 +72,7 @@ export {
   closeOrder,
   expireStaleCouponHolds,
   grantLinesOf,
+  grantPaidOrder,
   insertOrder,
   insertPaidOrder,
   itemsOf,

@@ -157,9 +157,23 @@ export async function insertPaidOrder(
   trx: Transaction<Database>,
   order: NewOrder,
   now: number,
+  options: Pick<PayOptions, 'refuseOwned'> = {},
+): Promise<Order> {
+  return grantPaidOrder(trx, await insertOrder(trx, order, now, { paid: true }), now, options);
+}
+
+/**
+ * The grants of an order just written paid by {@link insertOrder}, in the same transaction. Apart
+ * from {@link insertPaidOrder} for a caller with work between the two (a purchase with credits spends
+ * between them, so that the spend is checked before a grant adds credits, and the order's rows are
+ * written before the spend locks the buyer's balance).
+ */
+export async function grantPaidOrder(
+  trx: Transaction<Database>,
+  { row, items }: InsertedOrder,
+  now: number,
   { refuseOwned = false }: Pick<PayOptions, 'refuseOwned'> = {},
 ): Promise<Order> {
-  const { row, items } = await insertOrder(trx, order, now, { paid: true });
   await applyGrants(trx, grantLinesOf(items), {
     userId: row.user_id,
     orderId: row.id,
