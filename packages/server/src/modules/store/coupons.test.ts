@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test-support/app.js';
+import { STALE_HOLDS_EVERY_MS } from '../../flows/checkout.js';
 import { PENDING_COUPON_HOLD_MS } from './orders.js';
 import { dialects } from '../../test-support/db.js';
 import { anAdmin, ok, saveCoupon, saveProduct } from '../../test-support/store.js';
@@ -232,5 +233,19 @@ describe.each(dialects)('coupon holds of abandoned checkouts on %s', (dialect) =
     expect((await tryB()).code).toBe(900);
     const first = await ok<{ status: string }>(t, '/api/store/orderStatus', { token: a.token, iden: held.order.iden });
     expect(first.status).toBe('cancelled');
+  });
+
+  it('looks for stale holds at most every few seconds per coupon: a hold comes back that much late at most', async () => {
+    await saveCoupon(t, { code: 'LAST-TWO', kind: 'discount', percentOff: 10, usageLimit: 1 });
+    const [a, b] = [await registerUser(t), await registerUser(t)];
+    await ok(t, '/api/store/doCheckout', { token: a.token, products: 'monthly', couponCode: 'LAST-TWO' });
+    const tryB = () => t.call('/api/store/doCheckout', { token: b.token, products: 'monthly', couponCode: 'last-two' });
+    clock += PENDING_COUPON_HOLD_MS - 1_000;
+    expect(await tryB()).toEqual({ code: 908, reason: 'used_up' });
+    // Stale now, but looked for a moment ago: still held.
+    clock += 2_000;
+    expect(await tryB()).toEqual({ code: 908, reason: 'used_up' });
+    clock += STALE_HOLDS_EVERY_MS;
+    expect((await tryB()).code).toBe(900);
   });
 });
