@@ -120,6 +120,12 @@ function holdOwnerLock(file: string): SqliteDatabase.Database {
 }
 
 /**
+ * Updates that count apart from the rest of their table's writes (see `writtenTables`): every
+ * purchase changes a balance, and a session kept with its user stays good through it.
+ */
+const COUNTED_APART = { users: ['credits'] } as const;
+
+/**
  * Opens the database a URL names: `sqlite:PATH` (`sqlite::memory:` for a throwaway one) or
  * `postgres://...`.
  */
@@ -134,7 +140,7 @@ export async function connect(url: string, options: { poolSize?: number } = {}):
     const writer = cachingStatements(openSqlite(file, false));
     // A private in-memory database cannot be opened twice; there the reads share the one connection.
     const reader = memory ? undefined : cachingStatements(openSqlite(file, true));
-    const driver = new GroupCommitDriver(writer, reader);
+    const driver = new GroupCommitDriver(writer, reader, undefined, COUNTED_APART);
     const kysely = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(driver, writer) });
     return {
       kysely,

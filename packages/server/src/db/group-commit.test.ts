@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
-import { Kysely, sql } from 'kysely';
+import { Kysely, sql, type OperationNode } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sqliteDriverName } from './connect.js';
 import { GroupCommitDriver, GroupCommitSqliteDialect, writtenTables, type GroupCommitLimits } from './group-commit.js';
@@ -204,5 +204,18 @@ describe('group commit on SQLite', () => {
     ).toBeUndefined();
     expect(writtenTables(sql`delete from parents`.toOperationNode())).toBeUndefined();
     expect(writtenTables(db.selectFrom('items').selectAll().toOperationNode())).toBeUndefined();
+  });
+
+  it('names an update of columns counted apart by table and column, and any other write by table', () => {
+    const apart = { items: ['note'] };
+    const node = (q: { toOperationNode(): OperationNode }) => writtenTables(q.toOperationNode(), apart);
+    expect(node(db.updateTable('items').set({ note: 'x' }).where('id', '=', 1))).toEqual(['items.note']);
+    expect(node(db.updateTable('items').set({ note: sql`note || 'x'` }))).toEqual(['items.note']);
+    expect(node(db.updateTable('items').set({ note: 'x', parent_id: null }))).toEqual(['items']);
+    expect(node(db.insertInto('items').values({ id: 1, note: 'x', parent_id: null }))).toEqual(['items']);
+    expect(node(db.deleteFrom('items'))).toEqual(['items']);
+    expect(node(db.updateTable('parents').set({ id: 2 }))).toEqual(['parents']);
+    // Without the list, the same update is a write of the table.
+    expect(writtenTables(db.updateTable('items').set({ note: 'x' }).toOperationNode())).toEqual(['items']);
   });
 });

@@ -36,17 +36,30 @@ function tableName(node: OperationNode | undefined): string | undefined {
   return (inner as unknown as { table: { identifier: { name: string } } }).table.identifier.name;
 }
 
+/** Columns whose updates count apart from their table's other writes, by table (see {@link writtenTables}). */
+export type CountedApart = Readonly<Record<string, readonly string[]>>;
+
 /**
  * The tables a write changes, read from Kysely's query: the target of an INSERT, UPDATE or DELETE.
  * Undefined when that cannot be told for sure (raw SQL, a query with a WITH part that could write
  * elsewhere, anything unexpected): such a write counts as changing every table.
+ *
+ * An UPDATE that sets nothing but columns listed in `apart` for its table counts as a change of
+ * `table.column` for each of them, not of the table: a purchase changes a balance many times a second,
+ * and what depends on the rest of the row need not be read again for it.
  */
-export function writtenTables(node: OperationNode | undefined): string[] | undefined {
+export function writtenTables(node: OperationNode | undefined, apart: CountedApart = {}): string[] | undefined {
   const query = node as (OperationNode & { with?: unknown; into?: OperationNode; table?: OperationNode }) | undefined;
   if (!query || query.with) return undefined;
   if (query.kind === 'InsertQueryNode' || query.kind === 'UpdateQueryNode') {
     const name = tableName(query.kind === 'InsertQueryNode' ? query.into : query.table);
-    return name === undefined ? undefined : [name];
+    if (name === undefined) return undefined;
+    const own = Object.hasOwn(apart, name) ? apart[name] : undefined;
+    if (query.kind === 'UpdateQueryNode' && own) {
+      const columns = updatedColumns(query);
+      if (columns?.length && columns.every((c) => own.includes(c))) return columns.map((c) => `${name}.${c}`);
+    }
+    return [name];
   }
   if (query.kind === 'DeleteQueryNode') {
     const froms = (query as unknown as { from?: { froms?: OperationNode[] } }).from?.froms ?? [];
@@ -54,6 +67,18 @@ export function writtenTables(node: OperationNode | undefined): string[] | undef
     return names.length && names.every((n) => n !== undefined) ? (names as string[]) : undefined;
   }
   return undefined;
+}
+
+/** The columns an UPDATE sets, or undefined when one of them is not a plain column. */
+function updatedColumns(query: OperationNode): string[] | undefined {
+  const updates = (query as unknown as { updates?: { column?: OperationNode }[] }).updates ?? [];
+  const names: string[] = [];
+  for (const update of updates) {
+    const column = update.column as (OperationNode & { column?: { name?: unknown } }) | undefined;
+    if (column?.kind !== 'ColumnNode' || typeof column.column?.name !== 'string') return undefined;
+    names.push(column.column.name);
+  }
+  return names;
 }
 
 /** One holder of the connection, from acquire to release (Kysely's connection for that span). */
@@ -110,13 +135,16 @@ export class GroupCommitDriver implements Driver {
     private readonly db: SqliteHandle,
     private readonly reader?: SqliteHandle,
     private readonly limits: GroupCommitLimits = DEFAULT_LIMITS,
+    /** Columns whose updates {@link version} counts apart from their table (see {@link writtenTables}). */
+    private readonly apart: CountedApart = {},
   ) {}
 
   async init(): Promise<void> {}
 
   /**
    * A number that changes with every commit made through this driver that wrote any of `tables` (or
-   * that wrote tables it cannot name). The file's only writer is this process (see `connect`), so
+   * that wrote tables it cannot name). A column counted apart is named `table.column`: `users` does
+   * not change when only `users.credits` did. The file's only writer is this process (see `connect`), so
    * while it is unchanged the read connection sees the same rows of those tables.
    */
   version(tables: readonly string[]): number {
@@ -203,7 +231,7 @@ export class GroupCommitDriver implements Driver {
       // An INSERT ... RETURNING is a reader that writes. A write of its own is committed as it runs;
       // one in a transaction counts when its batch commits.
       if (!stmt.readonly) {
-        const tables = writtenTables(query.query) ?? [EVERY_TABLE];
+        const tables = writtenTables(query.query, this.apart) ?? [EVERY_TABLE];
         if (!lease.inTransaction) this.changed(tables);
         else for (const t of tables) this.batchTables.add(t);
       }

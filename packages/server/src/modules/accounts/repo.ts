@@ -16,12 +16,25 @@ export interface SessionFields {
   user_id: string;
   expires_at: number;
   last_seen_at: number | null;
+  /**
+   * False when the row was kept from before a commit that changed balances only (see
+   * {@link AccountsRepo.findSession}): everything but `credits` is current.
+   */
+  credits_current: boolean;
 }
 
 /** At most this many sessions are kept by {@link AccountsRepo.findSession} between commits. */
 const SESSION_MEMO_SIZE = 10_000;
 /** The tables the session lookup reads: a commit that wrote either empties the memo. */
 const SESSION_TABLES = ['sessions', 'users'] as const;
+/** Balances, counted apart from the rest of users (see `connect`): a change only makes credits old. */
+const BALANCES = ['users.credits'] as const;
+
+interface KeptSession {
+  row: Readonly<SessionUser & SessionFields>;
+  /** The count of balance changes when the row was read. */
+  balances: number;
+}
 
 /** SQL for users, sessions and link tokens. Every method takes an optional transaction. */
 export class AccountsRepo {
@@ -66,7 +79,7 @@ export class AccountsRepo {
 
   private sessionLookup: CompiledQuery | undefined;
   /** Sessions found while the database was at {@link memoVersion}, by token hash (SQLite only). */
-  private readonly memo = new Map<string, Readonly<SessionUser & SessionFields>>();
+  private readonly memo = new Map<string, KeptSession>();
   private memoVersion = -1;
 
   /**
@@ -80,19 +93,23 @@ export class AccountsRepo {
    * level change empties the memo, so a revocation takes effect on the next call exactly as without
    * it. The version counts this process's commits, and a SQLite file has one server process
    * (`connect` refuses a second); the lookup it saves was the largest share of the lightest
-   * authenticated calls.
+   * authenticated calls. A commit that changed only balances (every purchase) keeps the memo: the
+   * session is answered with `credits_current` false, for callers that show the balance to read it.
    */
   async findSession(tokenHash: string, now: number): Promise<(SessionUser & SessionFields) | undefined> {
     // Read before the lookup: a commit after it changes the version, so a newer row is never kept
     // under an older version for longer than the next call.
     const version = this.version?.(SESSION_TABLES);
+    const balances = this.version?.(BALANCES) ?? 0;
     if (version !== undefined) {
       if (version !== this.memoVersion) {
         this.memo.clear();
         this.memoVersion = version;
       }
       const kept = this.memo.get(tokenHash);
-      if (kept && kept.expires_at > now) return kept;
+      if (kept && kept.row.expires_at > now) {
+        return kept.balances === balances ? kept.row : { ...kept.row, credits_current: false };
+      }
     }
     this.sessionLookup ??= this.db
       .selectFrom('sessions')
@@ -120,11 +137,14 @@ export class AccountsRepo {
       // A session that slipped in while its account was being deleted opens nothing.
       .where('users.deleted_at', 'is', null)
       .compile();
-    const rows = await this.read<SessionUser & SessionFields>(this.sessionLookup, [tokenHash, now]);
-    const found = rows[0];
+    const rows = await this.read<Omit<SessionUser & SessionFields, 'credits_current'>>(this.sessionLookup, [
+      tokenHash,
+      now,
+    ]);
+    const found = rows[0] ? { ...rows[0], credits_current: true } : undefined;
     if (found && version !== undefined) {
       if (this.memo.size >= SESSION_MEMO_SIZE) this.memo.clear();
-      this.memo.set(tokenHash, Object.freeze(found));
+      this.memo.set(tokenHash, { row: Object.freeze(found), balances });
     }
     return found;
   }

@@ -319,7 +319,8 @@ export class AccountsService {
       sessionId: found.session_id,
       email: found.email,
       level: this.levelOf(found),
-      [LOADED]: found,
+      // A row whose balance may be old is not answered: getUserInfo then reads the user.
+      ...(found.credits_current ? { [LOADED]: found } : {}),
     };
     return caller;
   }

@@ -5,6 +5,8 @@ import { connect } from '../../db/connect.js';
 import { startTestApp, type TestApp } from '../../test-support/app.js';
 import { hashToken } from '../../security/tokens.js';
 import { AccountsRepo } from './repo.js';
+import { saveProduct } from '../../test-support/store.js';
+import { adminUser } from '../../test-support/users.js';
 
 // The session lookup is kept between commits on SQLite only (PostgreSQL has no data version here).
 describe('sessions kept between commits on SQLite', () => {
@@ -88,5 +90,36 @@ describe('sessions kept between commits on SQLite', () => {
     expect(await repo.findSession(hashToken('unknown'), now)).toBeUndefined();
     expect(await repo.findSession(hashToken('unknown'), now)).toBeUndefined();
     expect(lookups).toBe(5);
+  });
+
+  it('keeps a session through a change of balances only, marked so, and answers the new balance', async () => {
+    let lookups = 0;
+    const read = <T>(query: CompiledQuery, parameters: readonly unknown[]) => {
+      lookups += 1;
+      return t.db.read<T>(query, parameters);
+    };
+    const repo = new AccountsRepo(t.db.kysely, read, t.db.version);
+    const hash = hashToken(token);
+    expect(await repo.findSession(hash, now)).toMatchObject({ credits: 0, credits_current: true });
+    await t.ctx.db.kysely.updateTable('users').set({ credits: 70 }).execute();
+    expect(await repo.findSession(hash, now)).toMatchObject({ email: 'memo@example.test', credits_current: false });
+    expect(lookups).toBe(1);
+    expect((await userInfo()).user).toMatchObject({ credits: 70 });
+    // Credits and another column together are a change of the user.
+    await t.ctx.db.kysely.updateTable('users').set({ credits: 71, name: 'Both' }).execute();
+    expect(await repo.findSession(hash, now)).toMatchObject({ name: 'Both', credits: 71, credits_current: true });
+    expect(lookups).toBe(2);
+  });
+
+  it('answers the balance a purchase left on the very next getUserInfo', async () => {
+    const admin = await adminUser(t);
+    const me = (await userInfo()).user as { id: string };
+    expect(
+      (await t.call('/api/admin/credits/adjust', { token: admin.token, userId: me.id, amount: 30, reason: 'x' })).code,
+    ).toBe(900);
+    expect((await userInfo()).user).toMatchObject({ credits: 30 });
+    await saveProduct(t, { alias: 'memo-pin', title: 'Pin', type: 0, creditPrice: 12, grants: {} });
+    expect((await t.call('/api/auth/payWithCredits', { token, products: '["memo-pin"]' })).code).toBe(900);
+    expect((await userInfo()).user).toMatchObject({ credits: 18 });
   });
 });
