@@ -149,6 +149,15 @@ export class AccountsRepo {
     return found;
   }
 
+  private balanceLookup: CompiledQuery | undefined;
+
+  /** A user's balance alone, for a session kept from before a change of balances (`credits_current` false). */
+  async findBalance(userId: string): Promise<number | undefined> {
+    this.balanceLookup ??= this.db.selectFrom('users').select('credits').where('id', '=', '').compile();
+    const rows = await this.read<{ credits: number }>(this.balanceLookup, [userId]);
+    return rows[0]?.credits;
+  }
+
   async touchSession(id: string, now: number): Promise<void> {
     await this.db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
   }

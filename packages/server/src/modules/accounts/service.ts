@@ -93,7 +93,7 @@ export interface Avatars {
 // getUserInfo needs no second query. A symbol keeps it out of sight of other modules and of JSON;
 // a WeakMap did the same but cost the collector visibly under load.
 const LOADED = Symbol('loaded user');
-type LoadedCaller = Caller & { [LOADED]?: SessionUser };
+type LoadedCaller = Caller & { [LOADED]?: SessionUser & { credits_current?: boolean } };
 
 /** Registration, login, links, profile and sessions. */
 export class AccountsService {
@@ -319,8 +319,7 @@ export class AccountsService {
       sessionId: found.session_id,
       email: found.email,
       level: this.levelOf(found),
-      // A row whose balance may be old is not answered: getUserInfo then reads the user.
-      ...(found.credits_current ? { [LOADED]: found } : {}),
+      [LOADED]: found,
     };
     return caller;
   }
@@ -425,8 +424,18 @@ export class AccountsService {
 
   /** The caller's account, as read with their session when the request was authenticated. */
   async getUser(caller: Caller): Promise<Outcome<User>> {
-    const row = (caller as LoadedCaller)[LOADED] ?? (await this.repo.findUserById(caller.userId));
-    return row ? this.toUser(row) : fail.invalidToken();
+    const loaded = (caller as LoadedCaller)[LOADED];
+    if (!loaded) {
+      const row = await this.repo.findUserById(caller.userId);
+      return row ? this.toUser(row) : fail.invalidToken();
+    }
+    // A session kept from before a change of balances: the rest of the row is current, its balance
+    // is read again.
+    if (loaded.credits_current === false) {
+      const credits = await this.repo.findBalance(loaded.id);
+      return credits === undefined ? fail.invalidToken() : this.toUser({ ...loaded, credits });
+    }
+    return this.toUser(loaded);
   }
 
   async updateInfo(

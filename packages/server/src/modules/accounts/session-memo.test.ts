@@ -102,13 +102,18 @@ describe('sessions kept between commits on SQLite', () => {
     const hash = hashToken(token);
     expect(await repo.findSession(hash, now)).toMatchObject({ credits: 0, credits_current: true });
     await t.ctx.db.kysely.updateTable('users').set({ credits: 70 }).execute();
-    expect(await repo.findSession(hash, now)).toMatchObject({ email: 'memo@example.test', credits_current: false });
+    const kept = await repo.findSession(hash, now);
+    expect(kept).toMatchObject({ email: 'memo@example.test', credits_current: false });
     expect(lookups).toBe(1);
+    // What getUserInfo reads for it: the balance alone.
+    expect(await repo.findBalance(kept!.id)).toBe(70);
+    expect(await repo.findBalance('nobody')).toBeUndefined();
+    expect((await userInfo()).user).toMatchObject({ credits: 70 });
     expect((await userInfo()).user).toMatchObject({ credits: 70 });
     // Credits and another column together are a change of the user.
     await t.ctx.db.kysely.updateTable('users').set({ credits: 71, name: 'Both' }).execute();
     expect(await repo.findSession(hash, now)).toMatchObject({ name: 'Both', credits: 71, credits_current: true });
-    expect(lookups).toBe(2);
+    expect(lookups).toBe(4);
   });
 
   it('answers the balance a purchase left on the very next getUserInfo', async () => {
