@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { CommitMemo } from '../../db/commit-memo.js';
 import type { Db } from '../../db/connect.js';
 import type { Database, LinkTokensTable, SessionsTable, UsersTable } from '../../db/schema.js';
 
@@ -17,10 +18,10 @@ export interface SessionFields {
   expires_at: number;
   last_seen_at: number | null;
   /**
-   * False when the row was kept from before a commit that changed balances only (see
+   * Set on a row kept from before a commit that changed balances only (see
    * {@link AccountsRepo.findSession}): everything but `credits` is current.
    */
-  credits_current: boolean;
+  stale_credits?: true;
 }
 
 /** At most this many sessions are kept by {@link AccountsRepo.findSession} between commits. */
@@ -43,7 +44,9 @@ export class AccountsRepo {
     private readonly read: Db['read'] = (query, parameters) =>
       db.executeQuery<never>(CompiledQuery.raw(query.sql, [...parameters])).then((r) => [...r.rows]),
     private readonly version?: Db['version'],
-  ) {}
+  ) {
+    this.memo = new CommitMemo(version, SESSION_TABLES, SESSION_MEMO_SIZE);
+  }
 
   private x(trx?: Executor): Executor {
     return trx ?? this.db;
@@ -78,9 +81,8 @@ export class AccountsRepo {
   }
 
   private sessionLookup: CompiledQuery | undefined;
-  /** Sessions found while the database was at {@link memoVersion}, by token hash (SQLite only). */
-  private readonly memo = new Map<string, KeptSession>();
-  private memoVersion = -1;
+  /** Sessions found, by token hash, until a commit writes sessions or users (SQLite only). */
+  private readonly memo: CommitMemo<KeptSession>;
 
   /**
    * The live session with this token hash, with its user, in one query. It runs on every
@@ -94,22 +96,15 @@ export class AccountsRepo {
    * it. The version counts this process's commits, and a SQLite file has one server process
    * (`connect` refuses a second); the lookup it saves was the largest share of the lightest
    * authenticated calls. A commit that changed only balances (every purchase) keeps the memo: the
-   * session is answered with `credits_current` false, for callers that show the balance to read it.
+   * session is answered marked `stale_credits`, for callers that show the balance to read it.
    */
   async findSession(tokenHash: string, now: number): Promise<(SessionUser & SessionFields) | undefined> {
-    // Read before the lookup: a commit after it changes the version, so a newer row is never kept
-    // under an older version for longer than the next call.
-    const version = this.version?.(SESSION_TABLES);
+    // Both read before the lookup, so that a commit during it is not missed.
+    const version = this.memo.begin();
     const balances = this.version?.(BALANCES) ?? 0;
-    if (version !== undefined) {
-      if (version !== this.memoVersion) {
-        this.memo.clear();
-        this.memoVersion = version;
-      }
-      const kept = this.memo.get(tokenHash);
-      if (kept && kept.row.expires_at > now) {
-        return kept.balances === balances ? kept.row : { ...kept.row, credits_current: false };
-      }
+    const kept = this.memo.get(tokenHash);
+    if (kept && kept.row.expires_at > now) {
+      return kept.balances === balances ? kept.row : { ...kept.row, stale_credits: true };
     }
     this.sessionLookup ??= this.db
       .selectFrom('sessions')
@@ -137,21 +132,15 @@ export class AccountsRepo {
       // A session that slipped in while its account was being deleted opens nothing.
       .where('users.deleted_at', 'is', null)
       .compile();
-    const rows = await this.read<Omit<SessionUser & SessionFields, 'credits_current'>>(this.sessionLookup, [
-      tokenHash,
-      now,
-    ]);
-    const found = rows[0] ? { ...rows[0], credits_current: true } : undefined;
-    if (found && version !== undefined) {
-      if (this.memo.size >= SESSION_MEMO_SIZE) this.memo.clear();
-      this.memo.set(tokenHash, { row: Object.freeze(found), balances });
-    }
+    const rows = await this.read<SessionUser & SessionFields>(this.sessionLookup, [tokenHash, now]);
+    const found = rows[0];
+    if (found) this.memo.keep(tokenHash, { row: Object.freeze(found), balances }, version);
     return found;
   }
 
   private balanceLookup: CompiledQuery | undefined;
 
-  /** A user's balance alone, for a session kept from before a change of balances (`credits_current` false). */
+  /** A user's balance alone, for a session kept from before a change of balances (`stale_credits`). */
   async findBalance(userId: string): Promise<number | undefined> {
     this.balanceLookup ??= this.db.selectFrom('users').select('credits').where('id', '=', '').compile();
     const rows = await this.read<{ credits: number }>(this.balanceLookup, [userId]);

@@ -15,7 +15,7 @@ import type { Limiter } from '../../security/rate-limit.js';
 import type { SecurityEvents } from '../../security/security-events.js';
 import { hashToken, newToken } from '../../security/tokens.js';
 import { describeDevice, rememberDevice } from './devices.js';
-import { AccountsRepo, type SessionUser, type UserRow } from './repo.js';
+import { AccountsRepo, type SessionFields, type SessionUser, type UserRow } from './repo.js';
 import { SecondFactor, type FactorProof, type ProofMethod } from './second-factor.js';
 import { SecurityLog } from './security-log.js';
 
@@ -93,7 +93,7 @@ export interface Avatars {
 // getUserInfo needs no second query. A symbol keeps it out of sight of other modules and of JSON;
 // a WeakMap did the same but cost the collector visibly under load.
 const LOADED = Symbol('loaded user');
-type LoadedCaller = Caller & { [LOADED]?: SessionUser & { credits_current?: boolean } };
+type LoadedCaller = Caller & { [LOADED]?: SessionUser & Pick<SessionFields, 'stale_credits'> };
 
 /** Registration, login, links, profile and sessions. */
 export class AccountsService {
@@ -431,7 +431,7 @@ export class AccountsService {
     }
     // A session kept from before a change of balances: the rest of the row is current, its balance
     // is read again.
-    if (loaded.credits_current === false) {
+    if (loaded.stale_credits) {
       const credits = await this.repo.findBalance(loaded.id);
       return credits === undefined ? fail.invalidToken() : this.toUser({ ...loaded, credits });
     }

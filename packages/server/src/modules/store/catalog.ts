@@ -14,6 +14,7 @@ import type { ProductsTable } from '../../db/schema.js';
 import { fail, type Outcome } from '../../errors.js';
 import { newId } from './ids.js';
 import { readJson, type Executor } from '../../db/rows.js';
+import { CommitMemo } from '../../db/commit-memo.js';
 import { prepared } from '../../db/prepared.js';
 import type { StoreDeps } from './deps.js';
 
@@ -116,11 +117,12 @@ const PRODUCT_MEMO_SIZE = 1_000;
 
 /** Products: the buyer's view and the administrator's edits. */
 export class Catalog {
-  constructor(private readonly deps: StoreDeps) {}
+  /** Products found, by reference, until a commit writes products (SQLite only). */
+  private readonly memo: CommitMemo<Readonly<ProductRow>>;
 
-  /** Products found by reference while the products table was at {@link memoVersion} (SQLite only). */
-  private readonly memo = new Map<string, Readonly<ProductRow>>();
-  private memoVersion = -1;
+  constructor(private readonly deps: StoreDeps) {
+    this.memo = new CommitMemo(deps.version, PRODUCT_TABLES, PRODUCT_MEMO_SIZE);
+  }
 
   /** The active catalog in the buyer's language (falling back to the default language). */
   async listActive(lang: ShopLanguage = DEFAULT_LANGUAGE): Promise<Product[]> {
@@ -176,24 +178,14 @@ export class Catalog {
    * the lookup always reads, so that it sees the transaction's own writes.
    */
   async find(ref: string, trx?: Executor): Promise<ProductRow | undefined> {
-    // Read before the lookup: a commit after it changes the version, so an older row is never kept
-    // beyond the next call.
-    const version = trx ? undefined : this.deps.version?.(PRODUCT_TABLES);
-    if (version !== undefined) {
-      if (version !== this.memoVersion) {
-        this.memo.clear();
-        this.memoVersion = version;
-      }
-      const kept = this.memo.get(ref);
-      if (kept) return kept;
-    }
+    const version = trx ? undefined : this.memo.begin();
+    const kept = version === undefined ? undefined : this.memo.get(ref);
+    if (kept) return kept;
     // Ids and aliases are unique each, so at most two rows: the one whose id it is wins.
     const { rows } = await productByRef(trx ?? this.deps.db, { ref });
     const found = rows.find((row) => row.id === ref) ?? rows[0];
-    if (found && version !== undefined) {
-      if (this.memo.size >= PRODUCT_MEMO_SIZE) this.memo.clear();
-      this.memo.set(ref, Object.freeze(found));
-    }
+    if (!found || version === undefined) return found;
+    this.memo.keep(ref, Object.freeze(found), version);
     return found;
   }
 
