@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { type Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 
 /** Jiffies the whole machine spent busy and in all, from /proc/stat (Linux). */
@@ -172,3 +173,43 @@ export const UNLIMITED_ENV = {
   RATE_MAIL_PER_IP: '1000000000',
   RATE_MAIL_PER_ADDRESS: '1000000000',
 };
+
+/** One request over `agent`'s kept-alive connections: the answer's status and body as text. */
+export function send(
+  url: string,
+  {
+    method = 'POST',
+    headers = {},
+    body,
+    agent,
+  }: { method?: string; headers?: Record<string, string>; body?: unknown; agent: Agent },
+): Promise<{ status: number; text: string }> {
+  const data = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method,
+        agent,
+        headers: {
+          ...headers,
+          ...(data === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) }),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+/** The `p`th percentile of ascending `sorted` values (NaN when there are none). */
+export function percentile(sorted: readonly number[], p: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
+}

@@ -6,7 +6,7 @@
 // its custom hash option on libuv's pool. Better Auth is installed by this benchmark into
 // bench/peers/.install (not by `npm ci`): its newest release that runs on Node 20.
 import { spawnSync } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,7 +14,16 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { sqliteDriverName } from '../../packages/server/src/db/connect.js';
 import { ARGON2_OPTIONS } from '../../packages/server/src/security/passwords.js';
-import { alternate, checkQuiet, reportQuiet, startServer, stopServers, UNLIMITED_ENV } from '../lib.js';
+import {
+  alternate,
+  checkQuiet,
+  percentile,
+  reportQuiet,
+  send,
+  startServer,
+  stopServers,
+  UNLIMITED_ENV,
+} from '../lib.js';
 
 const BETTER_AUTH = process.env.BENCH_BETTER_AUTH ?? '1.7.25';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -79,37 +88,18 @@ const rate = async (l: Load) => (await load(l)).requests.average;
 /** One connection's reads, one after another, timed here to the microsecond. */
 async function readTimes(read: Load, seconds: number): Promise<number[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const body = read.body === undefined ? undefined : JSON.stringify(read.body);
-  const once = () =>
-    new Promise<void>((resolve, reject) => {
-      const req = request(
-        read.url,
-        {
-          method: read.method ?? 'POST',
-          agent,
-          headers: {
-            ...read.headers,
-            ...(body === undefined
-              ? {}
-              : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
-          },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () =>
-            res.statusCode === 200 ? resolve() : reject(new Error(`${read.url}: HTTP ${res.statusCode}`)),
-          );
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
   const times: number[] = [];
   const end = performance.now() + seconds * 1000;
   try {
     while (performance.now() < end) {
       const start = performance.now();
-      await once();
+      const { status } = await send(read.url, {
+        method: read.method ?? 'POST',
+        headers: read.headers,
+        body: read.body,
+        agent,
+      });
+      if (status !== 200) throw new Error(`${read.url}: HTTP ${status}`);
       times.push(performance.now() - start);
     }
   } finally {
@@ -117,9 +107,6 @@ async function readTimes(read: Load, seconds: number): Promise<number[]> {
   }
   return times.sort((a, b) => a - b);
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 /** Read latency (p50 and p99, ms) with one connection reading while sign-ins saturate the hash. */
 async function readLatencyUnderSignIns(read: Load, signIn: Load): Promise<{ p50: number; p99: number }> {

@@ -6,7 +6,7 @@
 // per call and errors, beside two ceilings measured in the same run: a bare Fastify JSON route and the
 // database's own rate for a small write transaction (a guarded balance update and a ledger insert).
 import { randomBytes } from 'node:crypto';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +19,7 @@ import Fastify from 'fastify';
 import { connect, sqliteDriverName } from '../../packages/server/src/db/connect.js';
 import { ARGON2_OPTIONS } from '../../packages/server/src/security/passwords.js';
 import { sign } from '../../packages/server/src/security/tokens.js';
-import { checkQuiet, measure, reportQuiet, startServer, stopServers, UNLIMITED_ENV } from '../lib.js';
+import { checkQuiet, measure, percentile, reportQuiet, send, startServer, stopServers, UNLIMITED_ENV } from '../lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const USERS = Number(process.env.BENCH_USERS ?? 60);
@@ -45,33 +45,10 @@ const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 const signInAgent = new Agent({ keepAlive: true });
 
 /** One POST with a JSON body over a kept-alive connection; the answer's body as JSON. */
-function post(url: string, body: unknown, via = agent): Promise<Record<string, unknown>> {
-  const data = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        agent: via,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}`));
-          try {
-            resolve(JSON.parse(text) as Record<string, unknown>);
-          } catch (error) {
-            reject(error as Error);
-          }
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(data);
-  });
+async function post(url: string, body: unknown, via = agent): Promise<Record<string, unknown>> {
+  const { status, text } = await send(url, { body, agent: via });
+  if (status !== 200) throw new Error(`HTTP ${status}`);
+  return JSON.parse(text) as Record<string, unknown>;
 }
 
 async function ok(url: string, body: unknown): Promise<Record<string, unknown>> {
@@ -102,8 +79,10 @@ class Stats {
     this.reasons.set(reason, (this.reasons.get(reason) ?? 0) + 1);
   }
   percentile(p: number): number {
-    const sorted = [...this.ms].sort((a, b) => a - b);
-    return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
+    return percentile(
+      [...this.ms].sort((a, b) => a - b),
+      p,
+    );
   }
 }
 
