@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { type Agent, request } from 'node:http';
+import * as argon2 from '@node-rs/argon2';
 import autocannon from 'autocannon';
+import { ARGON2_OPTIONS } from '../packages/server/src/security/passwords.js';
 
 /** Jiffies the whole machine spent busy and in all, from /proc/stat (Linux). */
 function machineTicks(): { busy: number; total: number } | undefined {
@@ -212,4 +214,19 @@ export function send(
 /** The `p`th percentile of ascending `sorted` values (NaN when there are none). */
 export function percentile(sorted: readonly number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
+}
+
+/** Password hashes per second with Till's argon2id settings, `concurrency` at a time on libuv's pool. */
+export async function rawHashRate(concurrency: number, seconds: number): Promise<number> {
+  let done = 0;
+  const end = Date.now() + seconds * 1000;
+  const worker = async () => {
+    while (Date.now() < end) {
+      await argon2.hash('a long, uncommon passphrase', ARGON2_OPTIONS);
+      done += 1;
+    }
+  };
+  const start = Date.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return done / ((Date.now() - start) / 1000);
 }

@@ -4,29 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import * as argon2 from '@node-rs/argon2';
 import Fastify from 'fastify';
 import { buildApp, loadConfig } from '../../packages/server/src/index.js';
-import { ARGON2_OPTIONS } from '../../packages/server/src/security/passwords.js';
-import { alternate, measure, report, reportQuiet } from '../lib.js';
+import { alternate, measure, rawHashRate, report, reportQuiet } from '../lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 10;
-
-async function rawHashRate(concurrency: number, seconds: number): Promise<number> {
-  let done = 0;
-  const end = Date.now() + seconds * 1000;
-  const worker = async () => {
-    while (Date.now() < end) {
-      await argon2.hash('a long, uncommon passphrase', ARGON2_OPTIONS);
-      done += 1;
-    }
-  };
-  const start = Date.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return done / ((Date.now() - start) / 1000);
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'till-bench-'));
 const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${join(dir, 'till.db')}` });
