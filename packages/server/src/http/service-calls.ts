@@ -78,7 +78,7 @@ export class ServiceCalls {
     });
   }
 
-  private async answer(request: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown>> {
+  private async answer(request: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown> | FastifyReply> {
     const path = keyOf((request.params as { '*': string })['*']);
     const stream = this.streams.get(path);
     if (stream) {
