@@ -158,6 +158,8 @@ describe('graceful shutdown', () => {
     const answer = await slow.response;
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ code: 902 });
+    // In flight when the drain began: answered, and its keep-alive connection is not offered again.
+    expect(answer.connection).toBe('close');
     expect(await p.exited).toBe(0);
     expect(Date.now() - signalled).toBeLessThan(grace);
     agent.destroy();
