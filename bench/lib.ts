@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { type Agent, request } from 'node:http';
 import * as argon2 from '@node-rs/argon2';
 import autocannon from 'autocannon';
-import { ARGON2_OPTIONS } from '../packages/server/src/security/passwords.js';
+import { ARGON2_OPTIONS } from '../packages/server/dist/security/passwords.js';
 
 /** Jiffies the whole machine spent busy and in all, from /proc/stat (Linux). */
 function machineTicks(): { busy: number; total: number } | undefined {

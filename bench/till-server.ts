@@ -1,7 +1,8 @@
 // Till as the benchmarks start it (bench/peers, bench/shop): its own process, the configuration from the environment
 // (SQLite file, limits raised so that the load is not refused), its address printed as one JSON line.
+import './built.js';
 import type { AddressInfo } from 'node:net';
-import { buildApp, loadConfig } from '../packages/server/src/index.js';
+import { buildApp, loadConfig } from '../packages/server/dist/index.js';
 
 const config = loadConfig(process.env);
 const { app } = await buildApp(config, { logger: false });

@@ -1,11 +1,12 @@
 // Login and getUserInfo throughput beside a bare Fastify JSON route and the raw argon2id hash rate,
 // all measured in this run on this machine.
+import '../built.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { buildApp, loadConfig } from '../../packages/server/src/index.js';
+import { buildApp, loadConfig } from '../../packages/server/dist/index.js';
 import { alternate, measure, rawHashRate, report, reportQuiet } from '../lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);

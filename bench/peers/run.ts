@@ -5,6 +5,7 @@
 // (@node-rs/argon2) and parameters: Till on its own low-priority hashing threads, Better Auth through
 // its custom hash option on libuv's pool. Better Auth is installed by this benchmark into
 // bench/peers/.install (not by `npm ci`): its newest release that runs on Node 20.
+import '../built.js';
 import { spawnSync } from 'node:child_process';
 import { Agent } from 'node:http';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { sqliteDriverName } from '../../packages/server/src/db/connect.js';
-import { ARGON2_OPTIONS } from '../../packages/server/src/security/passwords.js';
+import { sqliteDriverName } from '../../packages/server/dist/db/connect.js';
+import { ARGON2_OPTIONS } from '../../packages/server/dist/security/passwords.js';
 import {
   alternate,
   checkQuiet,

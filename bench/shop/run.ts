@@ -5,6 +5,7 @@
 // passwords (measured first), so that they alone saturate the hash. Prints throughput, p50 and p99
 // per call and errors, beside two ceilings measured in the same run: a bare Fastify JSON route and the
 // database's own rate for a small write transaction (a guarded balance update and a ledger insert).
+import '../built.js';
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'node:http';
 import { createRequire } from 'node:module';
@@ -15,8 +16,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type SqliteDatabase from 'better-sqlite3';
 import Fastify from 'fastify';
-import { connect, sqliteDriverName } from '../../packages/server/src/db/connect.js';
-import { sign } from '../../packages/server/src/security/tokens.js';
+import { connect, sqliteDriverName } from '../../packages/server/dist/db/connect.js';
+import { sign } from '../../packages/server/dist/security/tokens.js';
 import {
   checkQuiet,
   measure,

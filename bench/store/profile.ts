@@ -3,13 +3,14 @@
 // (the server runs here; the load comes from a child process so that it is not in the profile). Prints
 // the functions with the most self time, grouped by package, and writes the whole profile for DevTools.
 //   node --import tsx bench/store/profile.ts payWithCredits|doCheckout|getUserInfo|login [sqlite|postgres://...]
+import '../built.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp, loadConfig } from '../../packages/server/src/index.js';
+import { buildApp, loadConfig } from '../../packages/server/dist/index.js';
 import { UNLIMITED_ENV } from '../lib.js';
 
 const call = process.argv[2] ?? 'payWithCredits';

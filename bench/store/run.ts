@@ -6,6 +6,7 @@
 // Two ceilings are measured in the same run: the bare route (HTTP and JSON alone) and the raw rate of
 // the same SQL statements each call runs, on a connection of its own with better-sqlite3's own
 // prepared statements and transactions (the database's own pace, no server around it).
+import '../built.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,12 +14,12 @@ import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import Stripe from 'stripe';
-import { buildApp, loadConfig } from '../../packages/server/src/index.js';
-import { newId } from '../../packages/server/src/modules/store/ids.js';
+import { buildApp, loadConfig } from '../../packages/server/dist/index.js';
+import { newId } from '../../packages/server/dist/modules/store/ids.js';
 import { createRequire } from 'node:module';
 import type SqliteDatabase from 'better-sqlite3';
-import { sqliteDriverName } from '../../packages/server/src/db/connect.js';
-import { MAX_INT } from '../../packages/server/src/db/rows.js';
+import { sqliteDriverName } from '../../packages/server/dist/db/connect.js';
+import { MAX_INT } from '../../packages/server/dist/db/rows.js';
 import { alternate, measure, reportQuiet } from '../lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);

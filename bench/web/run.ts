@@ -3,6 +3,7 @@
 // build is served by the real server, as `npm start` serves it. The baseline of the size, built in
 // the same run with the same build steps, is the smallest app on the same stack (bench/web/floor):
 // the ratio says how much the first screen carries beyond what its libraries alone weigh.
+import '../built.js';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -21,7 +22,7 @@ import {
 } from '../../apps/web/vite-plugins.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../../e2e/support/chromium.js';
 import { checkQuiet, reportQuiet } from '../lib.js';
-import { buildApp, loadConfig } from '../../packages/server/src/index.js';
+import { buildApp, loadConfig } from '../../packages/server/dist/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SIZE_GOAL_KB = 170;
