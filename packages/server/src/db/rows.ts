@@ -17,9 +17,41 @@ export function readJson<T>(text: string | null, fallback: T): T {
   }
 }
 
-/** Epoch millis (how times are stored) as the ISO text the protocol shows. */
+const DAY_MS = 86_400_000;
+/** 10000-01-01T00:00:00.000Z: from there on (and before 1970) the Date object formats. */
+const YEAR_10000_MS = 253_402_300_800_000;
+const two = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
+const three = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+
+/**
+ * Epoch millis (how times are stored) as the ISO text the protocol shows, exactly as
+ * `Date.prototype.toISOString` writes it. Computed here for 1970 to 9999, a third of the Date
+ * object's time: every answer with a time formats one or more (days to a civil date after Howard
+ * Hinnant's `civil_from_days`).
+ */
 export function iso(millis: number): string {
-  return new Date(millis).toISOString();
+  if (!(millis >= 0 && millis < YEAR_10000_MS) || !Number.isInteger(millis)) return new Date(millis).toISOString();
+  const days = Math.floor(millis / DAY_MS);
+  let rest = millis - days * DAY_MS;
+  const hours = Math.floor(rest / 3_600_000);
+  rest -= hours * 3_600_000;
+  const minutes = Math.floor(rest / 60_000);
+  rest -= minutes * 60_000;
+  const seconds = Math.floor(rest / 1000);
+  const ms = rest - seconds * 1000;
+  // Days since 0000-03-01, in 400-year eras; the year then starts in March, so that leap days come last.
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1;
+  const month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  return `${year}-${two(month)}-${two(day)}T${two(hours)}:${two(minutes)}:${two(seconds)}.${three(ms)}Z`;
 }
 
 /** The offset and limit of a 1-based page. */

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { Code, Level, type User } from '@till/protocol';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
-import type { Executor } from '../../db/rows.js';
+import { type Executor, iso } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
 import { fail, Failure, type Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
@@ -137,7 +137,7 @@ export class AccountsService {
       emailConfirmed: Boolean(row.email_confirmed),
       avatarUrl: row.avatar_key && this.deps.avatars ? this.deps.avatars.url(row.avatar_key) : null,
       credits: row.credits,
-      createdAt: new Date(row.created_at).toISOString(),
+      createdAt: iso(row.created_at),
       pendingEmail: row.pending_email,
     };
   }
@@ -302,7 +302,7 @@ export class AccountsService {
       await this.sendMail(row, 'new_device', row.email, {
         device: describeClient(client.userAgent),
         ip: client.ip,
-        at: new Date(at).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+        at: iso(at).replace('T', ' ').slice(0, 16) + ' UTC',
       });
     });
   }
@@ -516,9 +516,9 @@ export class AccountsService {
     const rows = await this.repo.listSessions(caller.userId, this.now());
     return rows.map((s) => ({
       id: s.id,
-      createdAt: new Date(s.created_at).toISOString(),
-      expiresAt: new Date(s.expires_at).toISOString(),
-      lastSeenAt: s.last_seen_at ? new Date(s.last_seen_at).toISOString() : null,
+      createdAt: iso(s.created_at),
+      expiresAt: iso(s.expires_at),
+      lastSeenAt: s.last_seen_at ? iso(s.last_seen_at) : null,
       userAgent: s.user_agent,
       ip: s.ip,
       current: s.id === caller.sessionId,

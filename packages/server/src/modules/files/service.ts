@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { Level, type FileInfo } from '@till/protocol';
 import type { Config } from '../../config.js';
 import type { Database, FilesTable } from '../../db/schema.js';
+import { iso } from '../../db/rows.js';
 import { runInTransaction } from '../../db/transaction.js';
 import { AbortTransaction, fail, Failure, type Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
@@ -54,7 +55,7 @@ export class FilesService {
       size: row.size,
       mime: row.mime,
       url: this.links.fileUrl(row),
-      createdAt: new Date(row.created_at).toISOString(),
+      createdAt: iso(row.created_at),
       public: Boolean(row.public),
     };
   }
