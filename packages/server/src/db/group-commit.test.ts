@@ -6,7 +6,14 @@ import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, sql, type OperationNode } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sqliteDriverName } from './connect.js';
-import { GroupCommitDriver, GroupCommitSqliteDialect, writtenTables, type GroupCommitLimits } from './group-commit.js';
+import {
+  directStatements,
+  GroupCommitDriver,
+  GroupCommitSqliteDialect,
+  runDirect,
+  writtenTables,
+  type GroupCommitLimits,
+} from './group-commit.js';
 
 const Driver = createRequire(import.meta.url)(sqliteDriverName) as typeof SqliteDatabase;
 
@@ -217,5 +224,72 @@ describe('group commit on SQLite', () => {
     expect(node(db.updateTable('parents').set({ id: 2 }))).toEqual(['parents']);
     // Without the list, the same update is a write of the table.
     expect(writtenTables(db.updateTable('items').set({ note: 'x' }).toOperationNode())).toEqual(['items']);
+  });
+
+  describe('statements straight to a bound transaction', () => {
+    const insert = (id: number) =>
+      db
+        .insertInto('items')
+        .values({ id, note: `item ${id}`, parent_id: null })
+        .compile();
+    const count = () =>
+      db
+        .selectFrom('items')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .compile();
+
+    it('run in the transaction they are given, in its batch, and only there', async () => {
+      const seen = await Promise.all(
+        [1, 2, 3].map((id) =>
+          db.transaction().execute(
+            directStatements(db, async (trx) => {
+              const direct = runDirect(trx, insert(id));
+              expect(direct).toBeInstanceOf(Promise);
+              await direct;
+              return (await runDirect<{ n: number }>(trx, count()))!.rows[0]!.n;
+            }),
+          ),
+        ),
+      );
+      // Each saw the writes of those before it in the batch, and its own.
+      expect(seen).toEqual([1, 2, 3]);
+      expect(committed()).toEqual([1, 2, 3]);
+      expect(driver.stats.commits).toBe(1);
+      // Anything else goes through Kysely: the database itself, and a transaction that was not bound.
+      expect(runDirect(db, count())).toBeUndefined();
+      await db.transaction().execute(async (trx) => expect(runDirect(trx, count())).toBeUndefined());
+    });
+
+    it('are undone with their transaction', async () => {
+      const failed = db.transaction().execute(
+        directStatements(db, async (trx) => {
+          await runDirect(trx, insert(7));
+          throw new Error('undo');
+        }),
+      );
+      await Promise.all([expect(failed).rejects.toThrow('undo'), write(8)]);
+      expect(committed()).toEqual([8]);
+    });
+
+    it('are refused once their transaction has ended, even while another one holds the connection', async () => {
+      let ended: object | undefined;
+      await db.transaction().execute(
+        directStatements(db, async (trx) => {
+          ended = trx;
+          await runDirect(trx, insert(1));
+        }),
+      );
+      // Another transaction holds the connection when the ended one tries again.
+      await db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.insertInto('items').values({ id: 2, note: 'second', parent_id: null }).execute();
+          await expect(runDirect(ended!, insert(3))).rejects.toThrow('the transaction has already ended');
+          throw new Error('roll back the second');
+        })
+        .catch((error: Error) => expect(error.message).toBe('roll back the second'));
+      await expect(runDirect(ended!, insert(4))).rejects.toThrow('the transaction has already ended');
+      expect(committed()).toEqual([1]);
+    });
   });
 });

@@ -1,4 +1,12 @@
-import type { DatabaseConnection, Driver, QueryResult, CompiledQuery } from 'kysely';
+import type {
+  CompiledQuery,
+  DatabaseConnection,
+  DialectAdapter,
+  Driver,
+  Kysely,
+  QueryResult,
+  Transaction,
+} from 'kysely';
 import { SelectQueryNode, SqliteDialect, type OperationNode } from 'kysely';
 
 /** What the driver needs of a better-sqlite3 database: cached statements and its transaction state. */
@@ -81,6 +89,39 @@ function updatedColumns(query: OperationNode): string[] | undefined {
   return names;
 }
 
+/** The driver of each Kysely built on a {@link GroupCommitSqliteDialect}, by its adapter (shared with its transactions). */
+const drivers = new WeakMap<object, GroupCommitDriver>();
+/** The lease of each transaction bound by {@link directStatements}. */
+const leases = new WeakMap<object, Lease>();
+
+/**
+ * `work` for `db.transaction().execute`, with the transaction's statements allowed to go straight to
+ * its connection (see {@link runDirect}); `work` itself on any other database.
+ */
+export function directStatements<DB, T>(
+  db: Kysely<DB>,
+  work: (trx: Transaction<DB>) => Promise<T>,
+): (trx: Transaction<DB>) => Promise<T> {
+  const driver = drivers.get(db.getExecutor().adapter);
+  if (!driver) return work;
+  return (trx) => {
+    driver.bind(trx);
+    return work(trx);
+  };
+}
+
+/**
+ * Runs a compiled query of a transaction bound by {@link directStatements} on its connection at once,
+ * or answers undefined (not such a transaction: the caller goes through Kysely). Kysely would pass the
+ * query through five asynchronous layers that check, in turn, that the transaction is still open and
+ * that its queries run one at a time; better-sqlite3 runs each query to its end before returning, and
+ * the driver refuses a lease that has been handed back, so the same holds here at a fraction of the
+ * cost (a tenth of a purchase's CPU time under load).
+ */
+export function runDirect<R>(x: object, query: CompiledQuery): Promise<QueryResult<R>> | undefined {
+  return leases.get(x)?.executeQuery<R>(query);
+}
+
 /** One holder of the connection, from acquire to release (Kysely's connection for that span). */
 class Lease implements DatabaseConnection {
   inTransaction = false;
@@ -140,6 +181,11 @@ export class GroupCommitDriver implements Driver {
   ) {}
 
   async init(): Promise<void> {}
+
+  /** Binds a transaction that has just begun to the lease it runs on (see {@link directStatements}). */
+  bind(trx: object): void {
+    if (this.holder?.inTransaction) leases.set(trx, this.holder);
+  }
 
   /**
    * A number that changes with every commit made through this driver that wrote any of `tables` (or
@@ -220,6 +266,8 @@ export class GroupCommitDriver implements Driver {
   /** Runs one query for the lease that holds the connection. */
   execute<R>(lease: Lease, query: CompiledQuery): Promise<QueryResult<R>> {
     try {
+      // A transaction's statement after its commit or rollback: the connection is someone else's.
+      if (lease.released) throw new Error('the transaction has already ended');
       if (!lease.inTransaction) {
         // A read of its own sees what is committed, as it would on this connection between transactions.
         if (this.reader && SelectQueryNode.is(query.query))
@@ -325,5 +373,10 @@ export class GroupCommitSqliteDialect extends SqliteDialect {
   }
   override createDriver(): Driver {
     return this.driver;
+  }
+  override createAdapter(): DialectAdapter {
+    const adapter = super.createAdapter();
+    drivers.set(adapter, this.driver);
+    return adapter;
   }
 }

@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import { runDirect } from './group-commit.js';
 import type { Executor } from './rows.js';
 import type { Database } from './schema.js';
 
@@ -49,7 +50,8 @@ export function prepared<P extends object, R>(
     const { query, slots } = compile(x);
     const values = params as Record<string, unknown>;
     const parameters = slots.map((slot) => ('name' in slot ? values[slot.name] : slot.value));
-    return x.executeQuery<R>({ ...query, parameters });
+    const run = { ...query, parameters };
+    return runDirect<R>(x, run) ?? x.executeQuery<R>(run);
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { AbortTransaction, type Failure } from '../errors.js';
+import { directStatements } from './group-commit.js';
 import type { Database } from './schema.js';
 
 /**
@@ -11,7 +12,7 @@ export async function runInTransaction<T>(
   work: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<T | Failure> {
   try {
-    return await db.transaction().execute(work);
+    return await db.transaction().execute(directStatements(db, work));
   } catch (error) {
     if (error instanceof AbortTransaction) return error.failure;
     throw error;
