@@ -80,6 +80,25 @@ describe('group commit on SQLite', () => {
     expect(driver.stats.commits).toBeLessThan(5);
   });
 
+  it('waits another turn of the loop while transactions keep joining, then commits them together', async () => {
+    open({ maxMembers: 64, maxOpenMs: 60_000 });
+    const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+    const first = write(1);
+    // The second starts two turns of the loop later, as a request read in a later poll would; the
+    // first batch is still open then, since the first turn saw a transaction join it.
+    const second = nextTurn()
+      .then(nextTurn)
+      .then(() => write(2));
+    await Promise.all([first, second]);
+    expect(committed()).toEqual([1, 2]);
+    expect(driver.stats.commits).toBe(1);
+    // Once nothing joins for a turn, the batch commits: a lone transaction waits one turn, no more.
+    const started = performance.now();
+    await write(3);
+    expect(driver.stats.commits).toBe(2);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
   it('rolls back a failed transaction alone; the others of its batch commit', async () => {
     const results = await Promise.allSettled([write(1), write(2), write(3, true), write(4), write(5)]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
