@@ -26,11 +26,12 @@ function newest(dir: string, keep: (name: string) => boolean): { at: number; pat
 
 for (const pkg of ['protocol', 'server']) {
   const src = newest(join(root, 'packages', pkg, 'src'), (n) => n.endsWith('.ts') && !n.endsWith('.test.ts'));
+  const dist = join(root, 'packages', pkg, 'dist');
   // tsc -b writes its build info on every build, also when no output changed (a file touched only).
-  const built = [join(root, 'packages', pkg, 'dist'), join(root, 'packages', pkg, 'tsconfig.tsbuildinfo')];
+  const buildInfo = join(root, 'packages', pkg, 'tsconfig.tsbuildinfo');
   let at = 0;
   try {
-    at = Math.max(newest(built[0]!, (n) => n.endsWith('.js')).at, statSync(built[1]!).mtimeMs);
+    at = Math.max(newest(dist, (n) => n.endsWith('.js')).at, statSync(buildInfo).mtimeMs);
   } catch {
     // Not built yet.
   }

@@ -229,8 +229,7 @@ export class GroupCommitDriver implements Driver {
     this.run(`release ${MEMBER}`);
     lease.inTransaction = false;
     const done = new Promise<void>((resolve, reject) => this.batch.push({ resolve, reject }));
-    if (this.batch.length >= this.limits.maxMembers || performance.now() - this.batchStartedAt >= this.limits.maxOpenMs)
-      this.commitBatch();
+    if (this.batchAtLimit()) this.commitBatch();
     // The connection goes on to the next transaction now; this one's answer waits for the commit.
     this.handOn(lease);
     return done;
@@ -323,16 +322,20 @@ export class GroupCommitDriver implements Driver {
       // A transaction still running (it awaits something besides the database) commits the batch
       // when it ends, through another schedule.
       if (!this.batchOpen || this.holder?.inTransaction) return;
-      if (
-        this.batch.length > this.membersAtLastTurn &&
-        performance.now() - this.batchStartedAt < this.limits.maxOpenMs
-      ) {
+      if (this.batch.length > this.membersAtLastTurn && !this.batchAtLimit()) {
         this.membersAtLastTurn = this.batch.length;
         this.scheduleCommit();
         return;
       }
       this.commitBatch();
     });
+  }
+
+  /** Whether the open batch holds `maxMembers` transactions or has been open `maxOpenMs`: it commits now. */
+  private batchAtLimit(): boolean {
+    return (
+      this.batch.length >= this.limits.maxMembers || performance.now() - this.batchStartedAt >= this.limits.maxOpenMs
+    );
   }
 
   private commitBatch(): void {
