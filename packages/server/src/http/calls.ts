@@ -13,8 +13,8 @@ export interface Caller {
   email: string;
 }
 
-/** Checks a session token; answers the caller, or 901. */
-export type Authenticate = (token: string) => Promise<Outcome<Caller>>;
+/** Checks a session token; answers the caller, or 901 (at once when the session is already known). */
+export type Authenticate = (token: string) => Outcome<Caller> | Promise<Outcome<Caller>>;
 
 /** What a handler gets besides its parsed input. */
 export interface CallContext {
@@ -83,8 +83,9 @@ export function unstorable(value: unknown, path = '', depth = 0): { parameter: s
   }
   if (value === null || typeof value !== 'object') return undefined;
   if (depth > 8) return { parameter: path, reason: 'invalid' };
-  for (const [key, inner] of Object.entries(value)) {
-    const found = unstorable(inner, path ? `${path}.${key}` : key, depth + 1);
+  // Keys, not entries: a pair array per field was a measurable share of the lightest calls.
+  for (const key of Object.keys(value)) {
+    const found = unstorable((value as Record<string, unknown>)[key], path ? `${path}.${key}` : key, depth + 1);
     if (found) return found;
   }
   return undefined;
@@ -157,7 +158,8 @@ export class CallRegistry {
       if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN) {
         return this.respond(spec, reply, fail.invalidToken());
       }
-      const who = await this.authenticate(token);
+      const checked = this.authenticate(token);
+      const who = checked instanceof Promise ? await checked : checked;
       if (who instanceof Failure) return this.respond(spec, reply, who);
       if (who.level < spec.auth) return this.respond(spec, reply, fail.forbidden(spec.auth));
       caller = who;

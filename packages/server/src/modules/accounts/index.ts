@@ -40,7 +40,7 @@ export class AccountsModule implements TillModule {
   };
 
   /** Checks a session token: what every other module's calls are authenticated with. */
-  authenticate(token: string): Promise<Outcome<Caller>> {
+  authenticate(token: string): Outcome<Caller> | Promise<Outcome<Caller>> {
     return this.service.authenticate(token);
   }
 

@@ -98,14 +98,27 @@ export class AccountsRepo {
    * authenticated calls. A commit that changed only balances (every purchase) keeps the memo: the
    * session is answered marked `stale_credits`, for callers that show the balance to read it.
    */
-  async findSession(tokenHash: string, now: number): Promise<(SessionUser & SessionFields) | undefined> {
+  findSession(
+    tokenHash: string,
+    now: number,
+  ): (SessionUser & SessionFields) | undefined | Promise<(SessionUser & SessionFields) | undefined> {
     // Both read before the lookup, so that a commit during it is not missed.
     const version = this.memo.begin();
     const balances = this.version?.(BALANCES) ?? 0;
     const kept = this.memo.get(tokenHash);
+    // A kept session is answered at once, not through a promise: the lightest calls read it.
     if (kept && kept.row.expires_at > now) {
       return kept.balances === balances ? kept.row : { ...kept.row, stale_credits: true };
     }
+    return this.lookUpSession(tokenHash, now, version, balances);
+  }
+
+  private async lookUpSession(
+    tokenHash: string,
+    now: number,
+    version: number | undefined,
+    balances: number,
+  ): Promise<(SessionUser & SessionFields) | undefined> {
     this.sessionLookup ??= this.db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')

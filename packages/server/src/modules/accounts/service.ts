@@ -308,12 +308,18 @@ export class AccountsService {
   }
 
   /** Checks a session token: the caller, or 901. */
-  async authenticate(token: string): Promise<Outcome<Caller>> {
+  authenticate(token: string): Outcome<Caller> | Promise<Outcome<Caller>> {
     const now = this.now();
-    const found = await this.repo.findSession(hashToken(token), now);
+    const found = this.repo.findSession(hashToken(token), now);
+    // A kept session (every call but the first of a while) is answered without a promise.
+    return found instanceof Promise ? found.then((row) => this.callerOf(row, now)) : this.callerOf(found, now);
+  }
+
+  private callerOf(
+    found: (SessionUser & SessionFields) | undefined,
+    now: number,
+  ): Outcome<Caller> | Promise<Outcome<Caller>> {
     if (!found) return fail.invalidToken();
-    // Writing last-seen on every call would make every read a write; once a minute is plenty.
-    if (!found.last_seen_at || now - found.last_seen_at > 60_000) await this.repo.touchSession(found.session_id, now);
     const caller: LoadedCaller = {
       userId: found.id,
       sessionId: found.session_id,
@@ -321,6 +327,10 @@ export class AccountsService {
       level: this.levelOf(found),
       [LOADED]: found,
     };
+    // Writing last-seen on every call would make every read a write; once a minute is plenty.
+    if (!found.last_seen_at || now - found.last_seen_at > 60_000) {
+      return this.repo.touchSession(found.session_id, now).then(() => caller);
+    }
     return caller;
   }
 

@@ -45,6 +45,22 @@ describe('sessions kept between commits on SQLite', () => {
     expect((await userInfo()).user).toMatchObject({ credits: 42, name: 'Changed' });
   });
 
+  it('writes when a kept session was last seen, at most once a minute', async () => {
+    const lastSeen = async () =>
+      Number(
+        (await t.ctx.db.kysely.selectFrom('sessions').select('last_seen_at').executeTakeFirstOrThrow()).last_seen_at,
+      );
+    expect((await userInfo()).code).toBe(900);
+    const first = await lastSeen();
+    expect(first).toBe(now);
+    now += 30_000;
+    expect((await userInfo()).code).toBe(900);
+    expect(await lastSeen()).toBe(first);
+    now += 30_001;
+    expect((await userInfo()).code).toBe(900);
+    expect(await lastSeen()).toBe(now);
+  });
+
   it('is the only server on its file: a second is refused while it runs', async () => {
     await expect(connect(t.db.url)).rejects.toThrow(/in use by another Till server/);
   });
@@ -74,9 +90,12 @@ describe('sessions kept between commits on SQLite', () => {
   it('looks a session up again only after a commit', async () => {
     const { repo, counted } = countingRepo();
     const hash = hashToken(token);
-    const first = await repo.findSession(hash, now);
+    const looked = repo.findSession(hash, now);
+    expect(looked).toBeInstanceOf(Promise);
+    const first = await looked;
     expect(first).toMatchObject({ email: 'memo@example.test' });
-    expect(await repo.findSession(hash, now)).toBe(first);
+    // A kept session is answered at once, without a promise to wait for.
+    expect(repo.findSession(hash, now)).toBe(first);
     expect(counted.lookups).toBe(1);
     // What is kept cannot be changed by a caller.
     expect(Object.isFrozen(first)).toBe(true);
