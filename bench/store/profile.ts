@@ -56,7 +56,11 @@ try {
     token,
     product: { alias: 'profile-gem', title: 'Gem', type: 0, creditPrice: 1, grants: {} },
   });
-  await post('/api/admin/credits/adjust', { token, userId, amount: 1_000_000_000, reason: 'profile funds' });
+  // Only the call that spends credits gets them: a grant marks the kept session's balance stale, and
+  // getUserInfo would then read the balance again on every call, which bench/accounts never does.
+  if (call === 'payWithCredits') {
+    await post('/api/admin/credits/adjust', { token, userId, amount: 1_000_000_000, reason: 'profile funds' });
+  }
   const [path, body] =
     call === 'doCheckout'
       ? ['/api/store/doCheckout', { token, products: 'credits-100;monthly', couponCode: 'WELCOME10' }]
