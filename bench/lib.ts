@@ -102,9 +102,18 @@ export async function measure(opts: {
   return result.requests.average;
 }
 
-/** Prints one line: the figure, its baseline, the ratio and whether it meets the goal. */
-export function report(name: string, value: number, baseline: number, baselineName: string, goal: number): boolean {
-  const ratio = value / baseline;
+/**
+ * Prints one line: the figure, its baseline, the ratio (the two's quotient unless given, as
+ * {@link paired} gives it) and whether it meets the goal.
+ */
+export function report(
+  name: string,
+  value: number,
+  baseline: number,
+  baselineName: string,
+  goal: number,
+  ratio = value / baseline,
+): boolean {
   const ok = ratio >= goal;
   console.log(
     `${name.padEnd(22)} ${value.toFixed(0).padStart(8)}/s   ${baselineName} ${baseline.toFixed(0).padStart(8)}/s   ratio ${ratio.toFixed(2)} (goal >= ${goal.toFixed(2)}) ${ok ? 'met' : 'MISSED'}`,
@@ -130,6 +139,43 @@ export async function alternate<K extends string>(
     }
   }
   return best;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * A figure and its baseline measured back to back in every round, the one that goes first swapped
+ * each round, and their ratio as the median of the rounds' own ratios (the rates printed are each
+ * side's median). This machine's speed drifts for tens of seconds at a time, with other processes
+ * idle: the bare route alone ran anywhere from 9,000 to 18,000 a second within one quiet hour. Two
+ * measurements a few seconds apart share that drift; the best of each side, as {@link alternate}
+ * keeps it, may come from different minutes, and a ratio of those moved by 10 % between runs.
+ */
+export async function paired(
+  rounds: number,
+  names: { value: string; baseline: string },
+  value: () => Promise<number>,
+  baseline: () => Promise<number>,
+): Promise<{ value: number; baseline: number; ratio: number }> {
+  const values: number[] = [];
+  const baselines: number[] = [];
+  const ratios: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 === 0 ? (['baseline', 'value'] as const) : (['value', 'baseline'] as const);
+    const got = { value: 0, baseline: 0 };
+    for (const side of order) {
+      await checkQuiet(`${names[side]} round ${r + 1}`);
+      got[side] = await (side === 'value' ? value : baseline)();
+    }
+    values.push(got.value);
+    baselines.push(got.baseline);
+    ratios.push(got.value / got.baseline);
+  }
+  return { value: median(values), baseline: median(baselines), ratio: median(ratios) };
 }
 
 /** Starts a server process (`node ARGS`) and waits for the `{"url": ...}` line it prints. */
