@@ -132,6 +132,10 @@ describe.runIf(enabled)('two server processes on one PostgreSQL, Redis and S3', 
       .flatMap((proc) => proc.output().split('\n'))
       .map((line) => /"job":"([^"]+)"[^\n]*"msg":"job ran"/.exec(line)?.[1])
       .filter((job): job is string => job !== undefined);
+  /** Waits, at most 10 s, until `job` has run on some server. */
+  const ranOnce = async (job: string) => {
+    for (let i = 0; i < 200 && !turns().includes(job); i++) await sleep(50);
+  };
   /** The i-th request's server: alternately one and the other. */
   const pick = (i: number) => (i % 2 ? b : a);
 
@@ -296,7 +300,7 @@ describe.runIf(enabled)('two server processes on one PostgreSQL, Redis and S3', 
     // The first scheduled turn of the housekeeping jobs (5 s after the servers' start) is waited
     // out: B's removal of abandoned writes would otherwise take A's leftovers whenever its turn fell
     // between the kill and the restart, before A's start could. The turn holds its lease for 10 minutes.
-    for (let i = 0; i < 200 && !turns().includes('files.abandoned'); i++) await sleep(50);
+    await ranOnce('files.abandoned');
     expect(turns()).toContain('files.abandoned');
     const id = await product(3);
     const buyers = await Promise.all(Array.from({ length: 6 }, (_, i) => register(pick(i))));
@@ -399,7 +403,7 @@ describe.runIf(enabled)('two server processes on one PostgreSQL, Redis and S3', 
 
   it('each housekeeping job runs once across both servers: the lease in the database decides which', async () => {
     // Every instance tries each job 5 s after its start; the first two started together.
-    for (let i = 0; i < 200 && !turns().includes('accounts.expired'); i++) await sleep(50);
+    await ranOnce('accounts.expired');
     await sleep(1000);
     const ran = turns();
     expect(ran).toContain('accounts.expired');
