@@ -168,6 +168,8 @@ export class GroupCommitDriver implements Driver {
   private readonly tableChanges = new Map<string, number>();
   /** What the open batch has written, counted when it commits. */
   private readonly batchTables = new Set<string>();
+  /** The tables each query writes ({@link writtenTables}), by query: a prepared query is the same object every run. */
+  private readonly writes = new WeakMap<object, readonly string[]>();
 
   /**
    * @param reader a second, read-only connection to the same file (none for a private in-memory
@@ -280,7 +282,7 @@ export class GroupCommitDriver implements Driver {
       // An INSERT ... RETURNING is a reader that writes. A write of its own is committed as it runs;
       // one in a transaction counts when its batch commits.
       if (!stmt.readonly) {
-        const tables = writtenTables(query.query, this.apart) ?? [EVERY_TABLE];
+        const tables = this.tablesWrittenBy(query);
         if (!lease.inTransaction) this.changed(tables);
         else for (const t of tables) this.batchTables.add(t);
       }
@@ -290,6 +292,15 @@ export class GroupCommitDriver implements Driver {
     } catch (error) {
       return Promise.reject(error as Error);
     }
+  }
+
+  private tablesWrittenBy(query: CompiledQuery): readonly string[] {
+    let tables = this.writes.get(query.query);
+    if (!tables) {
+      tables = writtenTables(query.query, this.apart) ?? [EVERY_TABLE];
+      this.writes.set(query.query, tables);
+    }
+    return tables;
   }
 
   private run(sql: string): void {
