@@ -121,9 +121,10 @@ function holdOwnerLock(file: string): SqliteDatabase.Database {
 
 /**
  * Updates that count apart from the rest of their table's writes (see `writtenTables`): every
- * purchase changes a balance, and a session kept with its user stays good through it.
+ * purchase changes a balance, and a session kept with its user stays good through it; every checkout
+ * with a code counts a use of its coupon, and a coupon kept for its checks stays good through it.
  */
-const COUNTED_APART = { users: ['credits'] } as const;
+const COUNTED_APART = { users: ['credits'], coupons: ['used', 'updated_at'] } as const;
 
 /**
  * Opens the database a URL names: `sqlite:PATH` (`sqlite::memory:` for a throwaway one) or

@@ -11,7 +11,7 @@ import {
   type ShopLanguage,
 } from '@till/protocol';
 import { runInTransaction } from '../db/transaction.js';
-import { AbortTransaction, Failure, fail, type Outcome } from '../errors.js';
+import { Failure, fail, type Outcome } from '../errors.js';
 import type { PayableOrder, PaymentProvider } from '../modules/payments/index.js';
 import {
   closeOrder,
@@ -107,7 +107,10 @@ export class Checkout {
     return { order, payment };
   }
 
-  /** Step 1: the pending order, its coupon use and (for a zero total) its payment, in one transaction. */
+  /**
+   * Step 1: the cart priced, outside the transaction as its products were read; then the pending order,
+   * its coupon use and (for a zero total) its payment, in one transaction.
+   */
   private async placeOrder(
     userId: string,
     lines: Line[],
@@ -116,10 +119,10 @@ export class Checkout {
   ): Promise<Outcome<{ order: Order; items: OrderItemRow[] }>> {
     const now = this.deps.now();
     if (code) await this.releaseStaleHolds(code, now);
+    const price = await priceCart(this.deps.store.coupons, lines, { code, userId, now, parameter: 'products' });
+    if (price instanceof Failure) return price;
+    const { coupon, discount, total, currency, subtotal } = price;
     return runInTransaction(this.deps.db, async (trx) => {
-      const price = await priceCart(trx, lines, { code, userId, now, parameter: 'products' });
-      if (price instanceof Failure) throw new AbortTransaction(price);
-      const { coupon, discount, total, currency, subtotal } = price;
       if (coupon) await consumeCouponUse(trx, coupon, userId, now);
       const order = {
         userId,
@@ -197,11 +200,11 @@ export class Checkout {
     if (lines instanceof Failure) return lines;
     const code = input.couponCode?.trim();
     const now = this.deps.now();
-    let price = await priceCart(this.deps.db, lines, { code, userId, now, parameter: 'products' });
+    let price = await priceCart(this.deps.store.coupons, lines, { code, userId, now, parameter: 'products' });
     let couponRefused: CheckoutPreviewData['couponRefused'] = null;
     if (price instanceof Failure && code && price.body.code === Code.CouponRefused) {
       couponRefused = price.body.reason ?? 'unknown';
-      price = await priceCart(this.deps.db, lines, { userId, now, parameter: 'products' });
+      price = await priceCart(this.deps.store.coupons, lines, { userId, now, parameter: 'products' });
     }
     if (price instanceof Failure) return price;
     const owned = await ownedAmong(this.deps.db, userId, lines);

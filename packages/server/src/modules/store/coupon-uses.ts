@@ -4,21 +4,28 @@ import type { Database } from '../../db/schema.js';
 import { AbortTransaction, fail } from '../../errors.js';
 
 type UseKey = { code: string; userId: string; now: number };
-const openUses = prepared<UseKey, never>((db, p) =>
-  db
-    .insertInto('coupon_uses')
-    .values({ coupon_code: p('code'), user_id: p('userId'), uses: 0, updated_at: p('now') })
-    .onConflict((oc) => oc.columns(['coupon_code', 'user_id']).doNothing()),
-);
+/** The buyer's first use makes their row; a later one raises it. */
 const useOf = (db: Kysely<Database>, p: Param<UseKey>) =>
   db
-    .updateTable('coupon_uses')
-    .set({ uses: sql<number>`uses + 1`, updated_at: p('now') })
-    .where('coupon_code', '=', p('code'))
-    .where('user_id', '=', p('userId'));
+    .insertInto('coupon_uses')
+    .values({ coupon_code: p('code'), user_id: p('userId'), uses: 1, updated_at: p('now') })
+    .onConflict((oc) =>
+      oc
+        .columns(['coupon_code', 'user_id'])
+        .doUpdateSet({ uses: sql<number>`coupon_uses.uses + 1`, updated_at: p('now') }),
+    );
 const countUse = prepared<UseKey, never>(useOf);
+/** The same, raised only while under the limit: a row at the limit changes nothing. */
 const countUseWithin = prepared<UseKey & { limit: number }, never>((db, p) =>
-  useOf(db, p as Param<UseKey>).where('uses', '<', p('limit')),
+  db
+    .insertInto('coupon_uses')
+    .values({ coupon_code: p('code'), user_id: p('userId'), uses: 1, updated_at: p('now') })
+    .onConflict((oc) =>
+      oc
+        .columns(['coupon_code', 'user_id'])
+        .doUpdateSet({ uses: sql<number>`coupon_uses.uses + 1`, updated_at: p('now') })
+        .where('coupon_uses.uses', '<', p('limit')),
+    ),
 );
 const countCouponUse = prepared<UseKey, never>((db, p) =>
   db
@@ -31,11 +38,12 @@ const countCouponUse = prepared<UseKey, never>((db, p) =>
 /**
  * Takes one use of a coupon for a buyer, or throws 908 (`already_redeemed`, `used_up`).
  *
- * Both limits are guarded by conditional updates, not by counting first: the per-buyer row is made
- * once (its primary key settles two first uses racing) and then raised only while `uses < limit`;
- * the coupon's own counter is raised only while `used < usage_limit`. On PostgreSQL the racers queue
- * on the row lock and re-check the condition after each commit, so a coupon usable once, redeemed
- * by fifty buyers at once, is used exactly once. The CHECK on `coupons` backs this up.
+ * Both limits are guarded by conditional writes, not by counting first: the per-buyer use is one
+ * upsert, whose row's primary key settles two first uses racing and whose update raises a row only
+ * while `uses < limit`; the coupon's own counter is raised only while `used < usage_limit`. On
+ * PostgreSQL the racers queue on the row lock and re-check the condition after each commit, so a
+ * coupon usable once, redeemed by fifty buyers at once, is used exactly once. The CHECK on `coupons`
+ * backs this up.
  */
 export async function consumeCouponUse(
   trx: Transaction<Database>,
@@ -44,7 +52,9 @@ export async function consumeCouponUse(
   now: number,
 ): Promise<void> {
   const key = { code: coupon.code, userId, now };
-  await openUses(trx, key);
+  // A first use inserts one use whatever the limit: a limit below one allows none.
+  if (coupon.per_user_limit != null && coupon.per_user_limit < 1)
+    throw new AbortTransaction(fail.couponRefused('already_redeemed'));
   const own =
     coupon.per_user_limit != null
       ? await countUseWithin(trx, { ...key, limit: coupon.per_user_limit })

@@ -3,6 +3,7 @@ import { runInTransaction } from '../../db/transaction.js';
 import { AbortTransaction, Failure, fail, type Outcome } from '../../errors.js';
 import { consumeCouponUse } from './coupon-uses.js';
 import { moveCredits } from './credits.js';
+import { CommitMemo } from '../../db/commit-memo.js';
 import { iso, readJson, type Executor } from '../../db/rows.js';
 import { prepared } from '../../db/prepared.js';
 import type { StoreDeps } from './deps.js';
@@ -44,6 +45,17 @@ export async function findCoupon(x: Executor, code: string): Promise<CouponRow |
   return (await couponByCode(x, { code: normalizeCode(code) })).rows[0];
 }
 
+/** Where a coupon check reads the coupon: {@link findCoupon} on an executor, or {@link Coupons.find}. */
+export type CouponFinder = (code: string) => Promise<CouponRow | undefined>;
+
+/**
+ * The tables a kept coupon depends on. A use changes only `used` and `updated_at`, which count apart
+ * (`COUNTED_APART` in `db/connect.ts`), so checkouts do not empty the memo; an administrator's edit does.
+ */
+const COUPON_TABLES = ['coupons'] as const;
+/** Coupons kept at most (emptied when full). */
+const COUPON_MEMO_SIZE = 1_000;
+
 /**
  * Whether a buyer may use the coupon now: 908 `unknown` (also for a switched-off coupon, which
  * should not be told apart from a wrong code), `not_started`, `expired`, `used_up`,
@@ -57,8 +69,9 @@ export async function checkCoupon(
   userId: string,
   now: number,
   kind?: CouponRow['kind'],
+  find: CouponFinder = (c) => findCoupon(x, c),
 ): Promise<Outcome<CouponRow>> {
-  const row = await findCoupon(x, code);
+  const row = await find(code);
   if (!row) return fail.couponRefused('unknown');
   // Switched off by an administrator: said as such, so the buyer knows the code was right.
   if (!row.active) return fail.couponRefused('inactive');
@@ -75,10 +88,37 @@ export async function checkCoupon(
 
 /** getCoupon and redeemCoupon. */
 export class Coupons {
-  constructor(private readonly deps: StoreDeps) {}
+  /** Coupons without a usage limit, by code, until a commit changes more of coupons than their counts (SQLite only). */
+  private readonly memo: CommitMemo<Readonly<CouponRow>>;
+
+  constructor(private readonly deps: StoreDeps) {
+    this.memo = new CommitMemo(deps.version, COUPON_TABLES, COUPON_MEMO_SIZE);
+  }
+
+  /**
+   * A coupon by code, outside any transaction. Where the database counts commits per table (SQLite), a
+   * coupon without a usage limit is kept until a commit changes it other than by counting a use: every
+   * checkout with a code looks it up, and only an administrator's edit changes what the checks read. Its
+   * `used` may then be behind, which no check of an unlimited coupon reads. A coupon with a usage limit is
+   * read every time, so that the early `used_up` answer stays as exact as before.
+   */
+  readonly find: CouponFinder = async (code) => {
+    const key = normalizeCode(code);
+    const version = this.memo.begin();
+    const kept = this.memo.get(key);
+    if (kept) return kept;
+    const row = await findCoupon(this.deps.db, key);
+    if (row && row.usage_limit == null) this.memo.keep(key, Object.freeze(row), version);
+    return row;
+  };
+
+  /** {@link checkCoupon} outside any transaction, on the kept coupons ({@link find}). */
+  check(code: string, userId: string, now: number, kind?: CouponRow['kind']): Promise<Outcome<CouponRow>> {
+    return checkCoupon(this.deps.db, code, userId, now, kind, this.find);
+  }
 
   async getCoupon(userId: string, code: string): Promise<Outcome<{ coupon: Coupon }>> {
-    const row = await checkCoupon(this.deps.db, code, userId, this.deps.now());
+    const row = await this.check(code, userId, this.deps.now());
     return row instanceof Failure ? row : { coupon: toCoupon(row) };
   }
 

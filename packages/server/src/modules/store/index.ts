@@ -36,6 +36,10 @@ export class StoreModule implements TillModule {
     return this.parts.catalog;
   }
 
+  get coupons(): Coupons {
+    return this.parts.coupons;
+  }
+
   /** Registers the store's calls, and fills a new database with demo data outside production. */
   /** Housekeeping: checkouts abandoned for a day are cancelled, giving their coupon uses back. */
   jobs(): Job[] {
@@ -61,7 +65,7 @@ export {
   type Line,
   type ProductRow,
 } from './catalog.js';
-export { checkCoupon } from './coupons.js';
+export { checkCoupon, Coupons } from './coupons.js';
 export { consumeCouponUse } from './coupon-uses.js';
 export { moveCredits } from './credits.js';
 export { revokeGrants } from './grants.js';

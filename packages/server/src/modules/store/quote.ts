@@ -1,7 +1,6 @@
-import { type Executor } from '../../db/rows.js';
 import { Failure, type Outcome } from '../../errors.js';
 import type { Line } from './catalog.js';
-import { checkCoupon } from './coupons.js';
+import type { Coupons } from './coupons.js';
 import { discountFor, moneySubtotal, type CouponRow } from './pricing.js';
 
 /** A cart priced: its money, the coupon's discount and the total a checkout charges. */
@@ -17,18 +16,19 @@ export interface CartPrice {
 /**
  * The one pricing of a cart, shared by doCheckout and its preview so that the two cannot disagree:
  * the subtotal (907 when a line has no money price), then the discount coupon's checks (908 with
- * its reason) and what it takes off, then a total never below zero. Reads only; the checkout
- * counts the coupon's use in the same transaction afterwards.
+ * its reason) and what it takes off, then a total never below zero. Reads only, outside any
+ * transaction, as the products were; the checkout then takes the coupon's use in its transaction,
+ * where conditional updates settle the limits that racing checkouts share.
  */
 export async function priceCart(
-  x: Executor,
+  coupons: Pick<Coupons, 'check'>,
   lines: Line[],
   options: { code?: string | undefined; userId: string; now: number; parameter: string },
 ): Promise<Outcome<CartPrice>> {
   const sum = moneySubtotal(lines, options.parameter);
   if (sum instanceof Failure) return sum;
   if (!options.code) return { ...sum, discount: 0, total: sum.subtotal, coupon: null };
-  const coupon = await checkCoupon(x, options.code, options.userId, options.now, 'discount');
+  const coupon = await coupons.check(options.code, options.userId, options.now, 'discount');
   if (coupon instanceof Failure) return coupon;
   const off = discountFor(coupon, lines, sum.currency, sum.subtotal);
   if (off instanceof Failure) return off;
