@@ -3,30 +3,23 @@ import { prepared, type Param } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { AbortTransaction, fail } from '../../errors.js';
 
-type UseKey = { code: string; userId: string; now: number };
-/** The buyer's first use makes their row; a later one raises it. */
-const useOf = (db: Kysely<Database>, p: Param<UseKey>) =>
+type UseKey = { code: string; userId: string; now: number; limit: number };
+/**
+ * The buyer's use: their first makes their row, a later one raises it; with `limited`, only while the
+ * row is under `limit` (a row at the limit changes nothing).
+ */
+const useOf = (limited: boolean) => (db: Kysely<Database>, p: Param<UseKey>) =>
   db
     .insertInto('coupon_uses')
     .values({ coupon_code: p('code'), user_id: p('userId'), uses: 1, updated_at: p('now') })
-    .onConflict((oc) =>
-      oc
+    .onConflict((oc) => {
+      const raise = oc
         .columns(['coupon_code', 'user_id'])
-        .doUpdateSet({ uses: sql<number>`coupon_uses.uses + 1`, updated_at: p('now') }),
-    );
-const countUse = prepared<UseKey, never>(useOf);
-/** The same, raised only while under the limit: a row at the limit changes nothing. */
-const countUseWithin = prepared<UseKey & { limit: number }, never>((db, p) =>
-  db
-    .insertInto('coupon_uses')
-    .values({ coupon_code: p('code'), user_id: p('userId'), uses: 1, updated_at: p('now') })
-    .onConflict((oc) =>
-      oc
-        .columns(['coupon_code', 'user_id'])
-        .doUpdateSet({ uses: sql<number>`coupon_uses.uses + 1`, updated_at: p('now') })
-        .where('coupon_uses.uses', '<', p('limit')),
-    ),
-);
+        .doUpdateSet({ uses: sql<number>`coupon_uses.uses + 1`, updated_at: p('now') });
+      return limited ? raise.where('coupon_uses.uses', '<', p('limit')) : raise;
+    });
+const countUse = prepared<UseKey, never>(useOf(false));
+const countUseWithin = prepared<UseKey, never>(useOf(true));
 const countCouponUse = prepared<UseKey, never>((db, p) =>
   db
     .updateTable('coupons')
@@ -51,14 +44,11 @@ export async function consumeCouponUse(
   userId: string,
   now: number,
 ): Promise<void> {
-  const key = { code: coupon.code, userId, now };
+  const limit = coupon.per_user_limit;
   // A first use inserts one use whatever the limit: a limit below one allows none.
-  if (coupon.per_user_limit != null && coupon.per_user_limit < 1)
-    throw new AbortTransaction(fail.couponRefused('already_redeemed'));
-  const own =
-    coupon.per_user_limit != null
-      ? await countUseWithin(trx, { ...key, limit: coupon.per_user_limit })
-      : await countUse(trx, key);
+  if (limit != null && limit < 1) throw new AbortTransaction(fail.couponRefused('already_redeemed'));
+  const key = { code: coupon.code, userId, now, limit: limit ?? 0 };
+  const own = limit != null ? await countUseWithin(trx, key) : await countUse(trx, key);
   if (Number(own.numAffectedRows) === 0) throw new AbortTransaction(fail.couponRefused('already_redeemed'));
   const all = await countCouponUse(trx, key);
   if (Number(all.numAffectedRows) === 0) throw new AbortTransaction(fail.couponRefused('used_up'));
