@@ -48,13 +48,15 @@ interface ProfileNode {
 
 try {
   const email = `profile-${Date.now()}@example.test`;
+  // A PostgreSQL database keeps the products of earlier runs, and aliases are unique.
+  const gem = `profile-gem-${Date.now().toString(36)}`;
   const reg = await post('/api/register', { email, password: PASSWORD, name: 'Profile' });
   const token = reg.token as string;
   const userId = (reg.user as { id: string }).id;
   await ctx.db.kysely.updateTable('users').set({ level: 9, email_confirmed: 1 }).where('id', '=', userId).execute();
   await post('/api/admin/products/save', {
     token,
-    product: { alias: 'profile-gem', title: 'Gem', type: 0, creditPrice: 1, grants: {} },
+    product: { alias: gem, title: 'Gem', type: 0, creditPrice: 1, grants: {} },
   });
   // Only the call that spends credits gets them: a grant marks the kept session's balance stale, and
   // getUserInfo would then read the balance again on every call, which bench/accounts never does.
@@ -68,7 +70,7 @@ try {
         ? ['/api/auth/getUserInfo', { token }]
         : call === 'login'
           ? ['/api/login', { email, password: PASSWORD }]
-          : ['/api/auth/payWithCredits', { token, products: '["profile-gem"]', dataObj: '{"source":"profile"}' }];
+          : ['/api/auth/payWithCredits', { token, products: JSON.stringify([gem]), dataObj: '{"source":"profile"}' }];
 
   const session = new Session();
   session.connect();
