@@ -123,7 +123,6 @@ export class Checkout {
     if (price instanceof Failure) return price;
     const { coupon, discount, total, currency, subtotal } = price;
     return runInTransaction(this.deps.db, async (trx) => {
-      if (coupon) await consumeCouponUse(trx, coupon, userId, now);
       const order = {
         userId,
         currency,
@@ -136,10 +135,17 @@ export class Checkout {
         data: null,
         lines,
       };
+      let placed: { order: Order; items: OrderItemRow[] };
       // Nothing to pay: the order is made paid, with its grants, in this transaction.
-      if (total === 0) return { order: await insertPaidOrder(trx, order, now, { refuseOwned: true }), items: [] };
-      const made = await insertOrder(trx, order, now);
-      return { order: toOrder(made.row, made.items), items: made.items };
+      if (total === 0) placed = { order: await insertPaidOrder(trx, order, now, { refuseOwned: true }), items: [] };
+      else {
+        const made = await insertOrder(trx, order, now);
+        placed = { order: toOrder(made.row, made.items), items: made.items };
+      }
+      // The coupon's use last: its conditional updates hold the coupon's row until the commit on
+      // PostgreSQL, and every checkout with the same code, whoever the buyer, waits for that row.
+      if (coupon) await consumeCouponUse(trx, coupon, userId, now);
+      return placed;
     });
   }
 
