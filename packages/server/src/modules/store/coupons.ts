@@ -86,7 +86,7 @@ export async function checkCoupon(
   return row;
 }
 
-/** getCoupon and redeemCoupon. */
+/** getCoupon and redeemCoupon, and the coupon lookups a checkout prices its cart with. */
 export class Coupons {
   /** Coupons without a usage limit, by code, until a commit changes more of coupons than their counts (SQLite only). */
   private readonly memo: CommitMemo<Readonly<CouponRow>>;

@@ -40,12 +40,12 @@ export class StoreModule implements TillModule {
     return this.parts.coupons;
   }
 
-  /** Registers the store's calls, and fills a new database with demo data outside production. */
   /** Housekeeping: checkouts abandoned for a day are cancelled, giving their coupon uses back. */
   jobs(): Job[] {
     return [{ name: 'store.abandoned', everyMs: 3_600_000, run: (now) => cancelAbandonedOrders(this.deps.db, now) }];
   }
 
+  /** Registers the store's calls, and fills a new database with demo data outside production. */
   async register({ calls }: ModuleHost): Promise<void> {
     await loadDemoData(this.deps);
     await loadDemoTexts(this.deps);
