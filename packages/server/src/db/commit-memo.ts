@@ -31,6 +31,24 @@ export class CommitMemo<V> {
     return this.kept.get(key);
   }
 
+  /**
+   * The value kept for `key`, or else what `load` reads, kept (frozen) when `keepable` says so: a lookup
+   * that is nothing but {@link begin}, {@link get} and {@link keep} in that order.
+   */
+  async read<T extends V & object>(
+    key: string,
+    load: () => Promise<T | undefined>,
+    keepable: (value: T) => boolean = () => true,
+  ): Promise<V | undefined> {
+    const version = this.begin();
+    const kept = this.get(key);
+    if (kept !== undefined) return kept;
+    const value = await load();
+    // Frozen only when kept: where nothing is kept (PostgreSQL), the caller has a value of its own.
+    if (value !== undefined && version !== undefined && keepable(value)) this.keep(key, Object.freeze(value), version);
+    return value;
+  }
+
   /** Keeps a value read at `version` (from {@link begin}), unless a later commit has been seen since. */
   keep(key: string, value: V, version: number | undefined): void {
     if (version === undefined || version !== this.keptAt) return;

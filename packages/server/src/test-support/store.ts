@@ -1,6 +1,8 @@
 import { expect } from 'vitest';
 import type { TestApp } from './app.js';
 import { adminUser } from './users.js';
+import type { Dialect } from '../db/connect.js';
+import type { StoreDeps } from '../modules/store/deps.js';
 
 type Body = Record<string, unknown> & { code: number; data?: Record<string, unknown> };
 
@@ -82,4 +84,15 @@ export async function spendCredits(t: TestApp, buyerToken: string, amount: numbe
     grants: {},
   });
   await ok(t, '/api/auth/payWithCredits', { token: buyerToken, products: JSON.stringify([id]) });
+}
+
+/** The store's dependencies on a test app's database, with its commit counts where it has them (SQLite). */
+export function storeDepsOf(t: TestApp, dialect: Dialect): StoreDeps {
+  const db = t.ctx.db;
+  return {
+    db: db.kysely,
+    dialect,
+    ...(db.version ? { version: db.version } : {}),
+    now: () => Date.now(),
+  } as StoreDeps;
 }

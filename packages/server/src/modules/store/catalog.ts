@@ -178,15 +178,12 @@ export class Catalog {
    * the lookup always reads, so that it sees the transaction's own writes.
    */
   async find(ref: string, trx?: Executor): Promise<ProductRow | undefined> {
-    const version = trx ? undefined : this.memo.begin();
-    const kept = version === undefined ? undefined : this.memo.get(ref);
-    if (kept) return kept;
-    // Ids and aliases are unique each, so at most two rows: the one whose id it is wins.
-    const { rows } = await productByRef(trx ?? this.deps.db, { ref });
-    const found = rows.find((row) => row.id === ref) ?? rows[0];
-    if (!found || version === undefined) return found;
-    this.memo.keep(ref, Object.freeze(found), version);
-    return found;
+    const load = async () => {
+      // Ids and aliases are unique each, so at most two rows: the one whose id it is wins.
+      const { rows } = await productByRef(trx ?? this.deps.db, { ref });
+      return rows.find((row) => row.id === ref) ?? rows[0];
+    };
+    return trx ? load() : this.memo.read(ref, load);
   }
 
   /**

@@ -5,11 +5,10 @@ import { runInTransaction } from '../../db/transaction.js';
 import { Failure } from '../../errors.js';
 import { startTestApp, type TestApp } from '../../test-support/app.js';
 import { dialects } from '../../test-support/db.js';
-import { anAdmin, ok, saveCoupon } from '../../test-support/store.js';
+import { anAdmin, ok, saveCoupon, storeDepsOf } from '../../test-support/store.js';
 import { registerUser } from '../../test-support/users.js';
 import { consumeCouponUse } from './coupon-uses.js';
 import { Coupons } from './coupons.js';
-import type { StoreDeps } from './deps.js';
 
 // Coupons without a usage limit are kept between commits that change more than their counts, on
 // SQLite only; checkouts price outside their transaction with them.
@@ -20,13 +19,7 @@ describe.each(dialects)('coupon lookups kept between commits on %s', (dialect) =
 
   beforeEach(async () => {
     t = await startTestApp({ dialect });
-    const db = t.ctx.db;
-    coupons = new Coupons({
-      db: db.kysely,
-      dialect,
-      ...(db.version ? { version: db.version } : {}),
-      now: () => Date.now(),
-    } as StoreDeps);
+    coupons = new Coupons(storeDepsOf(t, dialect));
     buyer = await registerUser(t);
     await saveCoupon(t, { code: 'KEPT-TEN', kind: 'discount', percentOff: 10 });
   });

@@ -102,14 +102,13 @@ export class Coupons {
    * `used` may then be behind, which no check of an unlimited coupon reads. A coupon with a usage limit is
    * read every time, so that the early `used_up` answer stays as exact as before.
    */
-  readonly find: CouponFinder = async (code) => {
+  readonly find: CouponFinder = (code) => {
     const key = normalizeCode(code);
-    const version = this.memo.begin();
-    const kept = this.memo.get(key);
-    if (kept) return kept;
-    const row = await findCoupon(this.deps.db, key);
-    if (row && row.usage_limit == null) this.memo.keep(key, Object.freeze(row), version);
-    return row;
+    return this.memo.read(
+      key,
+      () => findCoupon(this.deps.db, key),
+      (row) => row.usage_limit == null,
+    );
   };
 
   /** {@link checkCoupon} outside any transaction, on the kept coupons ({@link find}). */

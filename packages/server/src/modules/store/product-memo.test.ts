@@ -3,10 +3,9 @@ import { CompiledQuery } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test-support/app.js';
 import { dialects } from '../../test-support/db.js';
-import { giveCredits, ok, saveProduct } from '../../test-support/store.js';
+import { giveCredits, ok, saveProduct, storeDepsOf } from '../../test-support/store.js';
 import { registerUser } from '../../test-support/users.js';
 import { Catalog } from './catalog.js';
-import type { StoreDeps } from './deps.js';
 
 // Products looked up outside a transaction are kept between commits to products on SQLite only.
 describe.each(dialects)('product lookups kept between commits on %s', (dialect) => {
@@ -17,13 +16,7 @@ describe.each(dialects)('product lookups kept between commits on %s', (dialect) 
 
   beforeEach(async () => {
     t = await startTestApp({ dialect });
-    const db = t.ctx.db;
-    catalog = new Catalog({
-      db: db.kysely,
-      dialect,
-      ...(db.version ? { version: db.version } : {}),
-      now: () => Date.now(),
-    } as StoreDeps);
+    catalog = new Catalog(storeDepsOf(t, dialect));
     buyer = await registerUser(t);
     await giveCredits(t, buyer.userId, 1_000);
     product = await saveProduct(t, { alias: 'memo-gem', title: 'Gem', type: 0, creditPrice: 5, grants: {} });
