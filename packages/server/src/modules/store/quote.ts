@@ -27,10 +27,11 @@ export async function priceCart(
 ): Promise<Outcome<CartPrice>> {
   const sum = moneySubtotal(lines, options.parameter);
   if (sum instanceof Failure) return sum;
-  if (!options.code) return { ...sum, discount: 0, total: sum.subtotal, coupon: null };
+  const { currency, subtotal } = sum;
+  if (!options.code) return { currency, subtotal, discount: 0, total: subtotal, coupon: null };
   const coupon = await coupons.check(options.code, options.userId, options.now, 'discount');
   if (coupon instanceof Failure) return coupon;
-  const off = discountFor(coupon, lines, sum.currency, sum.subtotal);
+  const off = discountFor(coupon, lines, currency, subtotal);
   if (off instanceof Failure) return off;
-  return { ...sum, discount: off, total: Math.max(0, sum.subtotal - off), coupon };
+  return { currency, subtotal, discount: off, total: Math.max(0, subtotal - off), coupon };
 }
