@@ -68,14 +68,18 @@ export function parseProductRefs(
   separator: ';' | ',',
   parameter: string,
 ): Outcome<{ ref: string; quantity: number }[]> {
-  const pieces = text.split(separator).map((p) => p.trim());
+  const pieces = text.split(separator);
   if (pieces.length > MAX_LINES) return fail.invalidInput(parameter, 'too_long');
-  const counts = new Map<string, number>();
-  for (const piece of pieces) {
+  // At most MAX_LINES pieces: looking back through the list costs less than a map and its copy.
+  const refs: { ref: string; quantity: number }[] = [];
+  for (const raw of pieces) {
+    const piece = raw.trim();
     if (!REF.test(piece)) return fail.invalidInput(parameter, piece ? 'invalid' : 'required');
-    counts.set(piece, (counts.get(piece) ?? 0) + 1);
+    const same = refs.find((r) => r.ref === piece);
+    if (same) same.quantity += 1;
+    else refs.push({ ref: piece, quantity: 1 });
   }
-  return [...counts].map(([ref, quantity]) => ({ ref, quantity }));
+  return refs;
 }
 
 /**
