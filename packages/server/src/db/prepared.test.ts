@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, dialects, type TestDb } from '../test-support/db.js';
 import { migrateToLatest } from './migrate.js';
-import { allParams, prepared } from './prepared.js';
+import { allParams, prepared, preparedInsert } from './prepared.js';
 import type { StoreMetaTable } from './schema.js';
 
 describe.each(dialects)('prepared queries on %s', (dialect) => {
@@ -49,6 +49,40 @@ describe.each(dialects)('prepared queries on %s', (dialect) => {
       }),
     ).rejects.toThrow('roll back');
     expect((await get(db.kysely, { key: 'prepared-rolled-back' })).rows).toEqual([]);
+  });
+
+  const putAll = preparedInsert<StoreMetaTable>('store_meta', { key: 1, value: 1, updated_at: 1 });
+  const rowsLike = async (prefix: string) =>
+    (
+      await db.kysely.selectFrom('store_meta').selectAll().where('key', 'like', `${prefix}%`).orderBy('key').execute()
+    ).map((r) => ({ ...r, updated_at: Number(r.updated_at) }));
+
+  it('inserts any number of rows in one statement, each value in its own row and column', async () => {
+    const row = (key: string, n: number) => ({ key, value: `v${n}`, updated_at: n });
+    await putAll(db.kysely, [row('rows-a', 1), row('rows-b', 2), row('rows-c', 3)]);
+    // Another count is another statement; the first count's runs again with new values.
+    await putAll(db.kysely, [row('rows-d', 4)]);
+    await putAll(db.kysely, [row('rows-e', 5), row('rows-f', 6), row('rows-g', 7)]);
+    await putAll(db.kysely, []);
+    expect(await rowsLike('rows-')).toEqual([1, 2, 3, 4, 5, 6, 7].map((n) => row(`rows-${'abcdefg'[n - 1]}`, n)));
+  });
+
+  it('inserts the rows together or not at all, in the transaction it is given', async () => {
+    await putAll(db.kysely, [{ key: 'all-taken', value: 'x', updated_at: 1 }]);
+    // The second row's key is taken: the first is not written either.
+    await expect(
+      putAll(db.kysely, [
+        { key: 'all-new', value: 'y', updated_at: 2 },
+        { key: 'all-taken', value: 'z', updated_at: 3 },
+      ]),
+    ).rejects.toThrow();
+    await expect(
+      db.kysely.transaction().execute(async (trx) => {
+        await putAll(trx, [{ key: 'all-rolled-back', value: 'w', updated_at: 4 }]);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await rowsLike('all-')).toEqual([{ key: 'all-taken', value: 'x', updated_at: 1 }]);
   });
 
   it('refuses what the database refuses (a duplicate key), like any query', async () => {

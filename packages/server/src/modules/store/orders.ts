@@ -8,7 +8,7 @@ import { releaseCouponUse } from './coupon-uses.js';
 import type { Executor } from '../../db/rows.js';
 import { applyGrants, type GrantLine } from './grants.js';
 import { newId } from './ids.js';
-import { allParams, prepared } from '../../db/prepared.js';
+import { allParams, prepared, preparedInsert } from '../../db/prepared.js';
 import { toOrder, type OrderItemRow, type OrderRow } from './order-view.js';
 
 /**
@@ -78,24 +78,20 @@ const insertOrderRow = prepared<OrderRow, never>((db, p) =>
   ),
 );
 
-const insertItemRow = prepared<OrderItemRow, never>((db, p) =>
-  db.insertInto('order_items').values(
-    allParams(p, {
-      order_id: 1,
-      line: 1,
-      product_id: 1,
-      alias: 1,
-      title: 1,
-      type: 1,
-      price_amount: 1,
-      price_currency: 1,
-      credit_price: 1,
-      quantity: 1,
-      grant_credits: 1,
-      grant_period: 1,
-    }),
-  ),
-);
+const insertItemRows = preparedInsert<OrderItemRow>('order_items', {
+  order_id: 1,
+  line: 1,
+  product_id: 1,
+  alias: 1,
+  title: 1,
+  type: 1,
+  price_amount: 1,
+  price_currency: 1,
+  credit_price: 1,
+  quantity: 1,
+  grant_credits: 1,
+  grant_period: 1,
+});
 
 /**
  * Writes an order and its items (with a copy of what each product grants): pending, or already paid
@@ -145,7 +141,7 @@ export async function insertOrder(
     grant_period: p.grant_period,
   }));
   await insertOrderRow(trx, row);
-  for (const item of items) await insertItemRow(trx, item);
+  await insertItemRows(trx, items);
   return { row, items };
 }
 
