@@ -191,6 +191,41 @@ export class Catalog {
   }
 
   /**
+   * Products by id or alias, as {@link find} finds each, with every one that is not kept read in a
+   * single query: a cart of several products is one round trip on PostgreSQL, not one per product.
+   */
+  async findAll(refs: readonly string[], trx?: Executor): Promise<Map<string, ProductRow>> {
+    const found = new Map<string, ProductRow>();
+    const version = trx ? undefined : this.memo.begin();
+    const missing = new Set<string>();
+    for (const ref of refs) {
+      const kept = trx ? undefined : this.memo.get(ref);
+      if (kept) found.set(ref, kept);
+      else missing.add(ref);
+    }
+    if (missing.size === 1) {
+      const ref = missing.values().next().value as string;
+      const row = await this.find(ref, trx);
+      if (row) found.set(ref, row);
+    } else if (missing.size > 1) {
+      const wanted = [...missing];
+      const rows = await (trx ?? this.deps.db)
+        .selectFrom('products')
+        .selectAll()
+        .where((eb) => eb.or([eb('id', 'in', wanted), eb('alias', 'in', wanted)]))
+        .execute();
+      for (const ref of wanted) {
+        const row = rows.find((r) => r.id === ref) ?? rows.find((r) => r.alias === ref);
+        if (!row) continue;
+        found.set(ref, row);
+        // Frozen only when kept, as `find` keeps them.
+        if (version !== undefined) this.memo.keep(ref, Object.freeze(row), version);
+      }
+    }
+    return found;
+  }
+
+  /**
    * Turns references into products that can be bought: 904 for one that does not exist, 907
    * `inactive` for one that is switched off. Two references to one product add up.
    */
@@ -199,9 +234,13 @@ export class Catalog {
     parameter: string,
     trx?: Executor,
   ): Promise<Outcome<Line[]>> {
+    const products = await this.findAll(
+      refs.map((r) => r.ref),
+      trx,
+    );
     const lines = new Map<string, Line>();
     for (const { ref, quantity } of refs) {
-      const product = await this.find(ref, trx);
+      const product = products.get(ref);
       if (!product) return fail.notFound(parameter);
       if (!product.active) return fail.invalidInput(parameter, 'inactive');
       const seen = lines.get(product.id);
