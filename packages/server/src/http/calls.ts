@@ -68,6 +68,15 @@ export interface DescribedCall {
   contentType?: string;
 }
 
+/**
+ * A handler's answer already written as JSON text (an object without `code`): the call answers it
+ * with `code: 900` put first, and nothing is serialized again. For an answer that is the same text
+ * many times over (a kept session's user).
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 /** Longer strings are never tokens; they are refused before any hashing or lookup. */
 const MAX_TOKEN = 512;
 
@@ -144,7 +153,7 @@ export class CallRegistry {
     request: FastifyRequest,
     reply: FastifyReply,
     fields?: Record<string, unknown>,
-  ): Promise<Record<string, unknown> | FastifyReply> {
+  ): Promise<Record<string, unknown> | FastifyReply | string> {
     // One async step, and the handler's context built once: an async wrapper around this and a copy
     // of the context per call were a measurable share of the lightest calls.
     const body =
@@ -179,8 +188,14 @@ export class CallRegistry {
     spec: CallSpec,
     reply: FastifyReply,
     outcome: Outcome<object>,
-  ): Record<string, unknown> | FastifyReply {
+  ): Record<string, unknown> | FastifyReply | string {
     if (reply.sent) return reply;
+    if (outcome instanceof JsonText) {
+      const text = `{"code":900,${outcome.text.slice(1)}`;
+      if (this.answerCheck) this.checkAnswer(spec.path, spec.response, JSON.parse(text) as Record<string, unknown>);
+      void reply.type('application/json; charset=utf-8');
+      return text;
+    }
     const body = outcome instanceof Failure ? outcome.toResponse() : { code: 900, ...outcome };
     this.checkAnswer(spec.path, spec.response, body);
     return body;

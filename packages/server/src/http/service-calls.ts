@@ -78,7 +78,10 @@ export class ServiceCalls {
     });
   }
 
-  private async answer(request: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown> | FastifyReply> {
+  private async answer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<Record<string, unknown> | FastifyReply | string> {
     const path = keyOf((request.params as { '*': string })['*']);
     const stream = this.streams.get(path);
     if (stream) {

@@ -14,7 +14,7 @@ import {
 } from '@till/protocol';
 import { z } from 'zod';
 import { Failure } from '../../errors.js';
-import type { CallRegistry } from '../../http/calls.js';
+import { JsonText, type CallRegistry } from '../../http/calls.js';
 import type { AccountsService } from './service.js';
 
 const tag = 'accounts';
@@ -78,8 +78,8 @@ export function registerAccountRoutes(calls: CallRegistry, accounts: AccountsSer
     request: tokenRequest,
     response: userResponse,
     handler: async (_input, ctx) => {
-      const user = await accounts.getUser(ctx.caller);
-      return user instanceof Failure ? user : { user };
+      const text = await accounts.getUserText(ctx.caller);
+      return text instanceof Failure ? text : new JsonText(text);
     },
   });
 

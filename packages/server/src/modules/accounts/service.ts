@@ -102,6 +102,8 @@ export class AccountsService {
   readonly factors: SecondFactor;
   readonly now: () => number;
   private readonly pending = new Set<Promise<void>>();
+  /** getUserInfo's text for each session row read (see {@link getUserText}); gone with the row. */
+  private readonly userTexts = new WeakMap<object, string>();
 
   constructor(private readonly deps: AccountsDeps) {
     this.repo = new AccountsRepo(deps.db, deps.read, deps.version);
@@ -446,6 +448,28 @@ export class AccountsService {
       return credits === undefined ? fail.invalidToken() : this.toUser({ ...loaded, credits });
     }
     return this.toUser(loaded);
+  }
+
+  /**
+   * The caller's account as JSON text (`{"user":...}`), for getUserInfo. A session kept between commits
+   * (SQLite) is the same frozen row on every call until a commit changes its user or session (see
+   * `AccountsRepo.findSession`), so its text is made once and answered again, not built and serialized
+   * on every call; a kept session with a stale balance reads its balance and is written out afresh.
+   */
+  async getUserText(caller: Caller): Promise<Outcome<string>> {
+    const loaded = (caller as LoadedCaller)[LOADED];
+    if (!loaded || loaded.stale_credits) {
+      const user = await this.getUser(caller);
+      return user instanceof Failure ? user : JSON.stringify({ user });
+    }
+    // Where nothing is kept (PostgreSQL), every call reads a row of its own: nothing to answer again.
+    if (!this.deps.version) return JSON.stringify({ user: this.toUser(loaded) });
+    let text = this.userTexts.get(loaded);
+    if (text === undefined) {
+      text = JSON.stringify({ user: this.toUser(loaded) });
+      this.userTexts.set(loaded, text);
+    }
+    return text;
   }
 
   async updateInfo(

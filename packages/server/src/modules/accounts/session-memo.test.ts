@@ -139,6 +139,20 @@ describe('sessions kept between commits on SQLite', () => {
     expect(counted.lookups).toBe(4);
   });
 
+  it("answers a kept session's user as JSON with its code first, and its change on the very next call", async () => {
+    const raw = async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/getUserInfo', payload: { token } });
+      return { type: res.headers['content-type'], text: res.body };
+    };
+    const first = await raw();
+    expect(first.type).toBe('application/json; charset=utf-8');
+    expect(first.text.startsWith('{"code":900,"user":{')).toBe(true);
+    expect(JSON.parse(first.text).user).toMatchObject({ name: 'Memo', email: 'memo@example.test', credits: 0 });
+    expect((await raw()).text).toBe(first.text);
+    expect((await t.call('/api/auth/updateInfo', { token, name: 'Renamed' })).code).toBe(900);
+    expect(JSON.parse((await raw()).text).user).toMatchObject({ name: 'Renamed', email: 'memo@example.test' });
+  });
+
   it('answers the balance a purchase left on the very next getUserInfo', async () => {
     const admin = await adminUser(t);
     const me = (await userInfo()).user as { id: string };
