@@ -114,6 +114,11 @@ const productByRef = prepared<{ ref: string }, ProductRow>((db, p) =>
     .where((eb) => eb.or([eb('id', '=', p('ref')), eb('alias', '=', p('ref'))])),
 );
 
+/** The product `ref` names among `rows`: ids and aliases are unique each, and an id wins over an alias. */
+function named(rows: readonly ProductRow[], ref: string): ProductRow | undefined {
+  return rows.find((row) => row.id === ref) ?? rows.find((row) => row.alias === ref);
+}
+
 /** The table a product lookup reads: a commit that writes it empties the memo. */
 const PRODUCT_TABLES = ['products'] as const;
 /** Products kept at most (emptied when full): a shop sells far fewer, so only odd references fill it. */
@@ -183,9 +188,8 @@ export class Catalog {
    */
   async find(ref: string, trx?: Executor): Promise<ProductRow | undefined> {
     const load = async () => {
-      // Ids and aliases are unique each, so at most two rows: the one whose id it is wins.
       const { rows } = await productByRef(trx ?? this.deps.db, { ref });
-      return rows.find((row) => row.id === ref) ?? rows[0];
+      return named(rows, ref);
     };
     return trx ? load() : this.memo.read(ref, load);
   }
@@ -215,7 +219,7 @@ export class Catalog {
         .where((eb) => eb.or([eb('id', 'in', wanted), eb('alias', 'in', wanted)]))
         .execute();
       for (const ref of wanted) {
-        const row = rows.find((r) => r.id === ref) ?? rows.find((r) => r.alias === ref);
+        const row = named(rows, ref);
         if (!row) continue;
         found.set(ref, row);
         // Frozen only when kept, as `find` keeps them.
