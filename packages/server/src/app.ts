@@ -70,7 +70,15 @@ export async function buildApp(
         : config.trustProxy,
   });
 
-  const db = options.db ?? (await connect(config.databaseUrl));
+  const db =
+    options.db ??
+    (await connect(config.databaseUrl, {
+      onCheckpointFailure: (error) =>
+        app.log.warn(
+          { reason: error instanceof Error ? error.message : String(error) },
+          'background checkpoints failed: the writer checkpoints the database itself again',
+        ),
+    }));
   await migrateToLatest(db.kysely, db.dialect);
   const mailer = options.mailer ?? createMailer(config.smtpUrl, config.mailFrom);
   // The Redis client is loaded only when counters are shared: it is a sizeable module to keep idle.

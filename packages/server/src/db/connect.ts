@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import { BackgroundCheckpoints } from './checkpoints.js';
 import { GroupCommitDriver, GroupCommitSqliteDialect } from './group-commit.js';
 import type { Database } from './schema.js';
 
@@ -34,6 +35,8 @@ export interface Db {
   openSession?: () => Promise<SessionConnection>;
   /** The connection pool's counts, where there is a pool (PostgreSQL). */
   poolStats?: () => { total: number; idle: number; waiting: number };
+  /** SQLite in a file: the worker that checkpoints the WAL off the server's thread once writes go on. */
+  checkpoints?: BackgroundCheckpoints;
   close(): Promise<void>;
 }
 
@@ -130,7 +133,10 @@ const COUNTED_APART = { users: ['credits'], coupons: ['used', 'updated_at'] } as
  * Opens the database a URL names: `sqlite:PATH` (`sqlite::memory:` for a throwaway one) or
  * `postgres://...`.
  */
-export async function connect(url: string, options: { poolSize?: number } = {}): Promise<Db> {
+export async function connect(
+  url: string,
+  options: { poolSize?: number; onCheckpointFailure?: (error: unknown) => void } = {},
+): Promise<Db> {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
     const memory = file === ':memory:';
@@ -138,10 +144,24 @@ export async function connect(url: string, options: { poolSize?: number } = {}):
     // One server process per file: its writer knows every commit, and its start-up clean-up may
     // treat records of other instances as left over.
     const owner = memory ? undefined : holdOwnerLock(file);
-    const writer = cachingStatements(openSqlite(file, false));
+    const writing = openSqlite(file, false);
+    const writer = cachingStatements(writing);
     // A private in-memory database cannot be opened twice; there the reads share the one connection.
     const reader = memory ? undefined : cachingStatements(openSqlite(file, true));
-    const driver = new GroupCommitDriver(writer, reader, undefined, COUNTED_APART);
+    const checkpoints = memory
+      ? undefined
+      : new BackgroundCheckpoints(writing, {
+          file,
+          driver: createRequire(import.meta.url).resolve(sqliteDriverName),
+          ...(options.onCheckpointFailure ? { onFailure: options.onCheckpointFailure } : {}),
+        });
+    const driver = new GroupCommitDriver(
+      writer,
+      reader,
+      undefined,
+      COUNTED_APART,
+      checkpoints && (() => checkpoints.noteCommit()),
+    );
     const kysely = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(driver, writer) });
     return {
       kysely,
@@ -151,7 +171,9 @@ export async function connect(url: string, options: { poolSize?: number } = {}):
           ? Promise.resolve(reader.prepare(query.sql).all(...parameters) as T[])
           : kysely.executeQuery<T>(CompiledQuery.raw(query.sql, [...parameters])).then((r) => [...r.rows]),
       ...(reader ? { version: (tables: readonly string[]) => driver.version(tables) } : {}),
+      ...(checkpoints ? { checkpoints } : {}),
       close: async () => {
+        await checkpoints?.stop();
         await kysely.destroy();
         reader?.close();
         owner?.close();

@@ -182,6 +182,8 @@ export class GroupCommitDriver implements Driver {
     private readonly limits: GroupCommitLimits = DEFAULT_LIMITS,
     /** Columns whose updates {@link version} counts apart from their table (see {@link writtenTables}). */
     private readonly apart: CountedApart = {},
+    /** Called after every commit on the writer, of a batch or of a write of its own. */
+    private readonly afterCommit?: () => void,
   ) {}
 
   async init(): Promise<void> {}
@@ -203,8 +205,10 @@ export class GroupCommitDriver implements Driver {
     return sum;
   }
 
+  /** Counts a commit that wrote `tables`. */
   private changed(tables: Iterable<string>): void {
     for (const t of tables) this.tableChanges.set(t, (this.tableChanges.get(t) ?? 0) + 1);
+    this.afterCommit?.();
   }
 
   acquireConnection(): Promise<DatabaseConnection> {

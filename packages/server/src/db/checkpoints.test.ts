@@ -1,0 +1,186 @@
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type SqliteDatabase from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BackgroundCheckpoints } from './checkpoints.js';
+import { connect, sqliteDriverName } from './connect.js';
+
+const require = createRequire(import.meta.url);
+const Driver = require(sqliteDriverName) as typeof SqliteDatabase;
+
+describe('checkpoints off the server thread (SQLite)', () => {
+  let dir: string;
+  let file: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'till-checkpoints-'));
+    file = join(dir, 'till.db');
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('takes over once a server writes on, and every row stays committed', async () => {
+    const db = await connect(`sqlite:${file}`);
+    try {
+      await sql`create table notes (id integer primary key, body text not null)`.execute(db.kysely);
+      expect(db.checkpoints?.active).toBe(false);
+      for (let i = 0; i < 400; i++) {
+        await db.kysely
+          .transaction()
+          .execute((trx) => sql`insert into notes (body) values (${'n'.repeat(500)})`.execute(trx));
+      }
+      expect(db.checkpoints?.active).toBe(true);
+      await vi.waitFor(() => expect(db.checkpoints?.runs).toBeGreaterThan(0));
+      const outside = new Driver(file, { readonly: true });
+      try {
+        expect(outside.prepare('select count(*) as n from notes').get()).toEqual({ n: 400 });
+      } finally {
+        outside.close();
+      }
+    } finally {
+      await db.close();
+    }
+    expect(db.checkpoints?.active).toBe(false);
+  });
+
+  /**
+   * Commits `count` rows of most of a page each through `writer`, telling `checkpoints` of each: three
+   * WAL pages a commit here (the row's page and the two above it in the table's tree).
+   */
+  const writePages = async (
+    writer: SqliteDatabase.Database,
+    checkpoints: BackgroundCheckpoints,
+    count: number,
+    pauseEvery?: number,
+  ) => {
+    const insert = writer.prepare('insert into notes (body) values (?)');
+    for (let i = 1; i <= count; i++) {
+      insert.run('n'.repeat(3000));
+      checkpoints.noteCommit();
+      // A pause such as a server has between bursts: the worker's turn comes while the WAL stands still.
+      if (pauseEvery && i % pauseEvery === 0) await sleep(120);
+      // Otherwise only a moment for the worker's messages, as a busy server's event loop gives them.
+      else if (i % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const walBytes = () => statSync(`${file}-wal`).size;
+  const PAGE = 4096 + 24;
+
+  it('keeps the WAL to what is written between its turns when the writes pause', async () => {
+    const writer = new Driver(file);
+    const checkpoints = new BackgroundCheckpoints(writer, {
+      file,
+      driver: require.resolve(sqliteDriverName),
+      startAfter: 1,
+      everyMs: 20,
+      writerLimit: 100_000,
+    });
+    try {
+      writer.pragma('journal_mode = WAL');
+      writer.exec('create table notes (id integer primary key, body text not null)');
+      // About 9,000 WAL pages in all (37 MB if nothing checkpointed), in bursts of 900.
+      await writePages(writer, checkpoints, 3000, 300);
+      expect(checkpoints.active).toBe(true);
+      expect(checkpoints.runs).toBeGreaterThan(0);
+      // A burst, or two where the worker's turn (waiting longer while the WAL stood still) missed a pause.
+      expect(walBytes()).toBeLessThan(2500 * PAGE);
+    } finally {
+      await checkpoints.stop();
+      writer.close();
+    }
+  });
+
+  it('lets the writer start the WAL over past its limit when the writes never pause', async () => {
+    const writer = new Driver(file);
+    const checkpoints = new BackgroundCheckpoints(writer, {
+      file,
+      driver: require.resolve(sqliteDriverName),
+      startAfter: 1,
+      everyMs: 5,
+      writerLimit: 500,
+    });
+    try {
+      writer.pragma('journal_mode = WAL');
+      writer.exec('create table notes (id integer primary key, body text not null)');
+      await writePages(writer, checkpoints, 3000);
+      expect(checkpoints.runs).toBeGreaterThan(0);
+      // About the limit (the writer's checkpoint waits while the worker's is running): never the whole
+      // 9,000 pages.
+      expect(walBytes()).toBeLessThan(1000 * PAGE);
+    } finally {
+      await checkpoints.stop();
+      writer.close();
+    }
+  });
+
+  it('is not started for a server that writes little, nor for a database in memory', async () => {
+    const db = await connect(`sqlite:${file}`);
+    const memory = await connect('sqlite::memory:');
+    try {
+      await sql`create table t (id integer primary key)`.execute(db.kysely);
+      for (let i = 0; i < 50; i++) await sql`insert into t default values`.execute(db.kysely);
+      expect(db.checkpoints?.active).toBe(false);
+      expect(memory.checkpoints).toBeUndefined();
+    } finally {
+      await db.close();
+      await memory.close();
+    }
+  });
+
+  it('raises the writer’s own threshold while it runs, and restores it when it stops', async () => {
+    const writer = new Driver(file);
+    try {
+      writer.pragma('journal_mode = WAL');
+      writer.exec('create table t (id integer primary key)');
+      const checkpoints = new BackgroundCheckpoints(writer, {
+        file,
+        driver: require.resolve(sqliteDriverName),
+        startAfter: 1,
+        everyMs: 10,
+      });
+      checkpoints.noteCommit();
+      expect(checkpoints.active).toBe(true);
+      expect(writer.pragma('wal_autocheckpoint', { simple: true })).toBe(4000);
+      writer.exec('insert into t default values');
+      await vi.waitFor(() => expect(checkpoints.runs).toBeGreaterThan(0));
+      await checkpoints.stop();
+      expect(checkpoints.active).toBe(false);
+      expect(writer.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+      // Stopped for good: more commits start no second worker.
+      checkpoints.noteCommit();
+      expect(checkpoints.active).toBe(false);
+    } finally {
+      writer.close();
+    }
+  });
+
+  it('gives checkpoints back to the writer when the worker fails, and says so', async () => {
+    const writer = new Driver(file);
+    try {
+      writer.pragma('journal_mode = WAL');
+      const broken = join(dir, 'broken-driver.cjs');
+      writeFileSync(broken, "throw new Error('no driver here');");
+      const failures: unknown[] = [];
+      const checkpoints = new BackgroundCheckpoints(writer, {
+        file,
+        driver: broken,
+        startAfter: 1,
+        onFailure: (error) => failures.push(error),
+      });
+      checkpoints.noteCommit();
+      expect(writer.pragma('wal_autocheckpoint', { simple: true })).toBe(4000);
+      await vi.waitFor(() => expect(failures).toHaveLength(1));
+      expect((failures[0] as Error).message).toContain('no driver here');
+      expect(checkpoints.active).toBe(false);
+      expect(writer.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+      await checkpoints.stop();
+    } finally {
+      writer.close();
+    }
+  });
+});

@@ -1,0 +1,131 @@
+import { Worker } from 'node:worker_threads';
+
+/** What {@link BackgroundCheckpoints} needs of the writing connection: its pragmas. */
+export interface CheckpointedConnection {
+  pragma(source: string, options?: { simple: boolean }): unknown;
+}
+
+export interface BackgroundCheckpointOptions {
+  /** The database file. */
+  file: string;
+  /** The module path of the SQLite driver, loaded again inside the worker. */
+  driver: string;
+  /** Commits through the writer before the worker starts (a server that writes little never starts one). */
+  startAfter?: number;
+  /** How often the worker checkpoints while the WAL grows; it waits up to ten times longer while it does not. */
+  everyMs?: number;
+  /**
+   * WAL pages past which the writer still checkpoints itself while the worker runs: under writes that
+   * never pause, the worker's checkpoints never find the WAL fully copied, and only a checkpoint that
+   * does lets SQLite start the WAL over (4,000 pages: 16 MB).
+   */
+  writerLimit?: number;
+  /** Told when checkpoints go back to the writer because the worker failed or stopped by itself. */
+  onFailure?: (error: unknown) => void;
+}
+
+/** SQLite's own threshold, in WAL pages, restored when the worker is not there. */
+const SQLITE_AUTOCHECKPOINT = 1000;
+
+/**
+ * The worker: its own connection to the file, and a PASSIVE checkpoint (it never waits for a lock and
+ * never blocks the writer or a reader) every `everyMs`, backing off while the WAL stands still.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { fileMustExist: true });
+let wait = workerData.everyMs;
+let lastLog = -1;
+let timer;
+const turn = () => {
+  const [{ log, checkpointed }] = db.pragma('wal_checkpoint(PASSIVE)');
+  parentPort.postMessage({ log, checkpointed });
+  wait = log === lastLog ? Math.min(wait * 2, workerData.everyMs * 10) : workerData.everyMs;
+  lastLog = log;
+  timer = setTimeout(turn, wait);
+};
+timer = setTimeout(turn, wait);
+parentPort.on('message', () => {
+  clearTimeout(timer);
+  db.close();
+  parentPort.close();
+});
+`;
+
+/**
+ * Checkpoints a SQLite file in WAL mode on a worker thread instead of on the server's own thread.
+ *
+ * A checkpoint copies the WAL's pages into the database file and syncs it. SQLite runs one inside the
+ * COMMIT that takes the WAL past a thousand pages, so under steady writes about one commit in fifty
+ * held the event loop for 2-8 ms (every request waited), and checkpoints took a few percent of the
+ * thread's time. Once the writer has committed `startAfter` times, a worker with its own connection
+ * takes them over. PASSIVE checkpoints never block the writer or the readers.
+ *
+ * SQLite starts the WAL over only after a checkpoint that found all of it copied; under writes that
+ * never pause, the worker's checkpoints always find newer pages, so the writer keeps checkpointing
+ * itself past `writerLimit` pages. Those checkpoints have little left to copy, and let the WAL start
+ * over. If the worker fails, the writer checkpoints itself again as SQLite does by default.
+ */
+export class BackgroundCheckpoints {
+  private commits = 0;
+  private worker: Worker | undefined;
+  private stopping = false;
+  /** Checkpoints the worker has run, for tests and measurements. */
+  runs = 0;
+
+  constructor(
+    private readonly writer: CheckpointedConnection,
+    private readonly options: BackgroundCheckpointOptions,
+  ) {}
+
+  /** Whether the worker is checkpointing (and the writer is not). */
+  get active(): boolean {
+    return this.worker !== undefined;
+  }
+
+  /** Counts a commit through the writer; starts the worker at `startAfter`. */
+  noteCommit(): void {
+    this.commits += 1;
+    if (this.commits === (this.options.startAfter ?? 128) && !this.stopping) this.start();
+  }
+
+  private start(): void {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { file: this.options.file, driver: this.options.driver, everyMs: this.options.everyMs ?? 100 },
+    });
+    // A server that forgets to close its database still exits.
+    worker.unref();
+    this.worker = worker;
+    this.writer.pragma(`wal_autocheckpoint = ${this.options.writerLimit ?? 4000}`);
+    worker.on('message', () => {
+      this.runs += 1;
+    });
+    worker.on('error', (error) => this.fallBack(worker, error));
+    worker.on('exit', (code) => {
+      if (!this.stopping) this.fallBack(worker, new Error(`the checkpoint worker exited with code ${code}`));
+    });
+  }
+
+  /** The writer checkpoints itself again; the worker is not started twice. */
+  private fallBack(worker: Worker, error: unknown): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    this.writer.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT}`);
+    void worker.terminate();
+    this.options.onFailure?.(error);
+  }
+
+  /** Stops the worker (after its checkpoint in progress, if any) and gives checkpoints back to the writer. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const worker = this.worker;
+    if (!worker) return;
+    this.worker = undefined;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage('stop');
+    await exited;
+    this.writer.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT}`);
+  }
+}
