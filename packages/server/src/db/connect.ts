@@ -59,7 +59,8 @@ const STATEMENT_CACHE = 500;
  */
 export const sqliteDriverName =
   Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3';
-const SqliteDriver = createRequire(import.meta.url)(sqliteDriverName) as typeof SqliteDatabase;
+const requireHere = createRequire(import.meta.url);
+const SqliteDriver = requireHere(sqliteDriverName) as typeof SqliteDatabase;
 
 /**
  * better-sqlite3 compiles a statement on every `prepare`, which Kysely calls for every query: the
@@ -152,7 +153,7 @@ export async function connect(
       ? undefined
       : new BackgroundCheckpoints(writing, {
           file,
-          driver: createRequire(import.meta.url).resolve(sqliteDriverName),
+          driver: requireHere.resolve(sqliteDriverName),
           ...(options.onCheckpointFailure ? { onFailure: options.onCheckpointFailure } : {}),
         });
     const driver = new GroupCommitDriver(

@@ -182,7 +182,7 @@ export class GroupCommitDriver implements Driver {
     private readonly limits: GroupCommitLimits = DEFAULT_LIMITS,
     /** Columns whose updates {@link version} counts apart from their table (see {@link writtenTables}). */
     private readonly apart: CountedApart = {},
-    /** Called after every commit on the writer, of a batch or of a write of its own. */
+    /** Called for every commit on the writer: a batch's once it is made, a write's of its own as it runs. */
     private readonly afterCommit?: () => void,
   ) {}
 
