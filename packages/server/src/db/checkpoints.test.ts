@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BackgroundCheckpoints } from './checkpoints.js';
+import { BackgroundCheckpoints, type BackgroundCheckpointOptions } from './checkpoints.js';
 import { connect, sqliteDriverName } from './connect.js';
 
 const require = createRequire(import.meta.url);
@@ -23,6 +23,32 @@ describe('checkpoints off the server thread (SQLite)', () => {
   afterEach(() => {
     rmSync(dir, { recursive: true, force: true });
   });
+
+  /**
+   * A WAL-mode writer on the file with a `notes` table, and checkpoints for it that start at its first
+   * commit (the real driver unless `options` name another): `work` runs with both, then the checkpoints
+   * stop and the writer closes.
+   */
+  const withWriter = async (
+    options: Partial<BackgroundCheckpointOptions>,
+    work: (writer: SqliteDatabase.Database, checkpoints: BackgroundCheckpoints) => Promise<void>,
+  ) => {
+    const writer = new Driver(file);
+    writer.pragma('journal_mode = WAL');
+    writer.exec('create table notes (id integer primary key, body text not null)');
+    const checkpoints = new BackgroundCheckpoints(writer, {
+      file,
+      driver: require.resolve(sqliteDriverName),
+      startAfter: 1,
+      ...options,
+    });
+    try {
+      await work(writer, checkpoints);
+    } finally {
+      await checkpoints.stop();
+      writer.close();
+    }
+  };
 
   it('takes over once a server writes on, and every row stays committed', async () => {
     const db = await connect(`sqlite:${file}`);
@@ -72,50 +98,24 @@ describe('checkpoints off the server thread (SQLite)', () => {
   const PAGE = 4096 + 24;
 
   it('keeps the WAL to what is written between its turns when the writes pause', async () => {
-    const writer = new Driver(file);
-    const checkpoints = new BackgroundCheckpoints(writer, {
-      file,
-      driver: require.resolve(sqliteDriverName),
-      startAfter: 1,
-      everyMs: 20,
-      writerLimit: 100_000,
-    });
-    try {
-      writer.pragma('journal_mode = WAL');
-      writer.exec('create table notes (id integer primary key, body text not null)');
+    await withWriter({ everyMs: 20, writerLimit: 100_000 }, async (writer, checkpoints) => {
       // About 9,000 WAL pages in all (37 MB if nothing checkpointed), in bursts of 900.
       await writePages(writer, checkpoints, 3000, 300);
       expect(checkpoints.active).toBe(true);
       expect(checkpoints.runs).toBeGreaterThan(0);
       // A burst, or two where the worker's turn (waiting longer while the WAL stood still) missed a pause.
       expect(walBytes()).toBeLessThan(2500 * PAGE);
-    } finally {
-      await checkpoints.stop();
-      writer.close();
-    }
+    });
   });
 
   it('lets the writer start the WAL over past its limit when the writes never pause', async () => {
-    const writer = new Driver(file);
-    const checkpoints = new BackgroundCheckpoints(writer, {
-      file,
-      driver: require.resolve(sqliteDriverName),
-      startAfter: 1,
-      everyMs: 5,
-      writerLimit: 500,
-    });
-    try {
-      writer.pragma('journal_mode = WAL');
-      writer.exec('create table notes (id integer primary key, body text not null)');
+    await withWriter({ everyMs: 5, writerLimit: 500 }, async (writer, checkpoints) => {
       await writePages(writer, checkpoints, 3000);
       expect(checkpoints.runs).toBeGreaterThan(0);
       // About the limit (the writer's checkpoint waits while the worker's is running): never the whole
       // 9,000 pages.
       expect(walBytes()).toBeLessThan(1000 * PAGE);
-    } finally {
-      await checkpoints.stop();
-      writer.close();
-    }
+    });
   });
 
   it('is not started for a server that writes little, nor for a database in memory', async () => {
@@ -133,20 +133,11 @@ describe('checkpoints off the server thread (SQLite)', () => {
   });
 
   it('raises the writer’s own threshold while it runs, and restores it when it stops', async () => {
-    const writer = new Driver(file);
-    try {
-      writer.pragma('journal_mode = WAL');
-      writer.exec('create table t (id integer primary key)');
-      const checkpoints = new BackgroundCheckpoints(writer, {
-        file,
-        driver: require.resolve(sqliteDriverName),
-        startAfter: 1,
-        everyMs: 10,
-      });
+    await withWriter({ everyMs: 10 }, async (writer, checkpoints) => {
       checkpoints.noteCommit();
       expect(checkpoints.active).toBe(true);
       expect(writer.pragma('wal_autocheckpoint', { simple: true })).toBe(4000);
-      writer.exec('insert into t default values');
+      writer.exec("insert into notes (body) values ('n')");
       await vi.waitFor(() => expect(checkpoints.runs).toBeGreaterThan(0));
       await checkpoints.stop();
       expect(checkpoints.active).toBe(false);
@@ -154,33 +145,20 @@ describe('checkpoints off the server thread (SQLite)', () => {
       // Stopped for good: more commits start no second worker.
       checkpoints.noteCommit();
       expect(checkpoints.active).toBe(false);
-    } finally {
-      writer.close();
-    }
+    });
   });
 
   it('gives checkpoints back to the writer when the worker fails, and says so', async () => {
-    const writer = new Driver(file);
-    try {
-      writer.pragma('journal_mode = WAL');
-      const broken = join(dir, 'broken-driver.cjs');
-      writeFileSync(broken, "throw new Error('no driver here');");
-      const failures: unknown[] = [];
-      const checkpoints = new BackgroundCheckpoints(writer, {
-        file,
-        driver: broken,
-        startAfter: 1,
-        onFailure: (error) => failures.push(error),
-      });
+    const broken = join(dir, 'broken-driver.cjs');
+    writeFileSync(broken, "throw new Error('no driver here');");
+    const failures: unknown[] = [];
+    await withWriter({ driver: broken, onFailure: (error) => failures.push(error) }, async (writer, checkpoints) => {
       checkpoints.noteCommit();
       expect(writer.pragma('wal_autocheckpoint', { simple: true })).toBe(4000);
       await vi.waitFor(() => expect(failures).toHaveLength(1));
       expect((failures[0] as Error).message).toContain('no driver here');
       expect(checkpoints.active).toBe(false);
       expect(writer.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
-      await checkpoints.stop();
-    } finally {
-      writer.close();
-    }
+    });
   });
 });

@@ -24,9 +24,6 @@ export interface BackgroundCheckpointOptions {
   onFailure?: (error: unknown) => void;
 }
 
-/** SQLite's own threshold, in WAL pages, restored when the worker is not there. */
-const SQLITE_AUTOCHECKPOINT = 1000;
-
 /**
  * The worker: its own connection to the file, and a PASSIVE checkpoint (it never waits for a lock and
  * never blocks the writer or a reader) every `everyMs`, backing off while the WAL stands still.
@@ -39,8 +36,8 @@ let wait = workerData.everyMs;
 let lastLog = -1;
 let timer;
 const turn = () => {
-  const [{ log, checkpointed }] = db.pragma('wal_checkpoint(PASSIVE)');
-  parentPort.postMessage({ log, checkpointed });
+  const [{ log }] = db.pragma('wal_checkpoint(PASSIVE)');
+  parentPort.postMessage(null);
   wait = log === lastLog ? Math.min(wait * 2, workerData.everyMs * 10) : workerData.everyMs;
   lastLog = log;
   timer = setTimeout(turn, wait);
@@ -71,6 +68,8 @@ export class BackgroundCheckpoints {
   private commits = 0;
   private worker: Worker | undefined;
   private stopping = false;
+  /** The writer's own threshold before the worker raised it, given back when the worker goes. */
+  private writerThreshold = 0;
   /** Checkpoints the worker has run, for tests and measurements. */
   runs = 0;
 
@@ -79,7 +78,7 @@ export class BackgroundCheckpoints {
     private readonly options: BackgroundCheckpointOptions,
   ) {}
 
-  /** Whether the worker is checkpointing (and the writer is not). */
+  /** Whether the worker is checkpointing (and the writer only past `writerLimit`). */
   get active(): boolean {
     return this.worker !== undefined;
   }
@@ -98,6 +97,7 @@ export class BackgroundCheckpoints {
     // A server that forgets to close its database still exits.
     worker.unref();
     this.worker = worker;
+    this.writerThreshold = Number(this.writer.pragma('wal_autocheckpoint', { simple: true }));
     this.writer.pragma(`wal_autocheckpoint = ${this.options.writerLimit ?? 4000}`);
     worker.on('message', () => {
       this.runs += 1;
@@ -111,10 +111,15 @@ export class BackgroundCheckpoints {
   /** The writer checkpoints itself again; the worker is not started twice. */
   private fallBack(worker: Worker, error: unknown): void {
     if (this.worker !== worker) return;
-    this.worker = undefined;
-    this.writer.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT}`);
+    this.handBack();
     void worker.terminate();
     this.options.onFailure?.(error);
+  }
+
+  /** Gives checkpoints back to the writer, at the threshold it had. */
+  private handBack(): void {
+    this.worker = undefined;
+    this.writer.pragma(`wal_autocheckpoint = ${this.writerThreshold}`);
   }
 
   /** Stops the worker (after its checkpoint in progress, if any) and gives checkpoints back to the writer. */
@@ -122,10 +127,9 @@ export class BackgroundCheckpoints {
     this.stopping = true;
     const worker = this.worker;
     if (!worker) return;
-    this.worker = undefined;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.postMessage('stop');
     await exited;
-    this.writer.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT}`);
+    this.handBack();
   }
 }
