@@ -141,7 +141,8 @@ export async function alternate<K extends string>(
   return best;
 }
 
-const median = (values: number[]) =>
+/** The median of the values, in any order. */
+export const median = (values: readonly number[]): number =>
   percentile(
     [...values].sort((a, b) => a - b),
     50,
@@ -161,21 +162,46 @@ export async function paired(
   value: () => Promise<number>,
   baseline: () => Promise<number>,
 ): Promise<{ value: number; baseline: number; ratio: number }> {
-  const values: number[] = [];
-  const baselines: number[] = [];
-  const ratios: number[] = [];
+  const taken = await inRounds(rounds, { [names.baseline]: baseline, [names.value]: value });
+  const values = taken.map((round) => round[names.value]!);
+  const baselines = taken.map((round) => round[names.baseline]!);
+  return {
+    value: median(values),
+    baseline: median(baselines),
+    ratio: roundRatios(taken, names.value, names.baseline).ratio,
+  };
+}
+
+/**
+ * Takes every measurement once a round, in the order given in even rounds and the reverse in odd
+ * ones, and returns each round's figures: measurements next to each other in the order share the
+ * machine's drift, and reversing the order evens out which one goes first. See {@link paired}.
+ */
+export async function inRounds<K extends string>(
+  rounds: number,
+  measurements: Record<K, () => Promise<number>>,
+): Promise<Record<K, number>[]> {
+  const keys = Object.keys(measurements) as K[];
+  const taken: Record<K, number>[] = [];
   for (let r = 0; r < rounds; r++) {
-    const order = r % 2 === 0 ? (['baseline', 'value'] as const) : (['value', 'baseline'] as const);
-    const got = { value: 0, baseline: 0 };
-    for (const side of order) {
-      await checkQuiet(`${names[side]} round ${r + 1}`);
-      got[side] = await (side === 'value' ? value : baseline)();
+    const round = {} as Record<K, number>;
+    for (const key of r % 2 === 0 ? keys : [...keys].reverse()) {
+      await checkQuiet(`${key} round ${r + 1}`);
+      round[key] = await measurements[key]();
     }
-    values.push(got.value);
-    baselines.push(got.baseline);
-    ratios.push(got.value / got.baseline);
+    taken.push(round);
   }
-  return { value: median(values), baseline: median(baselines), ratio: median(ratios) };
+  return taken;
+}
+
+/** The median of the rounds' own ratios of two measurements, and the lowest and highest of them. */
+export function roundRatios<K extends string>(
+  taken: readonly Record<K, number>[],
+  value: K,
+  baseline: K,
+): { ratio: number; low: number; high: number } {
+  const ratios = taken.map((round) => round[value] / round[baseline]).sort((a, b) => a - b);
+  return { ratio: percentile(ratios, 50), low: ratios[0]!, high: ratios[ratios.length - 1]! };
 }
 
 /** Starts a server process (`node ARGS`) and waits for the `{"url": ...}` line it prints. */
