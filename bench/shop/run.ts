@@ -179,7 +179,8 @@ interface Shopper {
   token: string;
 }
 
-async function shop(engine: string, databaseUrl: string, bareRate: number, signInRate: number) {
+/** One engine's run; `withGoal` holds its p99s to the goal (SQLite), otherwise they are recorded (PostgreSQL). */
+async function shop(engine: string, databaseUrl: string, bareRate: number, signInRate: number, withGoal: boolean) {
   const start = () =>
     startServer(
       ['--import', 'tsx', join(root, 'bench', 'till-server.ts')],
@@ -343,9 +344,9 @@ async function shop(engine: string, databaseUrl: string, bareRate: number, signI
   for (const [name, s] of Object.entries(stats)) {
     total += s.ms.length;
     const p99 = s.percentile(99);
-    const goal =
-      name === 'signIn' ? '' : p99 < P99_GOAL_MS ? `p99 < ${P99_GOAL_MS} ms met` : `p99 < ${P99_GOAL_MS} ms MISSED`;
-    if (name !== 'signIn' && !(p99 < P99_GOAL_MS)) met = false;
+    const held = withGoal && name !== 'signIn';
+    const goal = !held ? '' : p99 < P99_GOAL_MS ? `p99 < ${P99_GOAL_MS} ms met` : `p99 < ${P99_GOAL_MS} ms MISSED`;
+    if (held && !(p99 < P99_GOAL_MS)) met = false;
     if (s.errors) met = false;
     const reasons = [...s.reasons].map(([r, n]) => `${n}x ${r}`).join(', ');
     console.log(
@@ -377,10 +378,11 @@ try {
   // libuv's four threads at a time: the rate at which sign-ins saturate the hash.
   const signInRate = await rawHashRate(4, 3);
   console.log(
-    `Node ${process.versions.node}; ceilings measured in this run; goal: p99 under ${P99_GOAL_MS} ms for every call but sign-in`,
+    `Node ${process.versions.node}; ceilings measured in this run; goal on SQLite: p99 under ${P99_GOAL_MS} ms for every call but sign-in; ` +
+      `PostgreSQL's figures are recorded beside it; no errors on either`,
   );
 
-  let met = await shop('SQLite', `sqlite:${join(dir, 'till.db')}`, bareRate, signInRate);
+  let met = await shop('SQLite', `sqlite:${join(dir, 'till.db')}`, bareRate, signInRate, true);
   if (pgUrl) {
     const { default: pg } = await import('pg');
     pgDatabase = `till_bench_shop_${Date.now().toString(36)}`;
@@ -390,7 +392,7 @@ try {
     await admin.end();
     const url = new URL(pgUrl);
     url.pathname = `/${pgDatabase}`;
-    met = (await shop('PostgreSQL', url.toString(), bareRate, signInRate)) && met;
+    met = (await shop('PostgreSQL', url.toString(), bareRate, signInRate, false)) && met;
   } else {
     console.log('\nPostgreSQL: not measured (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
   }
