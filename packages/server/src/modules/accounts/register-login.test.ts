@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test-support/app.js';
 import { dialects } from '../../test-support/db.js';
@@ -65,6 +66,52 @@ describe.each(dialects)('register and login on %s', (dialect) => {
     const results = await Promise.all(Array.from({ length: 8 }, () => register({ email })));
     expect(results.filter((r) => r.code === 900)).toHaveLength(1);
     expect(results.filter((r) => r.code === 907 && r.reason === 'taken')).toHaveLength(7);
+  });
+
+  it('leaves nothing behind when a registration fails after its account was written, and the address stays free', async () => {
+    // The session's insert, the last of the registration's writes, refused for one user agent.
+    const refuse = 'refuse-session';
+    if (dialect === 'sqlite') {
+      await sql`CREATE TRIGGER refuse_session BEFORE INSERT ON sessions WHEN NEW.user_agent = ${sql.lit(refuse)}
+        BEGIN SELECT RAISE(ABORT, 'refused'); END`.execute(t.db.kysely);
+    } else {
+      await sql`CREATE FUNCTION refuse_session() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+        IF NEW.user_agent = ${sql.lit(refuse)} THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$`.execute(
+        t.db.kysely,
+      );
+      await sql`CREATE TRIGGER refuse_session BEFORE INSERT ON sessions
+        FOR EACH ROW EXECUTE FUNCTION refuse_session()`.execute(t.db.kysely);
+    }
+    try {
+      const email = uniqueEmail();
+      const body = { email, password: GOOD_PASSWORD, name: 'Ann', lang: 'en' };
+      const failed = await t.app.inject({
+        method: 'POST',
+        url: '/api/register',
+        payload: body,
+        headers: { 'user-agent': refuse },
+      });
+      expect(failed.json().code).not.toBe(900);
+      const users = await t.db.kysely.selectFrom('users').select('id').where('email', '=', email).execute();
+      expect(users).toEqual([]);
+      const links = await t.db.kysely
+        .selectFrom('link_tokens')
+        .innerJoin('users', 'users.id', 'link_tokens.user_id')
+        .select('token_hash')
+        .where('users.email', '=', email)
+        .execute();
+      expect(links).toEqual([]);
+      // No confirmation mail for an account that does not exist.
+      expect(t.ctx.mailer.outbox?.some((m) => m.to === email)).toBe(false);
+      const again = await register({ email });
+      expect(again.code).toBe(900);
+      expect(t.ctx.mailer.outbox?.some((m) => m.to === email)).toBe(true);
+    } finally {
+      await sql`DROP TRIGGER refuse_session${sql.raw(dialect === 'postgres' ? ' ON sessions' : '')}`.execute(
+        t.db.kysely,
+      );
+      if (dialect === 'postgres') await sql`DROP FUNCTION refuse_session()`.execute(t.db.kysely);
+    }
   });
 
   it('logs in with the e-mail in any case and answers the user', async () => {
