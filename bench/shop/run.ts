@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type SqliteDatabase from 'better-sqlite3';
@@ -276,6 +277,9 @@ async function shop(engine: string, databaseUrl: string, bareRate: number, signI
   let couponNext = 0;
 
   await checkQuiet(`shop mix on ${engine}`);
+  // The latencies are timed in this process: a stall of its own event loop would show in every call's.
+  const ownDelay = monitorEventLoopDelay({ resolution: 5 });
+  ownDelay.enable();
   const started = performance.now();
   await Promise.all([
     schedule(RATES.catalog, until, () => track(stats.catalog.time(() => post(api('/api/store/products'), {})))),
@@ -336,6 +340,7 @@ async function shop(engine: string, databaseUrl: string, bareRate: number, signI
   for (const t of timers) clearTimeout(t);
   while (inflight.size) await Promise.allSettled([...inflight]);
   const elapsed = (performance.now() - started) / 1000;
+  ownDelay.disable();
   await stopServers();
 
   console.log(`\n${engine}: ${SECONDS} s, ${USERS} shoppers, sign-ins at ${signInRate.toFixed(0)}/s (the hash rate)`);
@@ -354,6 +359,10 @@ async function shop(engine: string, databaseUrl: string, bareRate: number, signI
         `  p99 ${p99.toFixed(1).padStart(7)} ms  errors ${String(s.errors).padStart(4)}  ${goal}${reasons ? `  (${reasons})` : ''}`,
     );
   }
+  console.log(
+    `load generator's own event loop late by p99 ${(ownDelay.percentile(99) / 1e6).toFixed(1)} ms, ` +
+      `at most ${(ownDelay.max / 1e6).toFixed(1)} ms`,
+  );
   console.log(
     `all calls ${(total / elapsed).toFixed(0)}/s; ceilings: bare route ${bareRate.toFixed(0)}/s, ` +
       `raw write transaction ${(await rawTransactionRate(databaseUrl, 3)).toFixed(0)}/s`,
