@@ -142,7 +142,7 @@ export async function alternate<K extends string>(
 }
 
 /** The median of the values, in any order. */
-export const median = (values: readonly number[]): number =>
+const median = (values: readonly number[]): number =>
   percentile(
     [...values].sort((a, b) => a - b),
     50,
@@ -163,13 +163,16 @@ export async function paired(
   baseline: () => Promise<number>,
 ): Promise<{ value: number; baseline: number; ratio: number }> {
   const taken = await inRounds(rounds, { [names.baseline]: baseline, [names.value]: value });
-  const values = taken.map((round) => round[names.value]!);
-  const baselines = taken.map((round) => round[names.baseline]!);
   return {
-    value: median(values),
-    baseline: median(baselines),
+    value: roundMedian(taken, names.value),
+    baseline: roundMedian(taken, names.baseline),
     ratio: roundRatios(taken, names.value, names.baseline).ratio,
   };
+}
+
+/** The median over the rounds of one measurement. */
+export function roundMedian<K extends string>(taken: readonly Record<K, number>[], key: K): number {
+  return median(taken.map((round) => round[key]));
 }
 
 /**

@@ -20,7 +20,7 @@ import { createRequire } from 'node:module';
 import type SqliteDatabase from 'better-sqlite3';
 import { sqliteDriverName } from '../../packages/server/dist/db/connect.js';
 import { MAX_INT } from '../../packages/server/dist/db/rows.js';
-import { alternate, inRounds, measure, median, reportQuiet, roundRatios } from '../lib.js';
+import { alternate, inRounds, measure, reportQuiet, roundMedian, roundRatios } from '../lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -331,7 +331,6 @@ try {
       `median of the rounds' own (lowest-highest); webhook events: best of ${ROUNDS} alternating rounds`,
   );
   const goals: boolean[] = [];
-  const mid = (key: keyof (typeof taken)[number]) => median(taken.map((round) => round[key]));
   for (const [name, key, rawKey] of [
     ['payWithCredits', 'payWithCredits', 'rawPay'],
     ['doCheckout', 'doCheckout', 'rawCheckout'],
@@ -341,9 +340,9 @@ try {
     goals.push(ofBare.ratio >= 0.25, ofRaw.ratio >= 0.5);
     const spread = (r: { low: number; high: number }) => `(${r.low.toFixed(2)}-${r.high.toFixed(2)})`;
     console.log(
-      `${name.padEnd(16)} ${mid(key).toFixed(0).padStart(7)}/s   bare route ${mid('bare').toFixed(0).padStart(7)}/s   ` +
+      `${name.padEnd(16)} ${roundMedian(taken, key).toFixed(0).padStart(7)}/s   bare route ${roundMedian(taken, 'bare').toFixed(0).padStart(7)}/s   ` +
         `ratio ${ofBare.ratio.toFixed(2)} ${spread(ofBare)} (goal >= 0.25) ${ofBare.ratio >= 0.25 ? 'met' : 'MISSED'}   ` +
-        `same statements raw ${mid(rawKey).toFixed(0).padStart(7)}/s   ratio ${ofRaw.ratio.toFixed(2)} ${spread(ofRaw)} ` +
+        `same statements raw ${roundMedian(taken, rawKey).toFixed(0).padStart(7)}/s   ratio ${ofRaw.ratio.toFixed(2)} ${spread(ofRaw)} ` +
         `(goal >= 0.50) ${ofRaw.ratio >= 0.5 ? 'met' : 'MISSED'}`,
     );
   }
