@@ -142,7 +142,7 @@ export async function alternate<K extends string>(
 }
 
 /** The median of the values, in any order. */
-const median = (values: readonly number[]): number =>
+export const median = (values: readonly number[]): number =>
   percentile(
     [...values].sort((a, b) => a - b),
     50,

@@ -24,6 +24,7 @@ import { sign } from '../../packages/server/dist/security/tokens.js';
 import {
   checkQuiet,
   measure,
+  median,
   percentile,
   rawHashRate,
   reportQuiet,
@@ -272,9 +273,9 @@ async function shop(
   for (const name of Object.keys(rounds[0]!.stats) as Call[]) {
     const each = rounds.map((round) => round.stats[name]);
     const p99s = each.map((s) => s.percentile(99));
-    const p99 = middle(p99s);
+    const p99 = median(p99s);
     const errors = each.reduce((sum, s) => sum + s.errors, 0);
-    const rate = middle(each.map((s) => s.rate));
+    const rate = median(each.map((s) => s.rate));
     total += rate;
     const held = withGoal && name !== 'signIn';
     const goal = !held ? '' : p99 < P99_GOAL_MS ? `p99 < ${P99_GOAL_MS} ms met` : `p99 < ${P99_GOAL_MS} ms MISSED`;
@@ -284,7 +285,7 @@ async function shop(
     for (const s of each) for (const [reason, n] of s.reasons) reasons.set(reason, (reasons.get(reason) ?? 0) + n);
     const why = [...reasons].map(([reason, n]) => `${n}x ${reason}`).join(', ');
     console.log(
-      `${name.padEnd(15)} ${rate.toFixed(1).padStart(7)}/s  p50 ${middle(each.map((s) => s.percentile(50)))
+      `${name.padEnd(15)} ${rate.toFixed(1).padStart(7)}/s  p50 ${median(each.map((s) => s.percentile(50)))
         .toFixed(1)
         .padStart(6)} ms` +
         `  p99 ${p99.toFixed(1).padStart(7)} ms (${p99s.map((v) => v.toFixed(1)).join(' ')})` +
@@ -298,7 +299,7 @@ async function shop(
     );
   }
   console.log(
-    `all calls ${total.toFixed(0)}/s; ceilings: bare route ${middle(rounds.map((round) => round.bare)).toFixed(0)}/s, ` +
+    `all calls ${total.toFixed(0)}/s; ceilings: bare route ${median(rounds.map((round) => round.bare)).toFixed(0)}/s, ` +
       `raw write transaction ${(await rawTransactionRate(databaseUrl, 3)).toFixed(0)}/s`,
   );
   return met;
@@ -321,12 +322,6 @@ interface Round {
   /** How late the load generator's own event loop ran (ms beyond the timer's interval). */
   late: { p99: number; max: number };
 }
-
-const middle = (values: number[]) =>
-  percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
 
 /** One round of the mix for SECONDS: every call fired on its schedule, then the answers awaited. */
 async function mix(
