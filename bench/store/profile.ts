@@ -1,10 +1,10 @@
-// A CPU profile of a hot call under load: payWithCredits, doCheckout, getUserInfo or login (first argument)
+// A CPU profile of a hot call under load: payWithCredits, doCheckout, getUserInfo, login or register (first argument)
 // driven over loopback HTTP by 10 connections for a few seconds, with the V8 profiler of this process
 // (the server runs here; the load comes from a child process so that it is not in the profile). Prints
 // the functions with the most self time, grouped by package, and writes the whole profile for DevTools.
 // On SQLite it also times every statement the server runs while the load lasts and prints the database's
 // share of an answer: each statement's time, the commits, and how many transactions a commit carried.
-//   node --import tsx bench/store/profile.ts payWithCredits|doCheckout|getUserInfo|login [sqlite|postgres://...]
+//   node --import tsx bench/store/profile.ts payWithCredits|doCheckout|getUserInfo|login|register [sqlite|postgres://...]
 import '../built.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -169,7 +169,9 @@ try {
         ? ['/api/auth/getUserInfo', { token }]
         : call === 'login'
           ? ['/api/login', { email, password: PASSWORD }]
-          : ['/api/auth/payWithCredits', { token, products: JSON.stringify([gem]), dataObj: '{"source":"profile"}' }];
+          : call === 'register'
+            ? ['/api/register', { email: 'new-@example.test', password: PASSWORD, name: 'New' }]
+            : ['/api/auth/payWithCredits', { token, products: JSON.stringify([gem]), dataObj: '{"source":"profile"}' }];
 
   const session = new Session();
   session.connect();
@@ -184,7 +186,12 @@ try {
     [
       '-e',
       `require('autocannon')({url:${JSON.stringify(base + path)},method:'POST',headers:{'content-type':'application/json'},` +
-        `body:${JSON.stringify(JSON.stringify(body))},connections:10,duration:${SECONDS}},(e,r)=>{` +
+        `body:${JSON.stringify(JSON.stringify(body))},connections:10,duration:${SECONDS},` +
+        // Each sign-up needs an address of its own.
+        (call === 'register'
+          ? `requests:[{setupRequest:(q)=>({...q,body:${JSON.stringify(JSON.stringify(body))}.replace('new-@','new-'+Math.random().toString(36).slice(2)+'@')})}],`
+          : '') +
+        `},(e,r)=>{` +
         `console.log(JSON.stringify({rate:r.requests.average,non2xx:r.non2xx,errors:r.errors}))})`,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },

@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import Bowser from 'bowser';
 import type { Kysely } from 'kysely';
+import { prepared } from '../../db/prepared.js';
+import type { Executor } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
 import { hashToken } from '../../security/tokens.js';
 
@@ -38,39 +40,52 @@ export function deviceKey(userId: string, ip: string, userAgent: string | null):
   return hashToken(`${userId}|${browser ?? '?'}|${os ?? '?'}|${networkOf(ip)}`);
 }
 
+/** A device of a sign-in: the user, its {@link deviceKey}, and when. */
+interface Device {
+  userId: string;
+  key: string;
+  now: number;
+}
+
+// Every sign-in runs these: prepared, as the sign-in's other statements are.
+const countDevices = prepared<Device, { n: number }>((db, p) =>
+  db
+    .selectFrom('known_devices')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', p('userId')),
+);
+const insertDevice = prepared<Device, { device_hash: string }>((db, p) =>
+  db
+    .insertInto('known_devices')
+    .values({ user_id: p('userId'), device_hash: p('key'), first_seen_at: p('now'), last_seen_at: p('now') })
+    .onConflict((oc) => oc.columns(['user_id', 'device_hash']).doNothing())
+    .returning('device_hash'),
+);
+const touchDevice = prepared<Device, never>((db, p) =>
+  db
+    .updateTable('known_devices')
+    .set({ last_seen_at: p('now') })
+    .where('user_id', '=', p('userId'))
+    .where('device_hash', '=', p('key')),
+);
+
 /**
  * Records a sign-in's device; answers whether it is new for a user who already had known devices
  * (the very first one, at registration or the first sign-in after it, is no news). One conditional
  * insert decides, so two sign-ins racing from one new device send one notice.
  */
 export async function rememberDevice(
-  db: Kysely<Database>,
+  db: Executor,
   userId: string,
   ip: string,
   userAgent: string | null,
   now: number,
 ): Promise<boolean> {
-  const key = deviceKey(userId, ip, userAgent);
-  const known = await db
-    .selectFrom('known_devices')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  const inserted = await db
-    .insertInto('known_devices')
-    .values({ user_id: userId, device_hash: key, first_seen_at: now, last_seen_at: now })
-    .onConflict((oc) => oc.columns(['user_id', 'device_hash']).doNothing())
-    .returning('device_hash')
-    .executeTakeFirst();
-  if (!inserted) {
-    await db
-      .updateTable('known_devices')
-      .set({ last_seen_at: now })
-      .where('user_id', '=', userId)
-      .where('device_hash', '=', key)
-      .execute();
-  }
-  return Number(known.n) > 0 && inserted !== undefined;
+  const device = { userId, key: deviceKey(userId, ip, userAgent), now };
+  const [known] = (await countDevices(db, device)).rows;
+  const [inserted] = (await insertDevice(db, device)).rows;
+  if (!inserted) await touchDevice(db, device);
+  return Number(known?.n) > 0 && inserted !== undefined;
 }
 
 /** Forgets devices not used since `before` (with the security log's retention): a sign-in from one is news again. */

@@ -1,12 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { SecondFactorStatusData } from '@till/protocol';
 import { iso } from '../../db/rows.js';
+import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { runInTransaction } from '../../db/transaction.js';
 import { AbortTransaction, fail, type Outcome } from '../../errors.js';
 import { hashToken, newToken } from '../../security/tokens.js';
 import type { SecurityLog } from './security-log.js';
 import { matchStep, newRecoveryCodes, newTotpSecret, recoveryCodeHash, SecretBox } from './totp.js';
+
+const enabledAt = prepared<{ userId: string }, { enabled_at: number | null }>((db, p) =>
+  db.selectFrom('user_totp').select('enabled_at').where('user_id', '=', p('userId')),
+);
 
 /** How long the step between the password and the code may take. */
 export const CHALLENGE_TTL_MS = 5 * 60_000;
@@ -40,12 +45,9 @@ export class SecondFactor {
     this.box = new SecretBox(keyMaterial);
   }
 
+  /** Asked at every password sign-in. */
   async isEnabled(userId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('user_totp')
-      .select('enabled_at')
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
+    const [row] = (await enabledAt(this.db, { userId })).rows;
     return row?.enabled_at != null;
   }
 

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { SecurityEventKind, SecurityLogEntry } from '@till/protocol';
 import { iso, pageOf, readJson, type Executor } from '../../db/rows.js';
-import type { Database } from '../../db/schema.js';
+import { preparedInsert } from '../../db/prepared.js';
+import type { Database, SecurityLogTable } from '../../db/schema.js';
 import { describeDevice, forgetDevices } from './devices.js';
 
 export type { SecurityEventKind } from '@till/protocol';
@@ -47,6 +48,18 @@ function entryId(at: number): string {
   return `${at.toString(16).padStart(12, '0')}-${sequence.toString(16).padStart(4, '0')}-${randomBytes(8).toString('hex')}`;
 }
 
+/** Every sign-in writes an entry: prepared, as the sign-in's other statements are. */
+const insertEntry = preparedInsert<SecurityLogTable>('security_log', {
+  id: 1,
+  user_id: 1,
+  kind: 1,
+  at: 1,
+  ip: 1,
+  user_agent: 1,
+  actor_id: 1,
+  detail: 1,
+});
+
 /**
  * Writes and reads the per-user security log. A write inside the caller's transaction (`trx`) stands
  * or falls with the change it records.
@@ -60,9 +73,8 @@ export class SecurityLog implements SecurityEvents {
 
   async write(input: SecurityEventInput, trx?: Executor): Promise<void> {
     const at = this.now();
-    await (trx ?? this.db)
-      .insertInto('security_log')
-      .values({
+    await insertEntry(trx ?? this.db, [
+      {
         id: entryId(at),
         user_id: input.userId,
         kind: input.kind,
@@ -72,8 +84,8 @@ export class SecurityLog implements SecurityEvents {
         user_agent: input.userAgent?.slice(0, 300) ?? null,
         actor_id: input.actorId ?? null,
         detail: input.detail && Object.keys(input.detail).length ? JSON.stringify(input.detail) : null,
-      })
-      .execute();
+      },
+    ]);
   }
 
   /** A user's entries, newest first, as the protocol shows them (the device as browser and system). */
