@@ -18,6 +18,8 @@ function machineTicks(): { busy: number; total: number } | undefined {
 }
 
 const started: ChildProcess[] = [];
+/** The address each started server answered with. */
+const addresses = new WeakMap<ChildProcess, string>();
 
 /** Jiffies the server processes this benchmark started have used (they finish a round's last requests). */
 function serverTicks(): number {
@@ -220,10 +222,33 @@ export function startServer(args: string[], env: Record<string, string>, cwd: st
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve((JSON.parse(line) as { url: string }).url);
+      if (!line) return;
+      const { url } = JSON.parse(line) as { url: string };
+      addresses.set(child, url);
+      resolve(url);
     });
     child.on('exit', (code) => reject(new Error(`node ${args.join(' ')} exited with ${code}`)));
   });
+}
+
+/** The process id of the server {@link startServer} answered `url` for. */
+export function serverPid(url: string): number | undefined {
+  return started.find((child) => addresses.get(child) === url)?.pid;
+}
+
+/**
+ * CPU time (ms) a process's main thread (for a Node server, its event loop) has used so far, from
+ * `/proc` in clock ticks of 10 ms; undefined where there is no `/proc`.
+ */
+export function mainThreadCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    // After the command name in brackets: state is field 3, utime and stime fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Stops every server {@link startServer} started and waits for them to exit. */
