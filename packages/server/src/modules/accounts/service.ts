@@ -4,9 +4,9 @@ import type { Kysely } from 'kysely';
 import { Code, Level, type User } from '@till/protocol';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
-import { directStatements } from '../../db/group-commit.js';
 import { type Executor, iso } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
 import { fail, Failure, type Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
 import { renderMail, type MailKind, type MailValues } from '../../mail/templates.js';
@@ -177,15 +177,13 @@ export class AccountsService {
     // commit instead of four, and no account left half made when one of them fails.
     let made: { session: IssuedSession; link: string };
     try {
-      made = await this.deps.db.transaction().execute(
-        directStatements(this.deps.db, async (trx) => {
-          await this.repo.insertUser(row, trx);
-          const link = await this.newLink(row, 'confirm', CONFIRM_LINK_TTL_MS, undefined, trx);
-          // The device the account was made on is its first known one: no notice for it.
-          await rememberDevice(trx, row.id, client.ip, client.userAgent, now);
-          return { session: await this.issueSession(row, client, trx), link };
-        }),
-      );
+      made = await inTransaction(this.deps.db, async (trx) => {
+        await this.repo.insertUser(row, trx);
+        const link = await this.newLink(row, 'confirm', CONFIRM_LINK_TTL_MS, undefined, trx);
+        // The device the account was made on is its first known one: no notice for it.
+        await rememberDevice(trx, row.id, client.ip, client.userAgent, now);
+        return { session: await this.issueSession(row, client, trx), link };
+      });
     } catch (error) {
       // Two registrations of one address racing: the unique index lets only one in.
       if (await this.repo.findUserByEmail(email)) return fail.invalidInput('email', 'taken');
@@ -297,13 +295,11 @@ export class AccountsService {
   /** A session for a user who proved who they are; logged, and a new device is told of by mail. */
   private async signIn(row: UserRow, client: ClientInfo, method: ProofMethod | 'password'): Promise<IssuedSession> {
     // The session and its log line commit together: one commit, and no session without its line.
-    const session = await this.deps.db.transaction().execute(
-      directStatements(this.deps.db, async (trx) => {
-        const issued = await this.issueSession(row, client, trx);
-        await this.securityLog.write({ userId: row.id, kind: 'signin', ...client, detail: { method } }, trx);
-        return issued;
-      }),
-    );
+    const session = await inTransaction(this.deps.db, async (trx) => {
+      const issued = await this.issueSession(row, client, trx);
+      await this.securityLog.write({ userId: row.id, kind: 'signin', ...client, detail: { method } }, trx);
+      return issued;
+    });
     this.noticeNewDevice(row, client);
     return session;
   }
