@@ -18,23 +18,25 @@ function machineTicks(): { busy: number; total: number } | undefined {
 }
 
 const started: ChildProcess[] = [];
-/** The address each started server answered with. */
-const addresses = new WeakMap<ChildProcess, string>();
+/** The process id of each started server, by the address it answered with. */
+const pids = new Map<string, number>();
+
+/** utime + stime, in jiffies, from a `/proc/.../stat` file; undefined when it cannot be read (an ended process). */
+function statTicks(file: string): number | undefined {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const stat = readFileSync(file, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
 
 /** Jiffies the server processes this benchmark started have used (they finish a round's last requests). */
 function serverTicks(): number {
-  let ticks = 0;
-  for (const child of started) {
-    try {
-      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // An ended server uses nothing.
-    }
-  }
-  return ticks;
+  // An ended server uses nothing.
+  return started.reduce((ticks, child) => ticks + (statTicks(`/proc/${child.pid}/stat`) ?? 0), 0);
 }
 
 /**
@@ -224,31 +226,21 @@ export function startServer(args: string[], env: Record<string, string>, cwd: st
       const line = out.split('\n').find((l) => l.startsWith('{'));
       if (!line) return;
       const { url } = JSON.parse(line) as { url: string };
-      addresses.set(child, url);
+      pids.set(url, child.pid!);
       resolve(url);
     });
     child.on('exit', (code) => reject(new Error(`node ${args.join(' ')} exited with ${code}`)));
   });
 }
 
-/** The process id of the server {@link startServer} answered `url` for. */
-export function serverPid(url: string): number | undefined {
-  return started.find((child) => addresses.get(child) === url)?.pid;
-}
-
 /**
- * CPU time (ms) a process's main thread (for a Node server, its event loop) has used so far, from
- * `/proc` in clock ticks of 10 ms; undefined where there is no `/proc`.
+ * CPU time (ms) the main thread of the server answering at `url` (its event loop) has used so far, from
+ * `/proc` in jiffies of 10 ms; undefined where there is no `/proc`.
  */
-export function mainThreadCpuMs(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-    // After the command name in brackets: state is field 3, utime and stime fields 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
+export function serverLoopCpuMs(url: string): number | undefined {
+  const pid = pids.get(url);
+  const ticks = pid === undefined ? undefined : statTicks(`/proc/${pid}/task/${pid}/stat`);
+  return ticks === undefined ? undefined : ticks * 10;
 }
 
 /** Stops every server {@link startServer} started and waits for them to exit. */

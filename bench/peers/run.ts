@@ -18,13 +18,12 @@ import { ARGON2_OPTIONS } from '../../packages/server/dist/security/passwords.js
 import {
   alternate,
   checkQuiet,
-  mainThreadCpuMs,
   median,
   percentile,
   rawHashRate,
   reportQuiet,
   send,
-  serverPid,
+  serverLoopCpuMs,
   startServer,
   stopServers,
   UNLIMITED_ENV,
@@ -179,7 +178,6 @@ try {
 
   // What Till's event loop (HTTP, SQLite, the sign-up's own code) spends per sign-up, in each round:
   // the hashes run on other threads, and on a machine whose cores all hash, its time is taken from them.
-  const tillPid = serverPid(till);
   const loopPerSignUp: number[] = [];
   const best = await alternate(ROUNDS, {
     tillRead: () => rate(tillRead),
@@ -187,9 +185,9 @@ try {
     tillSignIn: () => rate(tillSignIn),
     peerSignIn: () => rate(peerSignIn),
     tillSignUp: async () => {
-      const before = tillPid === undefined ? undefined : mainThreadCpuMs(tillPid);
+      const before = serverLoopCpuMs(till);
       const result = await load({ url: `${till}/api/register`, bodies: newAccount });
-      const after = tillPid === undefined ? undefined : mainThreadCpuMs(tillPid);
+      const after = serverLoopCpuMs(till);
       if (before !== undefined && after !== undefined) loopPerSignUp.push((after - before) / result.requests.total);
       return result.requests.average;
     },

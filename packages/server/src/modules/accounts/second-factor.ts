@@ -52,11 +52,7 @@ export class SecondFactor {
   }
 
   async status(userId: string): Promise<SecondFactorStatusData> {
-    const row = await this.db
-      .selectFrom('user_totp')
-      .select('enabled_at')
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
+    const [row] = (await enabledAt(this.db, { userId })).rows;
     const left = await this.db
       .selectFrom('recovery_codes')
       .select((eb) => eb.fn.countAll<number>().as('n'))
