@@ -310,6 +310,17 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 /** Password hashes per second with Till's argon2id settings, `concurrency` at a time on libuv's pool. */
 export async function rawHashRate(concurrency: number, seconds: number): Promise<number> {
+  return (await hashRun(concurrency, seconds)).rate;
+}
+
+/**
+ * {@link rawHashRate}, with where a hash's CPU goes: the share this process spent in the kernel and the
+ * minor page faults per hash while it hashed (the hashes are nearly all this process does meanwhile).
+ */
+export async function hashRun(
+  concurrency: number,
+  seconds: number,
+): Promise<{ rate: number; kernelShare: number; faultsPerHash: number }> {
   let done = 0;
   const end = Date.now() + seconds * 1000;
   const worker = async () => {
@@ -318,7 +329,15 @@ export async function rawHashRate(concurrency: number, seconds: number): Promise
       done += 1;
     }
   };
+  const cpu = process.cpuUsage();
+  const faults = process.resourceUsage().minorPageFault;
   const start = Date.now();
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return done / ((Date.now() - start) / 1000);
+  const elapsed = (Date.now() - start) / 1000;
+  const used = process.cpuUsage(cpu);
+  return {
+    rate: done / elapsed,
+    kernelShare: used.system / (used.user + used.system),
+    faultsPerHash: (process.resourceUsage().minorPageFault - faults) / done,
+  };
 }
