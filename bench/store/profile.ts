@@ -162,16 +162,19 @@ try {
   if (call === 'payWithCredits') {
     await post('/api/admin/credits/adjust', { token, userId, amount: 1_000_000_000, reason: 'profile funds' });
   }
-  const [path, body] =
-    call === 'doCheckout'
-      ? ['/api/store/doCheckout', { token, products: 'credits-100;monthly', couponCode: 'WELCOME10' }]
-      : call === 'getUserInfo'
-        ? ['/api/auth/getUserInfo', { token }]
-        : call === 'login'
-          ? ['/api/login', { email, password: PASSWORD }]
-          : call === 'register'
-            ? ['/api/register', { email: 'new-@example.test', password: PASSWORD, name: 'New' }]
-            : ['/api/auth/payWithCredits', { token, products: JSON.stringify([gem]), dataObj: '{"source":"profile"}' }];
+  const calls: Record<string, [string, object]> = {
+    doCheckout: ['/api/store/doCheckout', { token, products: 'credits-100;monthly', couponCode: 'WELCOME10' }],
+    getUserInfo: ['/api/auth/getUserInfo', { token }],
+    login: ['/api/login', { email, password: PASSWORD }],
+    register: ['/api/register', { email: 'new-@example.test', password: PASSWORD, name: 'New' }],
+    payWithCredits: [
+      '/api/auth/payWithCredits',
+      { token, products: JSON.stringify([gem]), dataObj: '{"source":"profile"}' },
+    ],
+  };
+  const [path, body] = calls[call] ?? calls.payWithCredits!;
+  // The body as a JavaScript string literal, for the load process's source.
+  const bodySource = JSON.stringify(JSON.stringify(body));
 
   const session = new Session();
   session.connect();
@@ -186,10 +189,10 @@ try {
     [
       '-e',
       `require('autocannon')({url:${JSON.stringify(base + path)},method:'POST',headers:{'content-type':'application/json'},` +
-        `body:${JSON.stringify(JSON.stringify(body))},connections:10,duration:${SECONDS},` +
+        `body:${bodySource},connections:10,duration:${SECONDS},` +
         // Each sign-up needs an address of its own.
         (call === 'register'
-          ? `requests:[{setupRequest:(q)=>({...q,body:${JSON.stringify(JSON.stringify(body))}.replace('new-@','new-'+Math.random().toString(36).slice(2)+'@')})}],`
+          ? `requests:[{setupRequest:(q)=>({...q,body:${bodySource}.replace('new-@','new-'+Math.random().toString(36).slice(2)+'@')})}],`
           : '') +
         `},(e,r)=>{` +
         `console.log(JSON.stringify({rate:r.requests.average,non2xx:r.non2xx,errors:r.errors}))})`,
