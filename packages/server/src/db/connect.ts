@@ -94,6 +94,10 @@ function openSqlite(file: string, readonly: boolean): SqliteDatabase.Database {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
   }
+  // Temporary storage in memory: each transaction runs in a savepoint (see group-commit), for which
+  // SQLite journals every page it changes a second time, and past 64 KiB it put that journal in a file
+  // of its own, created and removed again by every sign-up. Till's queries sort and group little.
+  sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   return sqlite;
