@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { buildApp, loadConfig } from '../../packages/server/dist/index.js';
+import { ARGON2_OPTIONS } from '../../packages/server/dist/security/passwords.js';
 import { alternate, measure, paired, rawHashRate, report, reportQuiet } from '../lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -71,7 +72,8 @@ try {
   console.log(`SQLite, ${CONNECTIONS} connections, rounds of ${SECONDS} s`);
   console.log(
     `getUserInfo: median of ${PAIRED_ROUNDS} rounds, each measuring it and the bare route back to back; ` +
-      `login: best of ${ROUNDS} alternating rounds against argon2id m=19456 t=2 p=1`,
+      `login: best of ${ROUNDS} alternating rounds against argon2id m=${ARGON2_OPTIONS.memoryCost} ` +
+      `t=${ARGON2_OPTIONS.timeCost} p=${ARGON2_OPTIONS.parallelism}`,
   );
   const ok = [
     ...userInfoRuns.map((r, i) => report(`getUserInfo, run ${i + 1}`, r.value, r.baseline, 'bare route', 0.7, r.ratio)),

@@ -2,13 +2,17 @@ import type { Options } from '@node-rs/argon2';
 import { HashPool } from './hash-pool.js';
 
 /**
- * OWASP's argon2id baseline: 19 MiB of memory, 2 passes, 1 lane. Raising memory is the first knob
- * if hardware allows; the login benchmark measures what these settings cost.
+ * argon2id with 20 MiB of memory, 2 passes, 1 lane: OWASP's baseline (19 MiB, 2 passes) with its memory
+ * rounded up to whole 2 MiB pages. The hash library asks Linux for huge pages for its memory, which the
+ * kernel can give only in whole, aligned 2 MiB pieces; with 19 MiB, the last MiB came in 256 small pages,
+ * each faulted in and zeroed apart, and a hash took about a third more CPU than with 20 MiB (see
+ * docs/DEVELOPING.md, fourteenth round). Raising memory is the first knob if hardware allows: keep it a
+ * multiple of 2048 KiB. `bench/accounts` and `bench/peers` measure what these settings cost.
  */
 export const ARGON2_OPTIONS = {
   // Algorithm.Argon2id (a const enum, which isolated modules cannot read from a declaration file).
   algorithm: 2 as NonNullable<Options['algorithm']>,
-  memoryCost: 19_456,
+  memoryCost: 20_480,
   timeCost: 2,
   parallelism: 1,
 } as const satisfies Options;
@@ -19,6 +23,26 @@ const pool = new HashPool();
 /** Hashes a password with argon2id (salt included in the encoded result). */
 export function hashPassword(password: string): Promise<string> {
   return pool.hash(password, ARGON2_OPTIONS);
+}
+
+/**
+ * True when a stored argon2 hash was made with other settings than {@link ARGON2_OPTIONS} (an earlier
+ * release's, or another variant): a sign-in that proves the password then hashes it anew. Parameters
+ * are read by name, whatever their order (earlier encoders wrote `m,p,t`). A value that is not an
+ * argon2 hash matches no password and is left as it is.
+ */
+export function needsRehash(stored: string): boolean {
+  const parts = /^\$(argon2(?:id|i|d))\$v=(\d+)\$([^$]+)\$/.exec(stored);
+  if (!parts) return false;
+  const [, variant, version, list = ''] = parts;
+  const params = new Map(list.split(',').map((pair) => pair.split('=') as [string, string]));
+  return (
+    variant !== 'argon2id' ||
+    version !== '19' ||
+    params.get('m') !== String(ARGON2_OPTIONS.memoryCost) ||
+    params.get('t') !== String(ARGON2_OPTIONS.timeCost) ||
+    params.get('p') !== String(ARGON2_OPTIONS.parallelism)
+  );
 }
 
 let dummyHash: Promise<string> | undefined;

@@ -1,8 +1,11 @@
+import * as argon2 from '@node-rs/argon2';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ARGON2_OPTIONS } from '../../security/passwords.js';
 import { startTestApp, type TestApp } from '../../test-support/app.js';
 import { dialects } from '../../test-support/db.js';
 import { GOOD_PASSWORD, registerUser, uniqueEmail } from '../../test-support/users.js';
+import { AccountsRepo } from './repo.js';
 
 describe.each(dialects)('register and login on %s', (dialect) => {
   let t: TestApp;
@@ -137,7 +140,7 @@ describe.each(dialects)('register and login on %s', (dialect) => {
     });
   });
 
-  it('stores only hashes: no token in the sessions table, passwords as argon2id at OWASP settings', async () => {
+  it('stores only hashes: no token in the sessions table, passwords as argon2id at the current settings', async () => {
     const u = await registerUser(t);
     const sessions = await t.ctx.db.kysely.selectFrom('sessions').selectAll().where('user_id', '=', u.userId).execute();
     expect(sessions).toHaveLength(1);
@@ -148,7 +151,44 @@ describe.each(dialects)('register and login on %s', (dialect) => {
       .selectAll()
       .where('id', '=', u.userId)
       .executeTakeFirstOrThrow();
-    expect(user.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(user.password_hash).toMatch(/^\$argon2id\$v=19\$m=20480,t=2,p=1\$/);
+  });
+
+  it('moves a password hashed with earlier settings to the current ones at its next sign-in', async () => {
+    const u = await registerUser(t);
+    const old = await argon2.hash(GOOD_PASSWORD, { ...ARGON2_OPTIONS, memoryCost: 19_456 });
+    await t.ctx.db.kysely.updateTable('users').set({ password_hash: old }).where('id', '=', u.userId).execute();
+    const stored = () =>
+      t.ctx.db.kysely
+        .selectFrom('users')
+        .select('password_hash')
+        .where('id', '=', u.userId)
+        .executeTakeFirstOrThrow()
+        .then((r) => r.password_hash);
+    expect(await t.call('/api/login', { email: u.email, password: 'wrong password!' })).toEqual({ code: 902 });
+    expect(await stored()).toBe(old);
+    expect((await t.call('/api/login', { email: u.email, password: GOOD_PASSWORD })).code).toBe(900);
+    await vi.waitFor(async () => expect(await stored()).toMatch(/^\$argon2id\$v=19\$m=20480,t=2,p=1\$/), {
+      timeout: 10_000,
+    });
+    expect((await t.call('/api/login', { email: u.email, password: GOOD_PASSWORD })).code).toBe(900);
+    expect((await t.call('/api/login', { email: u.email, password: 'wrong password!' })).code).toBe(902);
+  });
+
+  it('leaves a password changed since the sign-in read the old hash', async () => {
+    const u = await registerUser(t);
+    const old = await argon2.hash(GOOD_PASSWORD, { ...ARGON2_OPTIONS, memoryCost: 19_456 });
+    const changed = await argon2.hash('a password set meanwhile', ARGON2_OPTIONS);
+    await t.ctx.db.kysely.updateTable('users').set({ password_hash: changed }).where('id', '=', u.userId).execute();
+    const repo = new AccountsRepo(t.ctx.db.kysely);
+    expect(await repo.replacePasswordHash(u.userId, old, await argon2.hash(GOOD_PASSWORD, ARGON2_OPTIONS))).toBe(false);
+    const row = await t.ctx.db.kysely
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', u.userId)
+      .executeTakeFirstOrThrow();
+    expect(row.password_hash).toBe(changed);
+    expect(await repo.replacePasswordHash(u.userId, changed, old)).toBe(true);
   });
 
   it('spends as long on an unknown address as on a known one (the dummy hash)', async () => {

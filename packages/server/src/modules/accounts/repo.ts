@@ -123,6 +123,21 @@ export class AccountsRepo {
       .execute();
   }
 
+  /**
+   * Replaces a password hash with one of the same password made with other settings, only while the
+   * account still holds `from`: a password changed or reset meanwhile stays. Not a change the user
+   * made, so `updated_at` stays too. True when it replaced.
+   */
+  async replacePasswordHash(id: string, from: string, to: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('users')
+      .set({ password_hash: to })
+      .where('id', '=', id)
+      .where('password_hash', '=', from)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
   async insertSession(row: SessionsTable, trx?: Executor): Promise<void> {
     await insertSessionRow(this.x(trx), [row]);
   }

@@ -11,7 +11,7 @@ import { fail, Failure, type Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
 import { renderMail, type MailKind, type MailValues } from '../../mail/templates.js';
 import type { Mailer } from '../../mail/mailer.js';
-import { hashPassword, isCommonPassword, verifyPassword } from '../../security/passwords.js';
+import { hashPassword, isCommonPassword, needsRehash, verifyPassword } from '../../security/passwords.js';
 import type { Limiter } from '../../security/rate-limit.js';
 import type { SecurityEvents } from '../../security/security-events.js';
 import { hashToken, newToken } from '../../security/tokens.js';
@@ -210,6 +210,9 @@ export class AccountsService {
       }
       return fail.wrongCredentials();
     }
+    // A hash made with earlier settings moves to the current ones once its password is proven, after
+    // the answer so that the sign-in waits for one hash, not two.
+    if (needsRehash(row.password_hash)) this.afterAnswer(() => this.rehash(row, input.password));
     if (await this.factors.isEnabled(row.id)) {
       // A right password is no failure, so its point comes back; but the failures counted so far
       // stay until a code is right too: signing in with the password again must not wipe the count
@@ -363,6 +366,11 @@ export class AccountsService {
       });
     }
     return {};
+  }
+
+  /** Stores the password hashed with the current settings, unless it changed since `row` was read. */
+  private async rehash(row: UserRow, password: string): Promise<void> {
+    await this.repo.replacePasswordHash(row.id, row.password_hash, await hashPassword(password));
   }
 
   /** Mails `to` after the answer (a notice that needs no link), in the user's language. */
