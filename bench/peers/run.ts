@@ -260,9 +260,9 @@ try {
     );
   }
   if (hashKernel.length) {
-    // The hash library maps its m KiB afresh for every hash, wipes them and unmaps them after, so the
-    // kernel faults in and zeroes that memory each time: CPU taken from both servers' hashes alike, which
-    // no setting of the library's allocator changes (see docs/DEVELOPING.md, thirteenth round).
+    // The hash library maps its m KiB afresh for every hash and unmaps them after, so the kernel faults in
+    // and zeroes that memory each time: CPU taken from both servers' hashes alike. Memory in whole 2 MiB
+    // pages keeps it to a few huge pages (see docs/DEVELOPING.md, thirteenth and fourteenth rounds).
     console.log(
       `a hash's CPU, 4 at a time: ${(median(hashKernel.map((h) => h.kernelShare)) * 100).toFixed(0)} % in the kernel, ` +
         `${median(hashKernel.map((h) => h.faultsPerHash)).toFixed(0)} page faults a hash (median of rounds)`,

@@ -51,6 +51,16 @@ describe.each(dialects)('AccountsRepo on %s', (dialect) => {
     expect(await repo.findUserById('missing')).toBeUndefined();
   });
 
+  it('replaces a password hash only while the account still holds the one it read', async () => {
+    const u = await newUser();
+    await repo.updateUser(u.id, { password_hash: 'set meanwhile' });
+    const { updated_at } = (await repo.findUserById(u.id))!;
+    expect(await repo.replacePasswordHash(u.id, 'hash', 'rehashed')).toBe(false);
+    expect((await repo.findUserById(u.id))?.password_hash).toBe('set meanwhile');
+    expect(await repo.replacePasswordHash(u.id, 'set meanwhile', 'rehashed')).toBe(true);
+    expect(await repo.findUserById(u.id)).toMatchObject({ password_hash: 'rehashed', updated_at });
+  });
+
   it('refuses a second user with the same e-mail and a negative balance', async () => {
     const u = await newUser();
     await expect(newUser(u.email)).rejects.toThrow();
