@@ -118,6 +118,7 @@ export const totpDisableRequest = z
 export const SECURITY_EVENT_KINDS = [
   'signin',
   'signin_failed',
+  'password_check_failed',
   'password_changed',
   'password_reset_requested',
   'password_reset',

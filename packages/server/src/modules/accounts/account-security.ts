@@ -3,9 +3,8 @@ import type { Database } from '../../db/schema.js';
 import { runInTransaction } from '../../db/transaction.js';
 import { fail, Failure, type Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
-import { verifyPassword } from '../../security/passwords.js';
 import type { FactorProof } from './second-factor.js';
-import type { AccountsService, ClientInfo } from './service.js';
+import type { AccountsService, ClientInfo, PasswordCheckPurpose } from './service.js';
 
 /**
  * The calls that change a user's second factor: set up, enable, disable (the user, with their
@@ -28,7 +27,7 @@ export class AccountSecurity {
     input: { code: string; currentPassword: string },
     client: ClientInfo,
   ): Promise<Outcome<{ recoveryCodes: string[] }>> {
-    const checked = await this.checkPassword(caller, input.currentPassword, client);
+    const checked = await this.checkPassword(caller, input.currentPassword, client, 'totp_enable');
     if (checked) return checked;
     return this.accounts.factors.enable(caller.userId, input.code, { ip: client.ip, userAgent: client.userAgent });
   }
@@ -41,7 +40,7 @@ export class AccountSecurity {
   ): Promise<Outcome<object>> {
     const factors = this.accounts.factors;
     if (!(await factors.isEnabled(caller.userId))) return fail.conflict('not_enabled');
-    const checked = await this.checkPassword(caller, input.currentPassword, client);
+    const checked = await this.checkPassword(caller, input.currentPassword, client, 'totp_disable');
     if (checked) return checked;
     const spent = await this.accounts.spendFailure(caller.email, client.ip);
     if (spent) return spent;
@@ -92,16 +91,15 @@ export class AccountSecurity {
     return { reset };
   }
 
-  /**
-   * The current password, under the login's failure budgets (spent before the check, given back
-   * when right), so that these calls are no way around the login's limit on guesses.
-   */
-  private async checkPassword(caller: Caller, password: string, client: ClientInfo): Promise<Failure | undefined> {
-    const spent = await this.accounts.spendFailure(caller.email, client.ip);
-    if (spent) return spent;
+  /** The caller's current password, checked under the login's budgets (see `checkCurrentPassword`). */
+  private async checkPassword(
+    caller: Caller,
+    password: string,
+    client: ClientInfo,
+    purpose: PasswordCheckPurpose,
+  ): Promise<Failure | undefined> {
     const row = await this.accounts.repo.findUserById(caller.userId);
-    if (!row || !(await verifyPassword(row.password_hash, password))) return fail.wrongCredentials();
-    await this.accounts.forgiveFailure(caller.email, client.ip, 'one');
-    return undefined;
+    if (!row) return fail.invalidToken();
+    return this.accounts.checkCurrentPassword(row, password, client, purpose);
   }
 }

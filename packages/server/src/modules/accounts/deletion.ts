@@ -1,7 +1,6 @@
 import type { AuthenticationCredential } from '@till/protocol';
 import type { Executor } from '../../db/rows.js';
 import { AbortTransaction, fail, Failure, type Outcome } from '../../errors.js';
-import { verifyPassword } from '../../security/passwords.js';
 import type { PasskeysService } from './passkeys.js';
 import type { UserRow } from './repo.js';
 import type { AccountsService, ClientInfo } from './service.js';
@@ -55,19 +54,21 @@ export async function checkDeletionProof(
     return proved instanceof Failure ? proved : undefined;
   }
   if (!proof.password) return fail.invalidInput('password', 'required');
-  const spent = await accounts.spendFailure(actor.email, client.ip);
-  if (spent) return spent;
-  if (!(await verifyPassword(actor.password_hash, proof.password))) return fail.wrongCredentials();
+  const checked = await accounts.checkCurrentPassword(actor, proof.password, client, 'delete');
+  if (checked) return checked;
   // A password is one factor: with a second one on, its code (or a recovery code) comes too, spent
   // once like a sign-in's. A passkey above needs none: it is possession and user verification at once.
+  // The code spends a point of its own, as the second step of a sign-in does.
   if (await accounts.factors.isEnabled(actor.id)) {
     if (proof.code === undefined && proof.recoveryCode === undefined) return fail.invalidInput('code', 'required');
+    const spent = await accounts.spendFailure(actor.email, client.ip);
+    if (spent) return spent;
     const method = await accounts.factors.spend(actor.id, { code: proof.code, recoveryCode: proof.recoveryCode });
     if (!method) return fail.invalidInput(proof.code !== undefined ? 'code' : 'recoveryCode', 'invalid');
     if (method === 'recovery_code')
       await accounts.securityLog.write({ userId: actor.id, kind: 'recovery_code_used', ...client });
+    await accounts.forgiveFailure(actor.email, client.ip);
   }
-  await accounts.forgiveFailure(actor.email, client.ip);
   return undefined;
 }
 

@@ -64,6 +64,9 @@ export interface AccountsDeps {
   now?: () => number;
 }
 
+/** Why a signed-in user's password was asked for, as the security log records a wrong one. */
+export type PasswordCheckPurpose = 'profile' | 'totp_enable' | 'totp_disable' | 'delete';
+
 /** Request facts kept with a session. */
 export interface ClientInfo {
   ip: string;
@@ -295,6 +298,28 @@ export class AccountsService {
     ]);
   }
 
+  /**
+   * Checks a signed-in user's password for a call other than sign-in (a profile change, the second
+   * factor, deletion). It spends the login's failure budgets before the check and gives this
+   * attempt's point back when right, and a wrong one is logged: a session token alone must not let
+   * anyone guess the password past the login's budget, nor make the server hash without limit.
+   */
+  async checkCurrentPassword(
+    row: Pick<UserRow, 'id' | 'email' | 'password_hash'>,
+    password: string,
+    client: ClientInfo,
+    purpose: PasswordCheckPurpose,
+  ): Promise<Failure | undefined> {
+    const spent = await this.spendFailure(row.email, client.ip);
+    if (spent) return spent;
+    if (!(await verifyPassword(row.password_hash, password))) {
+      await this.securityLog.write({ userId: row.id, kind: 'password_check_failed', ...client, detail: { purpose } });
+      return fail.wrongCredentials();
+    }
+    await this.forgiveFailure(row.email, client.ip, 'one');
+    return undefined;
+  }
+
   /** A session for a user who proved who they are; logged, and a new device is told of by mail. */
   private async signIn(row: UserRow, client: ClientInfo, method: ProofMethod | 'password'): Promise<IssuedSession> {
     // The session and its log line commit together: one commit, and no session without its line.
@@ -506,7 +531,8 @@ export class AccountsService {
     const emailChange = newEmail !== undefined && newEmail !== row.email;
     if (emailChange || input.password !== undefined) {
       if (!input.currentPassword) return fail.invalidInput('currentPassword', 'required');
-      if (!(await verifyPassword(row.password_hash, input.currentPassword))) return fail.wrongCredentials();
+      const checked = await this.checkCurrentPassword(row, input.currentPassword, client, 'profile');
+      if (checked) return checked;
     }
     const changes: Parameters<AccountsRepo['updateUser']>[1] = {};
     if (input.name !== undefined) changes.name = input.name;
