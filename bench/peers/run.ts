@@ -4,7 +4,7 @@
 // Both use SQLite through the same driver with the same settings and argon2id with the same library
 // (@node-rs/argon2) and parameters: Till on its own low-priority hashing threads, Better Auth through
 // its custom hash option on libuv's pool. Better Auth is installed by this benchmark into
-// bench/peers/.install (not by `npm ci`): its newest release that runs on Node 20.
+// bench/peers/.install (not by `npm ci`), at the version pinned below.
 import '../built.js';
 import { spawnSync } from 'node:child_process';
 import { Agent } from 'node:http';
@@ -13,7 +13,6 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { sqliteDriverName } from '../../packages/server/dist/db/connect.js';
 import { ARGON2_OPTIONS } from '../../packages/server/dist/security/passwords.js';
 import {
   alternate,
@@ -143,7 +142,7 @@ try {
       {
         NODE_ENV: 'production',
         TILL_ROOT: root,
-        SQLITE_DRIVER: sqliteDriverName,
+        SQLITE_DRIVER: 'better-sqlite3',
         ARGON2_OPTIONS: JSON.stringify(ARGON2_OPTIONS),
         DB_FILE: join(dir, 'better-auth.db'),
       },
@@ -218,7 +217,7 @@ try {
   }
 
   console.log(
-    `Till vs Better Auth ${BETTER_AUTH}, Node ${process.versions.node}, SQLite (${sqliteDriverName}, WAL), ` +
+    `Till vs Better Auth ${BETTER_AUTH}, Node ${process.versions.node}, SQLite (better-sqlite3, WAL), ` +
       `argon2id m=${ARGON2_OPTIONS.memoryCost} t=${ARGON2_OPTIONS.timeCost} p=${ARGON2_OPTIONS.parallelism}, ` +
       `${CONNECTIONS} connections, best of ${ROUNDS} alternating rounds of ${SECONDS} s`,
   );

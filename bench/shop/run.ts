@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type SqliteDatabase from 'better-sqlite3';
 import Fastify from 'fastify';
-import { connect, sqliteDriverName } from '../../packages/server/dist/db/connect.js';
+import { connect } from '../../packages/server/dist/db/connect.js';
 import { sign } from '../../packages/server/dist/security/tokens.js';
 import {
   checkQuiet,
@@ -117,7 +117,7 @@ class Stats {
 /** The database's own pace: small write transactions (guarded update + insert) on the same engine. */
 async function rawTransactionRate(url: string, seconds: number): Promise<number> {
   if (url.startsWith('sqlite:')) {
-    const Driver = createRequire(import.meta.url)(sqliteDriverName) as typeof SqliteDatabase;
+    const Driver = createRequire(import.meta.url)('better-sqlite3') as typeof SqliteDatabase;
     const db = new Driver(url.slice('sqlite:'.length));
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

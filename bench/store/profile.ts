@@ -15,7 +15,6 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type SqliteDatabase from 'better-sqlite3';
 import { buildApp, loadConfig } from '../../packages/server/dist/index.js';
-import { sqliteDriverName } from '../../packages/server/dist/db/connect.js';
 import { UNLIMITED_ENV } from '../lib.js';
 
 const call = process.argv[2] ?? 'payWithCredits';
@@ -31,7 +30,7 @@ const statements = { on: false, bySql: new Map<string, { count: number; ns: bigi
  * timed. Two clock reads per statement: a fraction of a microsecond against the statements' tens.
  */
 function timeStatements(): void {
-  const Driver = createRequire(import.meta.url)(sqliteDriverName) as typeof SqliteDatabase;
+  const Driver = createRequire(import.meta.url)('better-sqlite3') as typeof SqliteDatabase;
   const probe = new Driver(':memory:');
   const proto = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, unknown>;
   probe.close();

@@ -18,7 +18,6 @@ import { buildApp, loadConfig } from '../../packages/server/dist/index.js';
 import { newId } from '../../packages/server/dist/modules/store/ids.js';
 import { createRequire } from 'node:module';
 import type SqliteDatabase from 'better-sqlite3';
-import { sqliteDriverName } from '../../packages/server/dist/db/connect.js';
 import { MAX_INT } from '../../packages/server/dist/db/rows.js';
 import { alternate, inRounds, measure, reportQuiet, roundMedian, roundRatios } from '../lib.js';
 
@@ -173,7 +172,7 @@ async function webhookRate(idens: string[], used: { next: number }): Promise<num
  * holds once every few seconds.
  */
 function rawRate(kind: 'payWithCredits' | 'doCheckout', userId: string, seconds: number): number {
-  const Driver = createRequire(import.meta.url)(sqliteDriverName) as typeof SqliteDatabase;
+  const Driver = createRequire(import.meta.url)('better-sqlite3') as typeof SqliteDatabase;
   const db = new Driver(dbFile);
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

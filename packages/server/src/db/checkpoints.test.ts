@@ -7,10 +7,10 @@ import type SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BackgroundCheckpoints, type BackgroundCheckpointOptions } from './checkpoints.js';
-import { connect, sqliteDriverName } from './connect.js';
+import { connect } from './connect.js';
 
 const require = createRequire(import.meta.url);
-const Driver = require(sqliteDriverName) as typeof SqliteDatabase;
+const Driver = require('better-sqlite3') as typeof SqliteDatabase;
 
 describe('checkpoints off the server thread (SQLite)', () => {
   let dir: string;
@@ -38,7 +38,7 @@ describe('checkpoints off the server thread (SQLite)', () => {
     writer.exec('create table notes (id integer primary key, body text not null)');
     const checkpoints = new BackgroundCheckpoints(writer, {
       file,
-      driver: require.resolve(sqliteDriverName),
+      driver: require.resolve('better-sqlite3'),
       startAfter: 1,
       ...options,
     });

@@ -50,17 +50,8 @@ export interface SessionConnection {
 
 const STATEMENT_CACHE = 500;
 
-/**
- * The SQLite driver for the running Node. better-sqlite3 12 (built from source at install) is the one
- * that runs on Node 20; on Node 24 its statements derive from the raw `node::ObjectWrap`, whose
- * destructor aborts the process when a garbage collection runs outside a JavaScript context. better-sqlite3
- * 13 (Node-API, prebuilt) fixes that but needs Node 22. Both are installed (13 under the name
- * `better-sqlite3-napi`) with the same API, and the running Node picks one. Node 20 support ends here.
- */
-export const sqliteDriverName =
-  Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3';
 const requireHere = createRequire(import.meta.url);
-const SqliteDriver = requireHere(sqliteDriverName) as typeof SqliteDatabase;
+const SqliteDriver = requireHere('better-sqlite3') as typeof SqliteDatabase;
 
 /**
  * better-sqlite3 compiles a statement on every `prepare`, which Kysely calls for every query: the
@@ -157,7 +148,7 @@ export async function connect(
       ? undefined
       : new BackgroundCheckpoints(writing, {
           file,
-          driver: requireHere.resolve(sqliteDriverName),
+          driver: requireHere.resolve('better-sqlite3'),
           ...(options.onCheckpointFailure ? { onFailure: options.onCheckpointFailure } : {}),
         });
     const driver = new GroupCommitDriver(

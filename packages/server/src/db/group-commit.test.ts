@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, sql, type OperationNode } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sqliteDriverName } from './connect.js';
 import {
   directStatements,
   GroupCommitDriver,
@@ -15,7 +14,7 @@ import {
   type GroupCommitLimits,
 } from './group-commit.js';
 
-const Driver = createRequire(import.meta.url)(sqliteDriverName) as typeof SqliteDatabase;
+const Driver = createRequire(import.meta.url)('better-sqlite3') as typeof SqliteDatabase;
 
 interface Tables {
   parents: { id: number };

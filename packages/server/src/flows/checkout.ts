@@ -151,8 +151,7 @@ export class Checkout {
 
   /**
    * The order as a provider bills it: the buyer, and each line with its unit price and period. The
-   * order's fields are listed rather than spread: Node 20 copies a spread that adds fields on a slow
-   * path (about 5 µs here, a few percent of a checkout), and the type still names every field.
+   * order's fields are listed rather than spread, so that the type names every field it hands on.
    */
   private payable(userId: string, order: Order, items: OrderItemRow[], lang?: ShopLanguage): PayableOrder {
     return {
