@@ -40,7 +40,7 @@ export default tseslint.config(
       eqeqeq: ['error', 'smart'],
     },
   },
-  // The direction of imports between the parts (ARCHITECTURE.md).
+  // The direction of imports between the parts (docs/DEVELOPING.md, Layout).
   { files: ['packages/protocol/**'], rules: restrict(['@till/*'], 'protocol imports nothing of ours') },
   {
     files: ['packages/client/**'],
@@ -53,7 +53,7 @@ export default tseslint.config(
     files: ['packages/server/**'],
     rules: restrict(['@till/client', '@till/web'], 'the server never imports the client or the web app'),
   },
-  // The server's layers (docs/DEVELOPING.md): platform <- modules <- flows <- app; modules never
+  // The server's layers (docs/DEVELOPING.md, Server): platform <- modules <- flows <- app; modules never
   // import each other, and outside a module only its index.ts is imported.
   {
     files: ['packages/server/src/**/*.ts'],
@@ -69,8 +69,8 @@ export default tseslint.config(
       ...restrict(['@till/server'], 'the web app talks to the server only through the SDK'),
     },
   },
-  // Web app layers (STYLE.md): features never import each other or the app; shared code imports
-  // neither. Only the route modules in src/app compose features.
+  // Web app layers (docs/DEVELOPING.md, Web app): features never import each other or the app; shared
+  // code imports neither. Only the route modules in src/app compose features.
   ...['auth', 'profile', 'files', 'store', 'cart', 'orders', 'credits', 'admin'].map((feature) => ({
     files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
     rules: {

@@ -261,7 +261,7 @@ try {
   if (hashKernel.length) {
     // The hash library maps its m KiB afresh for every hash and unmaps them after, so the kernel faults in
     // and zeroes that memory each time: CPU taken from both servers' hashes alike. Memory in whole 2 MiB
-    // pages keeps it to a few huge pages (see docs/DEVELOPING.md, thirteenth and fourteenth rounds).
+    // pages keeps it to a few huge pages (see docs/decisions/005-argon2id-20-mib.md).
     console.log(
       `a hash's CPU, 4 at a time: ${(median(hashKernel.map((h) => h.kernelShare)) * 100).toFixed(0)} % in the kernel, ` +
         `${median(hashKernel.map((h) => h.faultsPerHash)).toFixed(0)} page faults a hash (median of rounds)`,

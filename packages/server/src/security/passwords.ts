@@ -5,8 +5,8 @@ import { HashPool } from './hash-pool.js';
  * argon2id with 20 MiB of memory, 2 passes, 1 lane: OWASP's baseline (19 MiB, 2 passes) with its memory
  * rounded up to whole 2 MiB pages. The hash library asks Linux for huge pages for its memory, which the
  * kernel can give only in whole, aligned 2 MiB pieces; with 19 MiB, the last MiB came in 256 small pages,
- * each faulted in and zeroed apart, and a hash took about a third more CPU than with 20 MiB (see
- * docs/DEVELOPING.md, fourteenth round). Raising memory is the first knob if hardware allows: keep it a
+ * each faulted in and zeroed apart, and a hash took more CPU than with 20 MiB (see
+ * docs/decisions/005-argon2id-20-mib.md). Raising memory is the first knob if hardware allows: keep it a
  * multiple of 2048 KiB. `bench/accounts` and `bench/peers` measure what these settings cost.
  */
 export const ARGON2_OPTIONS = {
