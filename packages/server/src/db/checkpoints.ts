@@ -62,7 +62,8 @@ parentPort.on('message', () => {
  * SQLite starts the WAL over only after a checkpoint that found all of it copied; under writes that
  * never pause, the worker's checkpoints always find newer pages, so the writer keeps checkpointing
  * itself past `writerLimit` pages. Those checkpoints have little left to copy, and let the WAL start
- * over. If the worker fails, the writer checkpoints itself again as SQLite does by default.
+ * over. If the worker fails, the writer checkpoints itself again as SQLite does by default. Why:
+ * docs/decisions/004-checkpoint-worker.md.
  */
 export class BackgroundCheckpoints {
   private commits = 0;

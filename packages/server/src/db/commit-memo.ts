@@ -4,7 +4,7 @@ import type { Db } from './connect.js';
  * Values read from some tables, kept until a commit writes to one of them ({@link Db.version}, SQLite
  * only: elsewhere nothing is kept). A lookup calls {@link begin} before it reads, {@link get} for
  * what is kept, and {@link keep} with the version `begin` gave once it has read: a value read before a
- * commit that another lookup has already seen is not kept.
+ * commit that another lookup has already seen is not kept. Why: docs/decisions/003-values-kept-between-commits.md.
  */
 export class CommitMemo<V> {
   private readonly kept = new Map<string, V>();

@@ -88,6 +88,7 @@ function openSqlite(file: string, readonly: boolean): SqliteDatabase.Database {
   // Temporary storage in memory: each transaction runs in a savepoint (see group-commit), for which
   // SQLite journals every page it changes a second time, and past 64 KiB it put that journal in a file
   // of its own, created and removed again by every sign-up. Till's queries sort and group little.
+  // docs/decisions/006-sqlite-temporary-storage-in-memory.md
   sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
@@ -98,7 +99,8 @@ function openSqlite(file: string, readonly: boolean): SqliteDatabase.Database {
  * Takes the lock that makes this process the only server on a SQLite file: an exclusive lock on a
  * small file beside it (`<file>-owner`), held until the process closes the database or ends. The
  * operating system drops it when the process dies, even by `kill -9`, so a crashed server never
- * blocks the next. Several server processes need PostgreSQL.
+ * blocks the next. Several server processes need PostgreSQL. Why:
+ * docs/decisions/001-group-commit-one-process-per-sqlite-file.md.
  */
 function holdOwnerLock(file: string): SqliteDatabase.Database {
   const lock = new SqliteDriver(`${file}-owner`, { timeout: 0 });
@@ -121,7 +123,8 @@ function holdOwnerLock(file: string): SqliteDatabase.Database {
 /**
  * Updates that count apart from the rest of their table's writes (see `writtenTables`): every
  * purchase changes a balance, and a session kept with its user stays good through it; every checkout
- * with a code counts a use of its coupon, and a coupon kept for its checks stays good through it.
+ * with a code counts a use of its coupon, and a coupon kept for its checks stays good through it
+ * (docs/decisions/003-values-kept-between-commits.md).
  */
 const COUNTED_APART = { users: ['credits'], coupons: ['used', 'updated_at'] } as const;
 

@@ -116,7 +116,7 @@ export function directStatements<DB, T>(
  * query through five asynchronous layers that check, in turn, that the transaction is still open and
  * that its queries run one at a time; better-sqlite3 runs each query to its end before returning, and
  * the driver refuses a lease that has been handed back, so the same holds here at a fraction of the
- * cost (a tenth of a purchase's CPU time under load).
+ * cost (a tenth of a purchase's CPU time under load: docs/decisions/002-direct-prepared-statements.md).
  */
 export function runDirect<R>(x: object, query: CompiledQuery): Promise<QueryResult<R>> | undefined {
   return leases.get(x)?.executeQuery<R>(query);
@@ -151,7 +151,8 @@ class Lease implements DatabaseConnection {
  * disk, a deferred constraint), every transaction of the batch fails with it and none of their writes
  * remain; and a transaction that awaits something besides the database keeps the batch before it
  * waiting too. A write outside any transaction commits the open batch before it runs; a read outside
- * any transaction goes to the read connection and sees what is committed.
+ * any transaction goes to the read connection and sees what is committed. Why:
+ * docs/decisions/001-group-commit-one-process-per-sqlite-file.md.
  */
 export class GroupCommitDriver implements Driver {
   private readonly waiting: Array<(lease: Lease) => void> = [];

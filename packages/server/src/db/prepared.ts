@@ -46,7 +46,7 @@ export type Param<P> = <K extends keyof P & string>(name: K) => P[K];
  * through the same executor as any Kysely query, so it joins the caller's transaction.
  *
  * Only values that differ between runs should be parameters; anything passed as a plain value is
- * compiled in for good (a constant status, a fixed list).
+ * compiled in for good (a constant status, a fixed list). Why: docs/decisions/002-direct-prepared-statements.md.
  */
 export function prepared<P extends object, R>(
   build: (db: Kysely<Database>, p: Param<P>) => Compilable<R>,

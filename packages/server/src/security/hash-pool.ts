@@ -46,7 +46,8 @@ export interface HashPoolOptions {
  * argon2id on threads of its own, at a lower priority than the event loop. A hash takes tens of
  * milliseconds of CPU; when sign-ins arrive faster than the cores can hash, the hashes queue here
  * instead of taking the CPU from every other request. Each thread takes its next job from its own
- * queue of messages without waiting for the event loop, so the cores stay busy.
+ * queue of messages without waiting for the event loop, so the cores stay busy. Why:
+ * docs/decisions/008-password-hashing-threads.md.
  */
 export class HashPool {
   private readonly threads: Thread[] = [];
