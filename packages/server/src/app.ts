@@ -110,6 +110,7 @@ export async function buildApp(
     limiters: accountLimiters(config.rateLimits, redis),
     avatars: files.avatars,
     events,
+    passwords: options.passwords,
   });
   const store = new StoreModule({
     db: db.kysely,

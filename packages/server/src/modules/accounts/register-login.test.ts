@@ -1,7 +1,7 @@
 import * as argon2 from '@node-rs/argon2';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ARGON2_OPTIONS } from '../../security/passwords.js';
+import { ARGON2_OPTIONS, standardHasher } from '../../security/passwords.js';
 import { startTestApp, type TestApp } from '../../test-support/app.js';
 import { dialects } from '../../test-support/db.js';
 import { GOOD_PASSWORD, registerUser, uniqueEmail } from '../../test-support/users.js';
@@ -9,7 +9,8 @@ import { GOOD_PASSWORD, registerUser, uniqueEmail } from '../../test-support/use
 describe.each(dialects)('register and login on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ dialect });
+    // Sign-up's and sign-in's hashing is under test here: the production settings.
+    t = await startTestApp({ dialect, passwords: standardHasher });
   });
   afterAll(() => t.close());
 
