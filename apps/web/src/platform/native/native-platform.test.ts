@@ -154,11 +154,11 @@ describe('the native platform', () => {
   it("hears the app's resume event and stops hearing it", async () => {
     const listener = vi.fn();
     const off = nativePlatform.onResume(listener);
-    await vi.waitFor(() => expect(cap.listeners.has('resume')).toBe(true));
+    await vi.waitFor(() => expect(cap.listeners.has('resume')).toBe(true), { timeout: 20_000 });
     cap.listeners.get('resume')?.(undefined);
     expect(listener).toHaveBeenCalledTimes(1);
     off();
-    await vi.waitFor(() => expect(cap.listeners.has('resume')).toBe(false));
+    await vi.waitFor(() => expect(cap.listeners.has('resume')).toBe(false), { timeout: 20_000 });
   });
 
   it("offers the platform's own store only when the purchase plugin is there", () => {
