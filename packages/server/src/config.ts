@@ -121,6 +121,8 @@ const envSchema = z.object({
   APPLE_PRIVATE_KEY: z.string().optional(),
   APPLE_ROOT_CERTS: csv,
   APPLE_API_URL: z.url().optional(),
+  APPLE_SANDBOX_API_URL: z.url().optional(),
+  APPLE_ACCEPT_SANDBOX: z.enum(['true', 'false']).default('true'),
   APPLE_ONLINE_CHECKS: z.enum(['true', 'false']).default('true'),
   GOOGLE_PLAY_PACKAGE_NAME: z
     .string()
@@ -169,6 +171,14 @@ export interface AppStoreConfig {
   rootCertificates: Buffer[];
   /** Base address of the App Store Server API; Apple's own for the environment when unset. */
   apiUrl: string | undefined;
+  /**
+   * Whether a `Production` server also takes Sandbox-signed data (App Review buys with sandbox
+   * accounts against the production build): verified against the sandbox environment, looked up at
+   * the sandbox API, and marked as sandbox orders. Off refuses them (`environment`).
+   */
+  acceptSandbox: boolean;
+  /** Base address of the sandbox App Store Server API; Apple's own when unset. */
+  sandboxApiUrl: string | undefined;
   /** Whether certificates are checked for revocation (OCSP, at Apple) and against the current date. */
   onlineChecks: boolean;
 }
@@ -396,6 +406,8 @@ function appStore(e: z.infer<typeof envSchema>): AppStoreConfig | undefined {
     privateKey,
     rootCertificates,
     apiUrl: e.APPLE_API_URL?.replace(/\/+$/, ''),
+    acceptSandbox: e.APPLE_ACCEPT_SANDBOX === 'true',
+    sandboxApiUrl: e.APPLE_SANDBOX_API_URL?.replace(/\/+$/, ''),
     onlineChecks: e.APPLE_ONLINE_CHECKS === 'true',
   };
 }

@@ -18,6 +18,7 @@ const cardOrder = testAdminOrder({
     shortfallCredits: 0,
     subscriptionEndedAt: null,
     refundedAmount: 0,
+    sandbox: false,
   },
 });
 
@@ -64,6 +65,7 @@ describe('OrdersAdmin', () => {
         shortfallCredits: 40,
         subscriptionEndedAt: ended,
         refundedAmount: 0,
+        sandbox: false,
       },
     });
     const requested = testAdminOrder({

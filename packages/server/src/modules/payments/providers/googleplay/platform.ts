@@ -94,6 +94,8 @@ export class GooglePlayPlatform implements StorePlatform {
       transactionId: p.orderId ?? `token:${token}`,
       storeProductIds: Array.from({ length: quantity }, () => productId),
       refs: [{ kind: 'purchase', ref: token }],
+      // A license tester's purchase (`purchaseType` 0) takes no money.
+      ...(p.purchaseType === 0 ? { sandbox: true } : {}),
     };
     this.verified.set(purchase, {
       subscription: false,
@@ -122,6 +124,8 @@ export class GooglePlayPlatform implements StorePlatform {
       storeProductIds: [productId],
       refs: [{ kind: 'subscription', ref: token }],
       expiresAt,
+      // The v2 resource carries `testPurchase` (an empty object) only for a license tester's purchase.
+      ...(s.testPurchase ? { sandbox: true } : {}),
     };
     this.verified.set(purchase, {
       subscription: true,
