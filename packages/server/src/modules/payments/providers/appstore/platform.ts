@@ -8,7 +8,7 @@ import type { RefusedPurchase, StorePlatform, VerifiedPurchase } from '../../pla
 import type { PaymentPorts } from '../../provider.js';
 import { orderOfRef } from '../../refs.js';
 import { AppleStore, NotFetched, NotVerified, type Verified } from './apple.js';
-import { changeOf, eventOf, refsToTry } from './notifications.js';
+import { changeOf, eventOf, periodOf, refsToTry } from './notifications.js';
 import { appStoreTransaction, evidenceOf, type Evidence } from './transaction.js';
 
 /** Apple sells at most 10 of a consumable at once; anything far past that is not a real purchase. */
@@ -134,12 +134,28 @@ export class AppStorePlatform implements StorePlatform {
     // No order: the app never reported this purchase here, so nothing was granted to change.
     const order = orderId ? await ports.findOrder(orderId) : undefined;
     if (!order) return { status: 200, body: { received: true, ignored: type } };
-    const applied = await ports.applyEvent(this.provider, eventOf(change, n.notificationUUID, order.iden, order.total));
+    const paidTime = change.kind === 'reversed' ? await this.paidTime(tx) : undefined;
+    const applied = await ports.applyEvent(
+      this.provider,
+      eventOf(change, n.notificationUUID, order.iden, order.total, paidTime),
+    );
     if (applied instanceof Failure) {
       if (applied.body.code === 912) return { status: 409, body: { error: 'not_yet' } };
       return { status: 200, body: { received: true, refused: applied.body.code } };
     }
     return { status: 200, body: { received: true, applied: applied.applied } };
+  }
+
+  /**
+   * Where a refunded subscription transaction's time sits: a renewal Apple announced was applied to
+   * the order its original transaction started, whichever order the app's report of it made.
+   */
+  private async paidTime(tx: JWSTransactionDecodedPayload) {
+    const period = periodOf(tx);
+    const original = tx.originalTransactionId;
+    if (!period || !original) return undefined;
+    const subscriptionOrder = await orderOfRef(this.deps.db, this.provider, original);
+    return subscriptionOrder ? { orderIds: [subscriptionOrder], ...period } : undefined;
   }
 }
 
