@@ -135,6 +135,22 @@ const envSchema = z.object({
   GOOGLE_PLAY_API_URL: z.url().optional(),
   GOOGLE_TOKEN_URL: z.url().optional(),
   GOOGLE_CERTS_URL: z.url().optional(),
+  ANDROID_PACKAGE_NAME: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/, 'must be an application id such as com.example.till')
+    .optional(),
+  ANDROID_CERT_FINGERPRINTS: csv.refine(
+    (list) => list.every((f) => /^([0-9A-Fa-f]{2}:){31}[0-9A-Fa-f]{2}$/.test(f)),
+    'must be SHA-256 certificate fingerprints (32 hex pairs joined by colons, AB:CD:...), comma-separated',
+  ),
+  IOS_TEAM_ID: z
+    .string()
+    .regex(/^[A-Z0-9]{10}$/, 'must be the 10-character team id from the Apple Developer account')
+    .optional(),
+  IOS_BUNDLE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]+$/, 'must be a bundle id such as com.example.till')
+    .optional(),
 });
 
 /** The card route (Stripe Checkout): on when both keys are set. */
@@ -205,6 +221,18 @@ export interface GooglePlayConfig {
   apiUrl: string | undefined;
   tokenUrl: string | undefined;
   certsUrl: string | undefined;
+}
+
+/**
+ * The files that let the phone apps open the server's links (confirm, reset, an order's return
+ * page): Android App Links' `assetlinks.json` and iOS Universal Links' `apple-app-site-association`.
+ * Each is served only when its app is named.
+ */
+export interface AppLinksConfig {
+  /** The Android app's package name and the SHA-256 fingerprints of the certificates that sign it. */
+  android: { packageName: string; fingerprints: string[] } | undefined;
+  /** The iOS app's `TEAMID.bundleid`. */
+  ios: { appId: string } | undefined;
 }
 
 /** Per-route request budgets; tests raise them, production keeps the defaults. */
@@ -288,6 +316,7 @@ export interface Config {
    * lets the signing secret rotate without turning off every second factor.
    */
   totpKey: string;
+  appLinks: AppLinksConfig;
   /** The payment routes that take real money; each is off unless its variables are set. */
   payments: {
     card: CardConfig | undefined;
@@ -412,6 +441,26 @@ function appStore(e: z.infer<typeof envSchema>): AppStoreConfig | undefined {
   };
 }
 
+/**
+ * App Links and Universal Links: the Android file needs the package and its fingerprints, the iOS
+ * one the team id and the bundle id. The package and the bundle id default to the in-app stores'.
+ */
+function appLinks(e: z.output<typeof envSchema>): AppLinksConfig {
+  const packageName = e.ANDROID_PACKAGE_NAME ?? e.GOOGLE_PLAY_PACKAGE_NAME;
+  const fingerprints = e.ANDROID_CERT_FINGERPRINTS.map((f) => f.toUpperCase());
+  if (fingerprints.length && !packageName)
+    throw new ConfigError('ANDROID_PACKAGE_NAME', 'is required when ANDROID_CERT_FINGERPRINTS is set');
+  if (e.ANDROID_PACKAGE_NAME && !fingerprints.length)
+    throw new ConfigError('ANDROID_CERT_FINGERPRINTS', 'is required when ANDROID_PACKAGE_NAME is set');
+  const bundleId = e.IOS_BUNDLE_ID ?? e.APPLE_BUNDLE_ID;
+  if (e.IOS_TEAM_ID && !bundleId) throw new ConfigError('IOS_BUNDLE_ID', 'is required when IOS_TEAM_ID is set');
+  if (e.IOS_BUNDLE_ID && !e.IOS_TEAM_ID) throw new ConfigError('IOS_TEAM_ID', 'is required when IOS_BUNDLE_ID is set');
+  return {
+    android: packageName && fingerprints.length ? { packageName, fingerprints } : undefined,
+    ios: e.IOS_TEAM_ID && bundleId ? { appId: `${e.IOS_TEAM_ID}.${bundleId}` } : undefined,
+  };
+}
+
 /** The `.p8` key itself (its PEM text, newlines written as `\n` allowed), or the path of the file. */
 function readKey(value: string): string {
   const pem = value.includes('-----BEGIN') ? value.replace(/\\n/g, '\n') : readOrUndefined(value);
@@ -495,6 +544,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     securityLogRetentionDays: e.SECURITY_LOG_RETENTION_DAYS,
     totpKey: e.TOTP_KEY ?? e.SIGNING_SECRET ?? DEV_TOTP_KEY,
+    appLinks: appLinks(e),
     payments: {
       card: stripe && { secretKey: stripe[0], webhookSecret: stripe[1], apiUrl: e.STRIPE_API_URL },
       paywall: paymentwall && {
