@@ -163,7 +163,12 @@ export class GooglePlayPlatform implements StorePlatform {
       const secret = typeof query?.token === 'string' ? query.token : undefined;
       const auth = await this.pushAuth.check(request.headers.authorization, secret);
       if (auth === 'missing') return reply.status(401).send({ error: 'unauthenticated' });
-      if (auth === 'refused') return reply.status(403).send({ error: 'forbidden' });
+      if (auth !== 'ok') {
+        // The subscription's audience or service account not matching the configuration shows here.
+        const { refused: reason, ...claims } = auth;
+        this.deps.log.warn({ reason, ...claims }, 'Google push refused');
+        return reply.status(403).send({ error: 'forbidden' });
+      }
       const push = pushMessage.safeParse(request.body);
       if (!push.success) return reply.status(400).send({ error: 'not_a_push_message' });
       const notification = readNotification(push.data.message.data);
