@@ -213,6 +213,47 @@ describe.each(dialects)('Google Play platform on %s', (dialect) => {
     });
   });
 
+  it('ends all the time a subscription paid for, renewals the app also reported included, when Google revokes it', async () => {
+    const b = await registerUser(t);
+    const token = `tok-revoked-${seq}`;
+    const first = Date.now() + 30 * 24 * 3600 * 1000;
+    subscribe(token, first);
+    expect((await validate(b.token, playTransaction(token, 'till.monthly'))).data).toEqual({
+      result: 1,
+      products: 'monthly',
+    });
+    const subscription = (type: number) => ({
+      subscriptionNotification: {
+        version: '1.0',
+        notificationType: type,
+        purchaseToken: token,
+        subscriptionId: 'till.monthly',
+      },
+    });
+    // Renewed, and the renewal reported by the app too: the same purchase token, the same order.
+    subscribe(token, first + 31 * 24 * 3600 * 1000);
+    expect((await push(subscription(2), { bearer: google.oidc() })).status).toBe(200);
+    expect((await validate(b.token, playTransaction(token, 'till.monthly'))).data).toEqual({
+      result: 1,
+      products: 'monthly',
+    });
+    const active = async () =>
+      (
+        await ok<{ entitlements: { productId: string; active: boolean }[] }>(t, '/api/store/entitlements', {
+          token: b.token,
+        })
+      ).entitlements.filter((e) => e.productId === 'monthly' && e.active);
+    expect(await active()).toHaveLength(1);
+
+    google.subscriptions.set(token, {
+      ...google.subscriptions.get(token),
+      subscriptionState: 'SUBSCRIPTION_STATE_EXPIRED',
+    });
+    const revoked = await push(subscription(12), { bearer: google.oidc() });
+    expect(await revoked.json()).toEqual({ received: true, applied: true });
+    expect(await active()).toEqual([]);
+  });
+
   it('records a subscription until the expiry Google reports, and a renewal moves its end, once for 10 pushes at once', async () => {
     const b = await registerUser(t);
     const token = `tok-sub-${seq}`;
