@@ -1,3 +1,5 @@
+import sharp from 'sharp';
+import type { Locator } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mailedToken, PASSWORD, screenshotIfFailed, type Env } from '../support/env.js';
 import { signIn } from '../support/flows.js';
@@ -6,6 +8,12 @@ import { openPhone, startPhoneEnv, type Phone } from './support.js';
 
 // The phone build in Chromium as Android's WebView runs it: pages from https://localhost, the
 // plugins answered through Capacitor's bridge, the API on the server's own origin.
+/** Whether the image arrived and decoded (a blocked or failed load leaves it 0 wide). */
+async function loaded(img: Locator): Promise<number> {
+  await img.scrollIntoViewIfNeeded();
+  return img.evaluate((el: HTMLImageElement) => (el.complete ? el.naturalWidth : 0));
+}
+
 describe('the phone app', () => {
   let env: Env;
   let phone: Phone;
@@ -46,5 +54,40 @@ describe('the phone app', () => {
     expect(apiCalls.filter((u) => !u.startsWith(`${env.url}/`))).toEqual([]);
     // The shell's own behaviour ran through the bridge: the splash screen is hidden once the app is up.
     expect(phone.native.calls.some((c) => c.pluginId === 'SplashScreen' && c.methodName === 'hide')).toBe(true);
+  });
+
+  it('shows avatars and product images from the API host', async () => {
+    const { page, native } = phone;
+    // A photo from the phone's gallery becomes the avatar.
+    native.nextPick = {
+      bytes: await sharp({ create: { width: 320, height: 240, channels: 3, background: '#c0392b' } })
+        .jpeg()
+        .toBuffer(),
+      mimeType: 'image/jpeg',
+    };
+    await page.goto(`${PHONE_ORIGIN}/profile`);
+    await page.getByRole('button', { name: 'Choose a picture' }).click();
+    await page.getByRole('button', { name: 'Remove the picture' }).waitFor();
+    const avatar = page.getByRole('img', { name: 'Picture of Pia' });
+    await expect.poll(() => loaded(avatar)).toBeGreaterThan(0);
+    expect(await avatar.getAttribute('src')).toMatch(new RegExp(`^${env.url}/api/files/`));
+
+    // The same upload as a product's picture: a server-relative address, as the admin's upload saves it.
+    const owner = await env.app.db.kysely
+      .selectFrom('users')
+      .select('avatar_file_id')
+      .where('email', '=', user)
+      .executeTakeFirstOrThrow();
+    expect(owner.avatar_file_id).toBeTruthy();
+    await env.app.db.kysely
+      .updateTable('products')
+      .set({ image_url: `/api/files/download/${owner.avatar_file_id}` })
+      .where('id', '=', 'credits-100')
+      .execute();
+    await page.goto(`${PHONE_ORIGIN}/`);
+    const card = page.getByRole('listitem').filter({ hasText: '100 credits' }).first();
+    await expect.poll(() => loaded(card.locator('img'))).toBeGreaterThan(0);
+    await page.goto(`${PHONE_ORIGIN}/products/credits-100`);
+    await expect.poll(() => loaded(page.getByRole('img', { name: '100 credits' }))).toBeGreaterThan(0);
   });
 });

@@ -8,6 +8,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { Product } from '@till/protocol';
 import { EmptyState, ErrorState, LoadingState } from '@/components/states';
+import { useTill } from '@/lib/till';
 import { useOwnedProducts } from '@/lib/use-owned';
 import { useProducts } from '../api/store-api';
 import { ProductPrice, useGrantText } from './product-price';
@@ -21,6 +22,7 @@ export function ProductCatalog({
   onAddToCart: (product: Product) => void;
 }) {
   const { t } = useTranslation();
+  const till = useTill();
   const grantText = useGrantText();
   const query = useProducts();
   const owned = useOwnedProducts();
@@ -46,7 +48,7 @@ export function ProductCatalog({
           {product.imageUrl ? (
             <Box
               component="img"
-              src={product.imageUrl}
+              src={till.api.serverUrl(product.imageUrl)}
               alt=""
               loading="lazy"
               width={640}
