@@ -90,4 +90,45 @@ describe('the phone app', () => {
     await page.goto(`${PHONE_ORIGIN}/products/credits-100`);
     await expect.poll(() => loaded(page.getByRole('img', { name: '100 credits' }))).toBeGreaterThan(0);
   });
+
+  it("keeps the session in the device's preferences, not in the WebView's storage", async () => {
+    const { page, native } = phone;
+    await page.goto(`${PHONE_ORIGIN}/profile`);
+    await page.getByRole('button', { name: /^Account of/ }).waitFor();
+    const kept = JSON.parse(native.preferences.get('till.session') ?? 'null') as { token?: string } | null;
+    expect(kept?.token).toEqual(expect.any(String));
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('session')))).toEqual([]);
+
+    // The OS clears the WebView's storage; the app starts again on a signed-in page.
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    await page.getByRole('button', { name: 'Choose a picture' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/profile');
+  });
+
+  it('moves a session kept by an earlier version from the WebView storage to the preferences', async () => {
+    const other = await openPhone(env);
+    try {
+      const login = await env.app.call('/api/login', { email: user, password: PASSWORD });
+      expect(login.code).toBe(900);
+      await other.open('/');
+      // The app has read the (empty) preferences: what the earlier version left is found on the next start.
+      await other.page.getByRole('button', { name: 'Add 100 credits to the cart' }).waitFor();
+      const session = JSON.stringify({
+        token: login.token,
+        issuedAt: Math.floor(Date.now() / 1000),
+        expire: login.expire,
+        level: 1,
+        user: null,
+      });
+      await other.page.evaluate((v) => localStorage.setItem('till.session', v), session);
+      await other.open('/profile');
+      await other.page.getByRole('button', { name: 'Choose a picture' }).waitFor();
+      const moved = JSON.parse(other.native.preferences.get('till.session') ?? 'null') as { token?: string } | null;
+      expect(moved?.token).toBe(login.token);
+      expect(await other.page.evaluate(() => localStorage.getItem('till.session'))).toBeNull();
+    } finally {
+      await other.close();
+    }
+  });
 });

@@ -11,6 +11,7 @@ import { createQueryClient } from '@/lib/query-client';
 import { createAppSdk } from '@/lib/sdk';
 import { registerServiceWorker } from '@/lib/service-worker';
 import { getPlatform, isNativeShell, onResume } from '@/platform/platform';
+import { appSessionStorage } from '@/platform/session-storage';
 
 // Hosts default to the page's own origin; a build for the native shells sets them.
 const i18n = createI18n();
@@ -18,7 +19,7 @@ const i18n = createI18n();
 const till = createAppSdk({
   apiHost: import.meta.env.VITE_API_HOST ?? '',
   storeHost: import.meta.env.VITE_STORE_HOST ?? '',
-  storage: window.localStorage,
+  storage: appSessionStorage(),
   language: () => i18n.language,
 });
 const queryClient = createQueryClient();
@@ -49,6 +50,10 @@ if (storePage) {
   for (const type of ['pointerdown', 'keydown', 'focusin'])
     window.addEventListener(type, loadWireLayer, { once: true, passive: true, capture: true });
 } else loadWireLayer();
+
+// The phone apps read the session from the device's preferences, which answer asynchronously: the
+// first render waits for it (behind the splash screen), so that a signed-in user is not sent to sign in.
+if (isNativeShell()) await till.session.ready;
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
