@@ -16,6 +16,7 @@ import { LoadingState } from '@/components/states';
 import { useCart } from '@/features/cart/hooks/use-cart';
 import { LANGUAGES, setLanguage } from '@/lib/i18n';
 import { useSession, useTill } from '@/lib/till';
+import { useAppLinks } from './app-links';
 import { paths } from './paths';
 
 const inset = (side: string) => `var(--safe-area-inset-${side}, env(safe-area-inset-${side}, 0px))`;
@@ -211,6 +212,7 @@ export function Layout() {
   const location = useLocation();
   const [drawer, setDrawer] = useState(false);
   useSignInOnInvalidToken();
+  useAppLinks();
   useAccountLanguage();
   useFreshLevel();
   return (

@@ -33,6 +33,11 @@ export interface Platform {
   writeConfig(name: string, value: unknown): Promise<void>;
   /** Calls the listener whenever the app comes back to the foreground; answers the unsubscribe. */
   onResume(listener: () => void): () => void;
+  /**
+   * Calls the listener with each link the system opens the app with (the phone apps' app links);
+   * answers the unsubscribe. Never called in a browser, where a link opens a page.
+   */
+  onLinkOpened(listener: (url: string) => void): () => void;
   /** The in-app store this platform can pay through now, or null (the browser, no store plugin). */
   inAppStore(): InAppStore | null;
   /** Buys the products through the in-app store; resolves with the flow's final message. */

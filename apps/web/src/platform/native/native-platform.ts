@@ -107,6 +107,10 @@ export const nativePlatform: Platform = {
     const handle = App.addListener('resume', listener);
     return () => void handle.then((h) => h.remove());
   },
+  onLinkOpened(listener) {
+    const handle = App.addListener('appUrlOpen', ({ url }) => listener(url));
+    return () => void handle.then((h) => h.remove());
+  },
   inAppStore() {
     const cdv = (globalThis as { CdvPurchase?: unknown }).CdvPurchase;
     if (!cdv) return null;

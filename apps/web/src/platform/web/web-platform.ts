@@ -33,6 +33,7 @@ export const createWebPlatform = (onVisibleAgain: (listener: () => void) => () =
   readConfig: (name, defaults) => readConfigFrom(idbConfig, name, defaults),
   writeConfig: (name, value) => writeConfigTo(idbConfig, name, value),
   onResume: (listener) => onVisibleAgain(listener),
+  onLinkOpened: () => () => {},
   inAppStore: () => null,
   buyInApp: () => Promise.reject(new Error('The browser has no in-app store')),
   startShell() {},

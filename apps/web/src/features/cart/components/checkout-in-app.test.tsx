@@ -28,6 +28,7 @@ function phone(kind: 'ios' | 'android', answer: StoreMessage): Platform {
     readConfig: async (_name, defaults) => defaults,
     writeConfig: vi.fn(async () => undefined),
     onResume: () => () => undefined,
+    onLinkOpened: () => () => undefined,
     inAppStore: () => (kind === 'ios' ? 'appstore' : 'googleplay'),
     buyInApp: vi.fn(async () => answer),
     startShell: vi.fn(),

@@ -1,0 +1,60 @@
+import { useEffect } from 'react';
+import { matchPath, useNavigate } from 'react-router-dom';
+import { getPlatform, isNativeShell } from '@/platform/platform';
+import { paths } from './paths';
+
+/** The pages a link from outside the app (a mail, the system browser) opens in the phone app. */
+const LINKED = [paths.confirm.path, paths.reset.path, paths.order.path];
+
+/**
+ * The app route of a link the system handed to the phone app, or null when it is not one of the
+ * server's (`hosts`: its public addresses) or not a page the app opens from outside.
+ *
+ * @example
+ * linkedRoute('https://till.example/orders/A-1?x=1', ['https://till.example']) // '/orders/A-1?x=1'
+ */
+export function linkedRoute(url: string, hosts: readonly string[]): string | null {
+  let link: URL;
+  try {
+    link = new URL(url);
+  } catch {
+    return null;
+  }
+  const ours = hosts.some((h) => {
+    try {
+      return new URL(h).origin === link.origin;
+    } catch {
+      return false;
+    }
+  });
+  if (!ours || !LINKED.some((p) => matchPath(p, link.pathname))) return null;
+  return link.pathname + link.search;
+}
+
+/** The server's public addresses the phone build knows. */
+const serverHosts = [import.meta.env.VITE_API_HOST, import.meta.env.VITE_STORE_HOST].filter((h): h is string => !!h);
+
+/**
+ * In the phone app, opens the page a link points to when the system hands the app one of the
+ * server's links (a mail's confirmation or reset link, the return from a payment in the system
+ * browser).
+ */
+export function useAppLinks(): void {
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (!isNativeShell()) return;
+    let off: (() => void) | undefined;
+    let live = true;
+    void getPlatform().then((p) => {
+      if (!live) return;
+      off = p.onLinkOpened((url) => {
+        const route = linkedRoute(url, serverHosts);
+        if (route) void navigate(route);
+      });
+    });
+    return () => {
+      live = false;
+      off?.();
+    };
+  }, [navigate]);
+}
