@@ -259,8 +259,8 @@ export class NativeSide {
         this.browserOpen = true;
         return {};
       case 'Browser.close':
-        // Android brings the app's own activity back over the custom tab, which then reports it closed.
-        if (this.browserOpen) queueMicrotask(() => void this.finishBrowser());
+        // Android brings the app's own activity back over the custom tab and resolves.
+        this.browserOpen = false;
         return {};
       case 'Share.share':
         return { data: { activityType: '' } };

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { matchPath, useNavigate } from 'react-router-dom';
 import { getPlatform, isNativeShell } from '@/platform/platform';
 import { paths } from './paths';
@@ -41,6 +41,12 @@ const serverHosts = [import.meta.env.VITE_API_HOST, import.meta.env.VITE_STORE_H
  */
 export function useAppLinks(): void {
   const navigate = useNavigate();
+  // The router hands out a new navigate with every page: the listener reads the latest one, so
+  // that it stays subscribed once instead of leaving a gap where a link would be missed.
+  const go = useRef(navigate);
+  useEffect(() => {
+    go.current = navigate;
+  }, [navigate]);
   useEffect(() => {
     if (!isNativeShell()) return;
     let off: (() => void) | undefined;
@@ -49,12 +55,15 @@ export function useAppLinks(): void {
       if (!live) return;
       off = p.onLinkOpened((url) => {
         const route = linkedRoute(url, serverHosts);
-        if (route) void navigate(route);
+        if (!route) return;
+        // A payment page's return: the system browser it was paid in has done its part.
+        if (matchPath(paths.order.path, route.split('?')[0] ?? '')) void p.closePaymentPage().catch(() => undefined);
+        void go.current(route);
       });
     });
     return () => {
       live = false;
       off?.();
     };
-  }, [navigate]);
+  }, []);
 }

@@ -38,6 +38,14 @@ export interface Platform {
    * answers the unsubscribe. Never called in a browser, where a link opens a page.
    */
   onLinkOpened(listener: (url: string) => void): () => void;
+  /**
+   * Leaves the app for a payment page: the browser goes to it; the phone apps open it in the
+   * system browser (payments for the server's checkout never run inside an app's own view), from
+   * which the page's return link comes back to the app.
+   */
+  openPaymentPage(url: string): Promise<void>;
+  /** Closes the system browser a payment page was opened in (phones); nothing in a browser. */
+  closePaymentPage(): Promise<void>;
   /** The in-app store this platform can pay through now, or null (the browser, no store plugin). */
   inAppStore(): InAppStore | null;
   /** Buys the products through the in-app store; resolves with the flow's final message. */

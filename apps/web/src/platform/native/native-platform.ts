@@ -111,6 +111,14 @@ export const nativePlatform: Platform = {
     const handle = App.addListener('appUrlOpen', ({ url }) => listener(url));
     return () => void handle.then((h) => h.remove());
   },
+  async openPaymentPage(url) {
+    const { Browser } = await import('@capacitor/browser');
+    await Browser.open({ url });
+  },
+  async closePaymentPage() {
+    const { Browser } = await import('@capacitor/browser');
+    await Browser.close();
+  },
   inAppStore() {
     const cdv = (globalThis as { CdvPurchase?: unknown }).CdvPurchase;
     if (!cdv) return null;

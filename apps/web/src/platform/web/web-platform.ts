@@ -34,6 +34,10 @@ export const createWebPlatform = (onVisibleAgain: (listener: () => void) => () =
   writeConfig: (name, value) => writeConfigTo(idbConfig, name, value),
   onResume: (listener) => onVisibleAgain(listener),
   onLinkOpened: () => () => {},
+  async openPaymentPage(url) {
+    window.location.assign(url);
+  },
+  async closePaymentPage() {},
   inAppStore: () => null,
   buyInApp: () => Promise.reject(new Error('The browser has no in-app store')),
   startShell() {},

@@ -29,6 +29,8 @@ function phone(kind: 'ios' | 'android', answer: StoreMessage): Platform {
     writeConfig: vi.fn(async () => undefined),
     onResume: () => () => undefined,
     onLinkOpened: () => () => undefined,
+    openPaymentPage: vi.fn(),
+    closePaymentPage: vi.fn(),
     inAppStore: () => (kind === 'ios' ? 'appstore' : 'googleplay'),
     buyInApp: vi.fn(async () => answer),
     startShell: vi.fn(),
