@@ -10,6 +10,12 @@ export interface SavedFile {
   uri?: string;
 }
 
+/**
+ * What a saved file holds: bytes, text (written as UTF-8), or the address of a file to fetch (a link
+ * the server answered). Kept apart so that text is never taken for an address, nor an address for text.
+ */
+export type FileContent = { blob: Blob } | { text: string } | { url: string };
+
 /** The platform's own in-app store, named as the server's payment routes are. */
 export type InAppStore = Extract<Provider, 'appstore' | 'googleplay'>;
 
@@ -17,7 +23,7 @@ export type InAppStore = Extract<Provider, 'appstore' | 'googleplay'>;
 export interface Platform {
   readonly kind: 'web' | 'android' | 'ios';
   /** Hands a file to the user: a download in the browser, a saved document on a phone. */
-  saveFile(name: string, data: Blob | string): Promise<SavedFile>;
+  saveFile(name: string, content: FileContent): Promise<SavedFile>;
   /** Whether a saved file can be opened or shared from the app (phones: the system share sheet). */
   readonly canOpenSaved: boolean;
   /** Opens or shares a saved file with the system's sheet. */
@@ -60,6 +66,11 @@ export interface Platform {
 
 /** The server's check of a store transaction: `till.store.validatePurchase`. */
 export type InAppValidator = PurchaseFlowOptions['store']['validatePurchase'];
+
+/** Text as a plain-text file's bytes (UTF-8). */
+export function textBlob(text: string): Blob {
+  return new Blob([text], { type: 'text/plain;charset=utf-8' });
+}
 
 /** The file name a config is kept under. */
 export function configFileName(name: string): string {

@@ -6,12 +6,17 @@ import { Share } from '@capacitor/share';
 import { IMAGE_MAX_HEIGHT, IMAGE_MAX_WIDTH } from '@/lib/ui-constants';
 import { readConfigFrom, writeConfigTo, type ConfigBackend } from '../config';
 import { scaleImage } from '../image';
-import type { Platform, SavedFile } from '../types';
+import { textBlob, type FileContent, type Platform, type SavedFile } from '../types';
 
 const CONFIG_DIR = 'config';
 
-async function toBase64(data: Blob | string): Promise<string> {
-  const blob = typeof data === 'string' ? await (await fetch(data)).blob() : data;
+async function toBase64(content: FileContent): Promise<string> {
+  const blob =
+    'blob' in content
+      ? content.blob
+      : 'text' in content
+        ? textBlob(content.text)
+        : await (await fetch(content.url)).blob();
   const buf = new Uint8Array(await blob.arrayBuffer());
   let binary = '';
   for (let i = 0; i < buf.length; i += 0x8000) binary += String.fromCharCode(...buf.subarray(i, i + 0x8000));
@@ -58,14 +63,14 @@ export const nativePlatform: Platform = {
   get kind() {
     return isAndroid() ? 'android' : 'ios';
   },
-  async saveFile(name, data): Promise<SavedFile> {
+  async saveFile(name, content): Promise<SavedFile> {
     // Android: the shared Download folder, where the user's file manager and other apps find it
     // (an app may add its own files there from Android 11 on; older ones ask for the storage
     // permission the manifest declares). iOS: the app's Documents, shown in the Files app.
     const android = isAndroid();
     const res = await Filesystem.writeFile({
       path: android ? `Download/${name}` : name,
-      data: await toBase64(data),
+      data: await toBase64(content),
       directory: android ? Directory.ExternalStorage : Directory.Documents,
       recursive: true,
     });
