@@ -1,5 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { matchPath, useNavigate } from 'react-router-dom';
+import { productsQuery } from '@/features/store/api/store-api';
+import { useTill } from '@/lib/till';
 import { getPlatform, isNativeShell } from '@/platform/platform';
 import { paths } from './paths';
 
@@ -66,4 +70,20 @@ export function useAppLinks(): void {
       off?.();
     };
   }, []);
+}
+
+/**
+ * In the phone app with an in-app store: starts the store with the catalog as soon as it is known,
+ * so that returning to the app refreshes it from the start (not only once something was bought).
+ */
+export function useInAppStoreAtStart(): void {
+  const till = useTill();
+  const { i18n } = useTranslation();
+  const native = isNativeShell();
+  const products = useQuery({ ...productsQuery(till, i18n.language), enabled: native });
+  useEffect(() => {
+    if (!native || !products.data) return;
+    const catalog = products.data;
+    void getPlatform().then((p) => p.startInAppStore(catalog, till.store).catch(() => undefined));
+  }, [native, products.data, till]);
 }

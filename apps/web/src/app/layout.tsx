@@ -16,7 +16,7 @@ import { LoadingState } from '@/components/states';
 import { useCart } from '@/features/cart/hooks/use-cart';
 import { LANGUAGES, setLanguage } from '@/lib/i18n';
 import { useSession, useTill } from '@/lib/till';
-import { useAppLinks } from './app-links';
+import { useAppLinks, useInAppStoreAtStart } from './app-links';
 import { paths } from './paths';
 
 const inset = (side: string) => `var(--safe-area-inset-${side}, env(safe-area-inset-${side}, 0px))`;
@@ -213,6 +213,7 @@ export function Layout() {
   const [drawer, setDrawer] = useState(false);
   useSignInOnInvalidToken();
   useAppLinks();
+  useInAppStoreAtStart();
   useAccountLanguage();
   useFreshLevel();
   return (

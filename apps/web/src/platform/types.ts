@@ -54,6 +54,11 @@ export interface Platform {
   closePaymentPage(): Promise<void>;
   /** The in-app store this platform can pay through now, or null (the browser, no store plugin). */
   inAppStore(): InAppStore | null;
+  /**
+   * Starts the in-app store with the catalog's products, so that it refreshes on every resume from
+   * the app's start on. Nothing where there is no in-app store.
+   */
+  startInAppStore(products: readonly Product[], store: { validatePurchase: InAppValidator }): Promise<void>;
   /** Buys the products through the in-app store; resolves with the flow's final message. */
   buyInApp(
     products: readonly Product[],

@@ -129,6 +129,13 @@ export const nativePlatform: Platform = {
     if (!cdv) return null;
     return isAndroid() ? 'googleplay' : 'appstore';
   },
+  async startInAppStore(products, validator) {
+    const store = this.inAppStore();
+    if (!store) return;
+    const { startInAppStore, cdvStore } = await import('./purchase');
+    const cdv = cdvStore();
+    if (cdv) await startInAppStore({ store, cdv, products, validator, onResume: (l) => this.onResume(l) });
+  },
   async buyInApp(products, validator, onMessage) {
     const store = this.inAppStore();
     const { buyInApp, cdvStore } = await import('./purchase');

@@ -41,6 +41,7 @@ export const createWebPlatform = (onVisibleAgain: (listener: () => void) => () =
   },
   async closePaymentPage() {},
   inAppStore: () => null,
+  startInAppStore: async () => {},
   buyInApp: () => Promise.reject(new Error('The browser has no in-app store')),
   startShell() {},
 });

@@ -32,6 +32,7 @@ function phone(kind: 'ios' | 'android', answer: StoreMessage): Platform {
     openPaymentPage: vi.fn(),
     closePaymentPage: vi.fn(),
     inAppStore: () => (kind === 'ios' ? 'appstore' : 'googleplay'),
+    startInAppStore: vi.fn(async () => undefined),
     buyInApp: vi.fn(async () => answer),
     startShell: vi.fn(),
   };
