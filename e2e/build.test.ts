@@ -1,10 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { webDist } from './support/env.js';
 
 const HINT = '//# allFunctionsCalledOnLoad\n';
+// The first screen's JavaScript, gzipped as bench/web weighs it (KB).
+const FIRST_SCREEN_BUDGET_KB = 170;
 const read = (path: string) => readFileSync(join(webDist, path), 'utf8');
 
 describe('the production build', () => {
@@ -52,5 +54,17 @@ describe('the production build', () => {
     for (const path of atStart) expect(read(path), path).not.toContain('ERR_BAD_RESPONSE');
     const scripts = readdirSync(join(webDist, 'assets')).filter((f) => f.endsWith('.js'));
     expect(scripts.filter((f) => read(`assets/${f}`).includes('ERR_BAD_RESPONSE'))).toHaveLength(1);
+  });
+
+  it('keeps the scripts every page runs at start within the first screen budget', () => {
+    const kb = atStart.reduce((n, path) => n + gzipSync(read(path), { level: 9 }).length, 0) / 1024;
+    expect(kb).toBeLessThanOrEqual(FIRST_SCREEN_BUDGET_KB);
+  });
+
+  it('keeps the wire schemas (zod) out of the scripts every page runs at start', () => {
+    // zod names its classes in strings; the forms that validate with it load it with their page.
+    for (const path of atStart) expect(read(path), path).not.toContain('$ZodType');
+    const scripts = readdirSync(join(webDist, 'assets')).filter((f) => f.endsWith('.js'));
+    expect(scripts.filter((f) => read(`assets/${f}`).includes('$ZodType')).length).toBeGreaterThan(0);
   });
 });
