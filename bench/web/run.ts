@@ -156,16 +156,18 @@ async function serveStatic(root: string): Promise<Server> {
   const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
   const server = createHttpServer((req, res) => {
     const path = normalize(new URL(req.url ?? '/', 'http://x').pathname).replace(/^(\.\.[/\\])+/, '');
-    let file = join(root, path);
-    let body: Buffer;
-    try {
-      body = readFileSync(file);
-    } catch {
-      file = join(root, 'index.html');
-      body = readFileSync(file);
+    // A failure answers 404 instead of ending the benchmark with its browser still running.
+    for (const file of [join(root, path), join(root, 'index.html')]) {
+      try {
+        const body = readFileSync(file);
+        res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+        res.end(body);
+        return;
+      } catch {
+        // Not a file there: the next candidate.
+      }
     }
-    res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
-    res.end(body);
+    res.writeHead(404).end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return server;
