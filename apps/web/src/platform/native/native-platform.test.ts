@@ -187,6 +187,14 @@ describe('the shell', () => {
     expect(Keyboard.setAccessoryBarVisible).not.toHaveBeenCalled();
   });
 
+  it('hides the splash even when the shell cannot set itself up', async () => {
+    cap.platform = 'android';
+    vi.mocked(App.addListener).mockRejectedValueOnce(new Error('plugin not implemented'));
+    const win = { history: { back: vi.fn() }, matchMedia: () => ({ matches: false }) } as unknown as Window;
+    await startShell(win);
+    expect(SplashScreen.hide).toHaveBeenCalledTimes(1);
+  });
+
   it('shows the keyboard bar on iOS, where there is no back button', async () => {
     cap.platform = 'ios';
     const win = { history: { back: vi.fn() }, matchMedia: () => ({ matches: true }) } as unknown as Window;
