@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DOMParser, type Element } from '@xmldom/xmldom';
@@ -139,10 +140,10 @@ describe('the native projects', () => {
     const permissions = [...manifest.matchAll(/<uses-permission ([^>]*)\/>/g)].map((m) => m[1]!.trim());
     expect(permissions).toEqual([
       'android:name="android.permission.INTERNET"',
-      // Saving into the shared Download folder, up to Android 10.
-      'android:name="android.permission.WRITE_EXTERNAL_STORAGE" android:maxSdkVersion="29"',
+      // Saving into the shared Download folder up to Android 9; from 10 on MediaStore needs none.
+      'android:name="android.permission.WRITE_EXTERNAL_STORAGE" android:maxSdkVersion="28"',
     ]);
-    expect(manifest).toContain('android:requestLegacyExternalStorage="true"');
+    expect(manifest).not.toContain('requestLegacyExternalStorage');
     // The photo picker needs neither the camera nor a media permission.
     expect(manifest).not.toMatch(/CAMERA|READ_MEDIA_IMAGES|READ_EXTERNAL_STORAGE/);
   });
@@ -301,5 +302,85 @@ describe('what App Review and Google Play review check', () => {
     expect(splash.launchAutoHide).toBe(true);
     expect(splash.launchShowDuration).toBeGreaterThan(0);
     expect(splash.launchShowDuration).toBeLessThanOrEqual(10_000);
+  });
+});
+
+describe("the Android app's own plugin", () => {
+  interface JavaMethod {
+    name: string;
+    modifiers: string[];
+    annotations: string[];
+    parameters: string[];
+    body: string;
+  }
+  interface JavaClass {
+    name: string;
+    extends: string;
+    annotations: string[];
+    methods: JavaMethod[];
+  }
+  const SOURCES = './android/app/src/main/java/app/till/mobile';
+  // The JDK's parser (scripts/java-declarations.java): a file that is not valid Java fails here. Names
+  // are not resolved against the Android SDK, which this machine does not have.
+  const classes = JSON.parse(
+    execFileSync(
+      'java',
+      [
+        here('../../scripts/java-declarations.java'),
+        here(`${SOURCES}/DownloadsPlugin.java`),
+        here(`${SOURCES}/MainActivity.java`),
+      ],
+      { encoding: 'utf8' },
+    ),
+  ) as JavaClass[];
+  const plugin = classes.find((c) => c.name === 'DownloadsPlugin')!;
+  const method = (name: string) => plugin.methods.find((m) => m.name === name)!;
+  const js = read('./src/platform/native/downloads.ts');
+
+  it('is the Capacitor plugin the web app registers, with a method for each call the app makes', () => {
+    expect(plugin.extends).toBe('Plugin');
+    const jsName = /registerPlugin<TillDownloadsPlugin>\('(\w+)'\)/.exec(js)![1];
+    expect(plugin.annotations.find((a) => a.startsWith('@CapacitorPlugin('))).toContain(`name = "${jsName}"`);
+    const calls = [...js.matchAll(/^\s+(\w+)\(options: \{([^}]*)\}\)/gm)].map((m) => ({
+      name: m[1]!,
+      options: [...m[2]!.matchAll(/(\w+)\??:/g)].map((o) => o[1]!),
+    }));
+    expect(calls.map((c) => c.name)).toEqual(['save', 'share']);
+    for (const call of calls) {
+      const m = method(call.name);
+      expect(m.annotations, call.name).toContain('@PluginMethod');
+      expect(m.modifiers, call.name).toContain('public');
+      expect(m.parameters, call.name).toEqual(['PluginCall']);
+      for (const option of call.options)
+        expect(m.body, `${call.name}(${option})`).toContain(`call.getString("${option}")`);
+    }
+  });
+
+  it('answers the name the file got, its folder and its address, as the web app reads them', () => {
+    const fields = /interface SavedDownload \{([^}]*)\}/.exec(js)![1]!;
+    const expected = [...fields.matchAll(/^\s+(\w+):/gm)].map((m) => m[1]!);
+    const put = [...method('answer').body.matchAll(/ret\.put\("(\w+)"/g)].map((m) => m[1]!);
+    expect(put.sort()).toEqual(expected.sort());
+    // MediaStore numbers a taken name; the name is read back rather than assumed.
+    expect(method('saveToMediaStore').body).toContain('MediaStore.MediaColumns.DISPLAY_NAME');
+    expect(method('saveToMediaStore').body).toMatch(/resolver\.query\(item/);
+    // Before Android 10 a free name is made with createNewFile, which never replaces a file.
+    expect(method('createUnique').body).toContain('createNewFile()');
+  });
+
+  it('asks for the storage permission only below Android 10, where the manifest declares it', () => {
+    expect(plugin.annotations.join()).toContain('Manifest.permission.WRITE_EXTERNAL_STORAGE');
+    expect(method('save').body).toMatch(
+      /if \(Build\.VERSION\.SDK_INT >= Build\.VERSION_CODES\.Q\) \{\s*saveToMediaStore[\s\S]*requestPermissionForAlias/,
+    );
+    expect(method('storagePermissionAnswered').annotations).toContain('@PermissionCallback');
+  });
+
+  it('is registered by MainActivity before the bridge starts', () => {
+    const activity = classes.find((c) => c.name === 'MainActivity')!;
+    expect(activity.extends).toBe('BridgeActivity');
+    const body = activity.methods.find((m) => m.name === 'onCreate')!.body;
+    expect(body.indexOf('registerPlugin(DownloadsPlugin.class)')).toBeGreaterThan(-1);
+    expect(body.indexOf('registerPlugin(DownloadsPlugin.class)')).toBeLessThan(body.indexOf('super.onCreate('));
   });
 });
