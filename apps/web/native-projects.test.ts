@@ -102,7 +102,8 @@ describe('the native projects', () => {
     const included = [...settings.matchAll(/include ':capacitor-([a-z-]+)'/g)]
       .map((m) => m[1])
       .filter((n) => n !== 'android');
-    expect(included.sort()).toEqual(plugins);
+    // Beside @capacitor/'s, the in-app store's (capacitor-plugin-cdv-purchase, checked below).
+    expect(included.sort()).toEqual([...plugins, 'plugin-cdv-purchase'].sort());
     for (const name of plugins) {
       expect(settings).toContain(
         `project(':capacitor-${name}').projectDir = new File('../../../node_modules/@capacitor/${name}/android')`,
@@ -122,8 +123,6 @@ describe('the native projects', () => {
     ].map((m) => m[1]);
     expect(listed.sort()).toEqual(plugins);
     for (const name of plugins) expect(swift).toContain(`.product(name: "Capacitor${pascal(name)}"`);
-    // The purchase plugin is a Cordova plugin: the CLI wraps it in a package of its own.
-    expect(swift).toContain('.product(name: "CordovaPluginPurchase", package: "CordovaPluginPurchase")');
     expect(installed('@capacitor/ios')).toBe(installed('@capacitor/core'));
     expect(installed('@capacitor/android')).toBe(installed('@capacitor/core'));
   });
@@ -382,5 +381,38 @@ describe("the Android app's own plugin", () => {
     const body = activity.methods.find((m) => m.name === 'onCreate')!.body;
     expect(body.indexOf('registerPlugin(DownloadsPlugin.class)')).toBeGreaterThan(-1);
     expect(body.indexOf('registerPlugin(DownloadsPlugin.class)')).toBeLessThan(body.indexOf('super.onCreate('));
+  });
+});
+
+describe('the in-app store plugin', () => {
+  const PLUGIN = 'capacitor-plugin-cdv-purchase';
+
+  it('is the Capacitor build of cordova-plugin-purchase 13, for Capacitor 8', () => {
+    expect(pkg.dependencies[PLUGIN]).toMatch(/^\^13\./);
+    expect(pkg.dependencies['cordova-plugin-purchase']).toBeUndefined();
+    expect(major(installed(PLUGIN))).toBe('13');
+    const peers = (json(`../../node_modules/${PLUGIN}/package.json`) as { peerDependencies: Record<string, string> })
+      .peerDependencies;
+    expect(peers['@capacitor/core']).toContain('^8.');
+  });
+
+  it('is wired into both projects as a Capacitor plugin, with no Cordova wrapper left', () => {
+    const settings = read('./android/capacitor.settings.gradle');
+    expect(settings).toContain(`include ':${PLUGIN}'`);
+    expect(settings).toContain(
+      `project(':${PLUGIN}').projectDir = new File('../../../node_modules/${PLUGIN}/android')`,
+    );
+    expect(read('./android/app/capacitor.build.gradle')).toContain(`implementation project(':${PLUGIN}')`);
+    const swift = read('./ios/App/CapApp-SPM/Package.swift');
+    expect(swift).toContain(
+      `.package(name: "CapacitorPluginCdvPurchase", path: "../../../../../node_modules/${PLUGIN}")`,
+    );
+    expect(swift).toContain('.product(name: "CapacitorPluginCdvPurchase", package: "CapacitorPluginCdvPurchase")');
+    expect(swift).not.toContain('capacitor-cordova-ios-plugins');
+    expect(read('./android/app/capacitor.build.gradle')).not.toContain('billingclient');
+  });
+
+  it('is imported by the native platform, which is what puts CdvPurchase on the window', () => {
+    expect(read('./src/platform/native/native-platform.ts')).toMatch(new RegExp(`^import '${PLUGIN}';$`, 'm'));
   });
 });

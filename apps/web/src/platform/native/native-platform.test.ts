@@ -39,6 +39,8 @@ vi.mock('@capacitor/camera', () => ({
   MediaTypeSelection: { Photo: 0, Video: 1, All: 2 },
   Camera: { chooseFromGallery: vi.fn() },
 }));
+// Its import puts the real store on the window; the tests put their own there.
+vi.mock('capacitor-plugin-cdv-purchase', () => ({}));
 vi.mock('@capacitor/share', () => ({ Share: { share: vi.fn(async () => ({})) } }));
 vi.mock('@capacitor/app', () => ({
   App: {

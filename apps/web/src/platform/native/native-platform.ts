@@ -3,6 +3,8 @@ import { Camera, MediaTypeSelection } from '@capacitor/camera';
 import { Capacitor } from '@capacitor/core';
 import { Directory, Encoding, Filesystem } from '@capacitor/filesystem';
 import { Share } from '@capacitor/share';
+// The in-app store's plugin: importing it puts CdvPurchase (v13) and its store on the window.
+import 'capacitor-plugin-cdv-purchase';
 import { IMAGE_MAX_HEIGHT, IMAGE_MAX_WIDTH } from '@/lib/ui-constants';
 import { readConfigFrom, writeConfigTo, type ConfigBackend } from '../config';
 import { scaleImage } from '../image';
