@@ -416,3 +416,32 @@ describe('the in-app store plugin', () => {
     expect(read('./src/platform/native/native-platform.ts')).toMatch(new RegExp(`^import '${PLUGIN}';$`, 'm'));
   });
 });
+
+describe('release builds', () => {
+  const gradle = read('./android/app/build.gradle');
+
+  it("take Android's version from the web app's package.json, the code counting up with it", () => {
+    expect(gradle).toContain("new groovy.json.JsonSlurper().parse(file('../../package.json')).version");
+    expect(gradle).toMatch(/versionCode tillVersionCode\n\s*versionName webVersion\n/);
+    expect(gradle).toContain('vMajor * 1000000 + vMinor * 1000 + vPatch');
+    // The formula holds while minor and patch stay below 1000.
+    const [, minor, patch] = (pkg as unknown as { version: string }).version.split('.').map(Number);
+    expect(minor).toBeLessThan(1000);
+    expect(patch).toBeLessThan(1000);
+  });
+
+  it('sign Android releases from keystore.properties or the environment, both kept out of git', () => {
+    for (const [key, variable] of [
+      ['storeFile', 'TILL_UPLOAD_STORE_FILE'],
+      ['storePassword', 'TILL_UPLOAD_STORE_PASSWORD'],
+      ['keyAlias', 'TILL_UPLOAD_KEY_ALIAS'],
+      ['keyPassword', 'TILL_UPLOAD_KEY_PASSWORD'],
+    ]) {
+      expect(gradle).toContain(`signing('${key}', '${variable}')`);
+    }
+    expect(gradle).toContain("rootProject.file('keystore.properties')");
+    expect(gradle).toMatch(/release \{\s*if \(uploadStoreFile\) signingConfig signingConfigs\.release/);
+    const ignored = read('./android/.gitignore').split('\n');
+    for (const pattern of ['*.jks', '*.keystore', 'keystore.properties']) expect(ignored).toContain(pattern);
+  });
+});
