@@ -445,3 +445,42 @@ describe('release builds', () => {
     for (const pattern of ['*.jks', '*.keystore', 'keystore.properties']) expect(ignored).toContain(pattern);
   });
 });
+
+describe('the mobile guide (docs/mobile.md)', () => {
+  const readGuide = () => read('../../docs/mobile.md');
+
+  it("names the build's own settings as the projects read them", () => {
+    const guide = readGuide();
+    const gradle = read('./android/app/build.gradle');
+    const settings = [...gradle.matchAll(/'(TILL_[A-Z_]+)'/g)].map((m) => m[1]!);
+    expect(settings).toHaveLength(4);
+    for (const name of [...settings, 'tillLinksHost', 'tillVersionCode', 'keystore.properties']) {
+      expect(gradle + read('./android/gradle.properties'), name).toContain(name);
+      expect(guide, name).toContain(name);
+    }
+    expect(appBuildSettings()[0]!.get('TILL_LINKS_HOST')).toBeDefined();
+    expect(guide).toContain('TILL_LINKS_HOST=');
+  });
+
+  it("names the server's variables for the links and the stores' notification addresses as the server has them", () => {
+    const guide = readGuide();
+    const readme = read('../../README.md');
+    const api = read('../../docs/api.md');
+    for (const name of [
+      'ANDROID_PACKAGE_NAME',
+      'ANDROID_CERT_FINGERPRINTS',
+      'IOS_TEAM_ID',
+      'IOS_BUNDLE_ID',
+      'APPLE_ACCEPT_SANDBOX',
+    ]) {
+      expect(readme, name).toContain(`| \`${name}\``);
+      expect(guide, name).toContain(name);
+    }
+    for (const url of ['PUBLIC_URL/api/payments/webhook/apple', 'PUBLIC_URL/api/payments/webhook/google']) {
+      expect(api, url).toContain(url);
+      expect(guide, url).toContain(url);
+    }
+    expect(guide).toContain('npm run mobile:assets -w @till/web');
+    expect(pkg).toHaveProperty('scripts.mobile:assets');
+  });
+});
