@@ -274,7 +274,10 @@ export function shopOwner(viewport: Viewport): void {
       await waitForText(ap, 'Image uploaded. Save the product to keep it.');
       const preview = dialog.getByRole('img', { name: 'Preview of the product image' });
       await preview.waitFor();
-      expect(await preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(640);
+      // The picture loads after its element appears.
+      await expect
+        .poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 60_000 })
+        .toBe(640);
       await checkScreen(ap, viewport, 'admin-12-product-dialog');
       await dialog.getByRole('button', { name: 'Save' }).click();
       await dialog.waitFor({ state: 'detached' });
