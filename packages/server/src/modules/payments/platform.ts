@@ -17,6 +17,12 @@ export interface VerifiedPurchase {
   /** When the store says a subscription's current period ends (epoch ms): the entitlement follows it. */
   expiresAt?: number;
   /**
+   * The store's id of the renewal this purchase's current period was paid by, when it is not
+   * `transactionId` (Google's `GPA.…..0`): the store's renewal notification is applied under the
+   * same key, so the period is granted once, by whichever of the two comes first.
+   */
+  renewalId?: string;
+  /**
    * A store's test purchase (Apple's sandbox, a Google Play license tester's): no money was taken,
    * and the order is marked so that administrators can tell it from a sale.
    */
