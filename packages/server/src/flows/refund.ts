@@ -1,6 +1,8 @@
-import type { AdminOrder } from '@till/protocol';
+import type { AdminOrder, Provider } from '@till/protocol';
+import { readJson } from '../db/rows.js';
 import { runInTransaction } from '../db/transaction.js';
 import { Failure, fail, type Outcome } from '../errors.js';
+import { orderOfRef } from '../modules/payments/index.js';
 import {
   adminOrderOf,
   dropRefund,
@@ -10,6 +12,7 @@ import {
   markRefundRequested,
   recordRefund,
   revokeGrants,
+  revokePaidTime,
   toOrder,
   transitionOrder,
 } from '../modules/store/index.js';
@@ -112,6 +115,13 @@ export async function refundOrder(deps: FlowDeps, ask: RefundAsk): Promise<Outco
       grantLinesOf(items),
       now,
     );
+    // A subscription's later transaction whose time the store put on the subscription's first
+    // order (Apple's DID_RENEW): that time ends too, as the store's own refund ends it.
+    const paid = readJson<{ paidTime?: { subscription: string; from: number; until: number } }>(row.data, {}).paidTime;
+    const first = paid && (await orderOfRef(trx, row.provider as Provider, paid.subscription));
+    if (paid && first && first !== iden) {
+      await revokePaidTime(trx, { userId: row.user_id, orderIds: [first], from: paid.from, until: paid.until }, now);
+    }
     return { order: await adminOrderOf(trx, toOrder(row, items)) };
   });
 }

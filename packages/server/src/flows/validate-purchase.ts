@@ -82,7 +82,7 @@ export class PurchaseValidation {
           creditsSpent: 0,
           couponCode: null,
           provider,
-          data: JSON.stringify({ transactionId }),
+          data: JSON.stringify({ transactionId, ...(purchase.paidTime ? { paidTime: purchase.paidTime } : {}) }),
           lines,
           sandbox: purchase.sandbox === true,
         },

@@ -23,6 +23,12 @@ export interface VerifiedPurchase {
    */
   renewalId?: string;
   /**
+   * The time a later transaction of a subscription paid for (epoch ms), where the store may have
+   * put it on the order the subscription's first transaction made (Apple's DID_RENEW): a refund of
+   * this purchase's order ends that time there too.
+   */
+  paidTime?: { subscription: string; from: number; until: number };
+  /**
    * A store's test purchase (Apple's sandbox, a Google Play license tester's): no money was taken,
    * and the order is marked so that administrators can tell it from a sale.
    */

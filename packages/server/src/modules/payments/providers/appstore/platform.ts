@@ -86,6 +86,10 @@ export class AppStorePlatform implements StorePlatform {
       if (originalTransactionId) {
         if (originalTransactionId === transactionId) refs.length = 0;
         refs.unshift({ kind: 'subscription', ref: originalTransactionId });
+        const period = periodOf(tx);
+        if (originalTransactionId !== transactionId && period) {
+          purchase.paidTime = { subscription: originalTransactionId, ...period };
+        }
       }
     }
     return purchase;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DAY,
@@ -11,7 +12,7 @@ import {
 } from '../../../../test-support/apple-signing.js';
 import { startTestApp, type TestApp } from '../../../../test-support/app.js';
 import { dialects } from '../../../../test-support/db.js';
-import { expectLedgerMatchesBalances, ok, saveProduct } from '../../../../test-support/store.js';
+import { anAdmin, expectLedgerMatchesBalances, ok, saveProduct } from '../../../../test-support/store.js';
 import { registerUser } from '../../../../test-support/users.js';
 
 /** The money of an App Store subscription that also grants credits, renewal by renewal. */
@@ -72,6 +73,17 @@ describe.each(dialects)('App Store renewals on %s', (dialect) => {
   };
   const ordersOf = async (token: string) =>
     (await ok<{ orders: { iden: string; status: string }[] }>(t, '/api/store/orders', { token })).orders;
+
+  /** The order the subscription's first transaction made. */
+  const firstOrderOf = async (first: Tx) =>
+    (
+      await t.ctx.db.kysely
+        .selectFrom('payment_refs')
+        .select('order_id')
+        .where('provider', '=', 'appstore')
+        .where('ref', '=', first.transactionId)
+        .executeTakeFirstOrThrow()
+    ).order_id;
 
   /** A buyer with the subscription's first period (50 credits), and its next transaction, a renewal. */
   const subscribed = async () => {
@@ -138,4 +150,47 @@ describe.each(dialects)('App Store renewals on %s', (dialect) => {
       await expectLedgerMatchesBalances(t);
     },
   );
+
+  it("ends a renewal's time on an administrator's refund of the renewal's own order, and takes its credits once", async () => {
+    const { token } = await anAdmin(t);
+    const { b, first, renewal } = await subscribed();
+    expect(await validate(b.token, renewal)).toEqual({ result: 1, products: productId });
+    expect(await notify('DID_RENEW', renewal)).toEqual({ received: true, applied: false });
+    const orders = await ordersOf(b.token);
+    expect(orders).toHaveLength(2);
+    const firstIden = await firstOrderOf(first);
+    const own = orders.find((o) => o.iden !== firstIden);
+
+    expect((await t.call('/api/admin/orders/refund', { token, iden: own?.iden })).code).toBe(900);
+    expect(await subscriptionEnd(b.token)).toBe(first.expiresDate);
+    expect(await balance(b.token)).toBe(50);
+    expect((await ordersOf(b.token)).find((o) => o.iden === firstIden)?.status).toBe('paid');
+    await expectLedgerMatchesBalances(t);
+  });
+
+  it('ends the renewed time on the first order when an administrator refunds an order a renewal made before it was keyed by its transaction', async () => {
+    const { token } = await anAdmin(t);
+    const { b, first, renewal } = await subscribed();
+    expect(await notify('DID_RENEW', renewal)).toEqual({ received: true, applied: true });
+    // As DID_RENEW was recorded before: under its notification's id, so the app's report made an
+    // order of its own, granting its credits again.
+    await t.ctx.db.kysely
+      .updateTable('payment_events')
+      .set({ event_id: randomUUID() })
+      .where('provider', '=', 'appstore')
+      .where('event_id', '=', renewal.transactionId)
+      .execute();
+    expect(await validate(b.token, renewal)).toEqual({ result: 1, products: productId });
+    expect(await balance(b.token)).toBe(150);
+    const orders = await ordersOf(b.token);
+    expect(orders).toHaveLength(2);
+    const firstIden = await firstOrderOf(first);
+    const own = orders.find((o) => o.iden !== firstIden);
+
+    expect((await t.call('/api/admin/orders/refund', { token, iden: own?.iden })).code).toBe(900);
+    expect(await subscriptionEnd(b.token)).toBe(first.expiresDate);
+    expect(await balance(b.token)).toBe(100);
+    expect((await ordersOf(b.token)).find((o) => o.iden === firstIden)?.status).toBe('paid');
+    await expectLedgerMatchesBalances(t);
+  });
 });
