@@ -62,6 +62,12 @@ export interface StorePlatform {
    * is logged and left for the store's own retry, never undoing the grant.
    */
   afterGrant?(purchase: VerifiedPurchase): Promise<void>;
+  /**
+   * Asks the store for {@link VerifiedPurchase.paidTime} of a transaction recorded before orders
+   * kept it; undefined when it is none (not a subscription's later transaction), 910 when the store
+   * cannot answer now.
+   */
+  paidTimeOf?(transactionId: string): Promise<Outcome<VerifiedPurchase['paidTime']>>;
   /** Registers the store's notification endpoint, if it has one. */
   register?(host: ModuleHost, ports: PaymentPorts): Promise<void> | void;
 }

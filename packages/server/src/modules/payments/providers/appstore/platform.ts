@@ -53,6 +53,20 @@ export class AppStorePlatform implements StorePlatform {
     return this.purchaseOf(tx);
   }
 
+  async paidTimeOf(transactionId: string): Promise<Outcome<VerifiedPurchase['paidTime']>> {
+    let tx: JWSTransactionDecodedPayload;
+    try {
+      tx = (await this.apple.fetchTransaction(transactionId)).payload;
+    } catch (error) {
+      if (!(error instanceof NotVerified || error instanceof NotFetched)) throw error;
+      this.deps.log.warn({ reason: error.reason, ...fetchDetails(error) }, 'App Store transaction not fetched');
+      return fail.paymentRejected('provider_error');
+    }
+    const period = periodOf(tx);
+    const original = tx.originalTransactionId;
+    return period && original && original !== tx.transactionId ? { subscription: original, ...period } : undefined;
+  }
+
   /** Apple's transaction for the evidence: verified as sent, or fetched from Apple's API and verified. */
   private async read(evidence: Evidence): Promise<Verified<JWSTransactionDecodedPayload> | undefined> {
     if ('jws' in evidence) return this.apple.transaction(evidence.jws);

@@ -168,6 +168,41 @@ describe.each(dialects)('App Store renewals on %s', (dialect) => {
     await expectLedgerMatchesBalances(t);
   });
 
+  it("asks Apple for the period of a renewal's order recorded before orders kept it, and refunds nothing while Apple cannot answer", async () => {
+    const { token } = await anAdmin(t);
+    const { b, first, renewal } = await subscribed();
+    expect(await notify('DID_RENEW', renewal)).toEqual({ received: true, applied: true });
+    // As renewals and their reports were recorded before: DID_RENEW under its notification's id,
+    // and the app's report as an order keeping nothing but its transaction id.
+    await t.ctx.db.kysely
+      .updateTable('payment_events')
+      .set({ event_id: randomUUID() })
+      .where('provider', '=', 'appstore')
+      .where('event_id', '=', renewal.transactionId)
+      .execute();
+    expect(await validate(b.token, renewal)).toEqual({ result: 1, products: productId });
+    const firstIden = await firstOrderOf(first);
+    const own = (await ordersOf(b.token)).find((o) => o.iden !== firstIden);
+    await t.ctx.db.kysely
+      .updateTable('orders')
+      .set({ data: JSON.stringify({ transactionId: renewal.transactionId }) })
+      .where('id', '=', own?.iden ?? '')
+      .execute();
+
+    // Apple does not know the transaction (yet): nothing is refunded, the administrator can try again.
+    expect(await t.call('/api/admin/orders/refund', { token, iden: own?.iden })).toEqual(
+      expect.objectContaining({ code: 910 }),
+    );
+    expect(await balance(b.token)).toBe(150);
+    expect(await subscriptionEnd(b.token)).toBe(renewal.expiresDate);
+
+    store.api.signed.set(renewal.transactionId, signJws(store.apple, renewal));
+    expect((await t.call('/api/admin/orders/refund', { token, iden: own?.iden })).code).toBe(900);
+    expect(await subscriptionEnd(b.token)).toBe(first.expiresDate);
+    expect(await balance(b.token)).toBe(100);
+    await expectLedgerMatchesBalances(t);
+  });
+
   it('ends the renewed time on the first order when an administrator refunds an order a renewal made before it was keyed by its transaction', async () => {
     const { token } = await anAdmin(t);
     const { b, first, renewal } = await subscribed();
