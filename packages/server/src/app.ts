@@ -59,6 +59,7 @@ export async function buildApp(
     frameworkErrors: (_error, request, reply) => {
       void (reply as FastifyReply)
         .headers(API_HEADERS)
+        .header('cache-control', 'no-store')
         .status(400)
         .send({ code: 400, error: 'bad_request', requestId: request.id });
     },

@@ -40,6 +40,8 @@ const envSchema = z.object({
     .refine((v) => v === undefined || /^smtps?:\/\//.test(v), 'must be an smtp:// or smtps:// URL'),
   MAIL_FROM: z.string().default('Till <no-reply@till.local>'),
   SESSION_TTL: positiveInt(604_800),
+  // Last use is recorded at most once a minute, so an idle lifetime under that could not be kept.
+  SESSION_IDLE_TTL: z.coerce.number().int().min(60, 'must be at least 60 seconds').default(86_400),
   ADMIN_EMAILS: csv.transform((list) => list.map((e) => e.toLowerCase())),
   REDIS_URL: z
     .string()
@@ -248,6 +250,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   sessionTtl: number;
+  /** Seconds a session may go unused before it ends, besides its absolute lifetime. */
+  sessionIdleTtl: number;
   adminEmails: string[];
   redisUrl: string | undefined;
   corsOrigins: string[];
@@ -453,6 +457,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     sessionTtl: e.SESSION_TTL,
+    sessionIdleTtl: e.SESSION_IDLE_TTL,
     adminEmails: e.ADMIN_EMAILS,
     redisUrl: e.REDIS_URL,
     corsOrigins: e.CORS_ORIGINS,

@@ -21,7 +21,10 @@ export class AccountSecurity {
     return this.accounts.factors.setup(caller.userId, caller.email);
   }
 
-  /** Turns TOTP on: the current password (902) and a code from the new secret (907 `code`). */
+  /**
+   * Turns TOTP on: the current password (902) and a code from the new secret (907 `code`). The
+   * user's other sessions end with it.
+   */
   async enable(
     caller: Caller,
     input: { code: string; currentPassword: string },
@@ -29,7 +32,14 @@ export class AccountSecurity {
   ): Promise<Outcome<{ recoveryCodes: string[] }>> {
     const checked = await this.checkPassword(caller, input.currentPassword, client, 'totp_enable');
     if (checked) return checked;
-    return this.accounts.factors.enable(caller.userId, input.code, { ip: client.ip, userAgent: client.userAgent });
+    // Sessions opened with the password alone (perhaps by whoever made the owner add a factor) end
+    // with the change; the session that turned it on stays.
+    return this.accounts.factors.enable(
+      caller.userId,
+      input.code,
+      { ip: client.ip, userAgent: client.userAgent },
+      (trx) => this.accounts.repo.deleteOtherSessions(caller.userId, caller.sessionId, trx).then(() => undefined),
+    );
   }
 
   /** Turns TOTP off: the current password (902) and a code or recovery code (907 `code`). */

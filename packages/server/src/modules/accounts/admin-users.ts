@@ -76,7 +76,7 @@ export class AdminUsers {
   async get(userId: string): Promise<Outcome<AdminUserGetData>> {
     const row = await this.row(userId);
     if (!row) return fail.notFound('userId');
-    const sessions = await this.accounts.repo.listSessions(userId, this.now());
+    const sessions = await this.accounts.repo.listSessions(userId, this.now(), this.accounts.idleCutoff(this.now()));
     return {
       user: toAdminUser(this.accounts, row),
       levelFixed: this.adminEmails.includes(row.email),

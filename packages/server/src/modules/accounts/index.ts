@@ -54,7 +54,7 @@ export class AccountsModule implements TillModule {
         name: 'accounts.expired',
         everyMs: 3_600_000,
         run: async (now) =>
-          (await this.service.repo.purgeExpired(now)) +
+          (await this.service.repo.purgeExpired(now, this.service.idleCutoff(now))) +
           (await this.service.factors.purge(now)) +
           (await this.passkeys.repo.purgeChallenges(now)),
       },

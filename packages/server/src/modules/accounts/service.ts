@@ -28,6 +28,8 @@ function describeClient(userAgent: string | null): string {
   return [browser ?? 'an unknown browser', os].filter(Boolean).join(' / ');
 }
 export const RESET_LINK_TTL_MS = 1 * HOUR;
+/** How often a session's last use is written at most (see `callerOf`). */
+export const TOUCH_INTERVAL_MS = 60_000;
 export const CONFIRM_LINK_TTL_MS = 24 * HOUR;
 
 /** The budgets the account calls spend. */
@@ -358,6 +360,10 @@ export class AccountsService {
     now: number,
   ): Outcome<Caller> | Promise<Outcome<Caller>> {
     if (!found) return fail.invalidToken();
+    // Last use is recorded at most once a minute, so a session counts as idle only when even a call
+    // just after that record would be older than the idle lifetime: the owner always gets the whole of it.
+    const idleMs = this.deps.config.sessionIdleTtl * 1000 + TOUCH_INTERVAL_MS;
+    if (now - (found.last_seen_at ?? 0) > idleMs) return fail.invalidToken();
     const caller: LoadedCaller = {
       userId: found.id,
       sessionId: found.session_id,
@@ -366,7 +372,7 @@ export class AccountsService {
       [LOADED]: found,
     };
     // Writing last-seen on every call would make every read a write; once a minute is plenty.
-    if (!found.last_seen_at || now - found.last_seen_at > 60_000) {
+    if (!found.last_seen_at || now - found.last_seen_at > TOUCH_INTERVAL_MS) {
       return this.repo.touchSession(found.session_id, now).then(() => caller);
     }
     return caller;
@@ -589,7 +595,7 @@ export class AccountsService {
   }
 
   async listSessions(caller: Caller) {
-    const rows = await this.repo.listSessions(caller.userId, this.now());
+    const rows = await this.repo.listSessions(caller.userId, this.now(), this.idleCutoff());
     return rows.map((s) => ({
       id: s.id,
       createdAt: iso(s.created_at),
@@ -599,6 +605,11 @@ export class AccountsService {
       ip: s.ip,
       current: s.id === caller.sessionId,
     }));
+  }
+
+  /** Sessions last used before this moment are idle past their lifetime (see `callerOf`). */
+  idleCutoff(now = this.now()): number {
+    return now - this.deps.config.sessionIdleTtl * 1000 - TOUCH_INTERVAL_MS;
   }
 
   async revokeOtherSessions(caller: Caller, client: ClientInfo): Promise<number> {
