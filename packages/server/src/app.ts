@@ -131,6 +131,9 @@ export async function buildApp(
   const payments = new PaymentsModule({ db: db.kysely, config, log, now }, ports);
   // Counted only when a scraper may read them: prom-client stays unloaded otherwise.
   const metrics = config.metricsToken ? await registerMetrics(app, db, config.metricsToken) : noMetrics;
+  // Without a token there is nothing to scrape: the path is not found, rather than the web app's page
+  // answering 200 to a scraper that was set up wrong.
+  if (!config.metricsToken) app.get('/metrics', (_request, reply) => reply.callNotFound());
   const flows: Flows = new Flows({ db: db.kysely, config, log, now, store, payments, metrics });
   const deletion = new AccountDeletion({ db: db.kysely, accounts, files, events, log, now });
   const modules: TillModule[] = [accounts, store, payments, flows, files, deletion];

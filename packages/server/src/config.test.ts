@@ -87,7 +87,18 @@ describe('config', () => {
     expect(c.production).toBe(true);
   });
 
-  it('believes one proxy in production and none elsewhere, unless TRUST_PROXY says otherwise', () => {
+  it('refuses an http:// PUBLIC_URL in production unless its host is this machine', () => {
+    const production = { NODE_ENV: 'production', SMTP_URL: 'smtp://m:25', SIGNING_SECRET: 'x'.repeat(40) };
+    for (const url of ['http://till.example', 'http://10.0.0.5:3000', 'http://localhost.till.example']) {
+      expect(() => loadConfig({ ...production, PUBLIC_URL: url }), url).toThrow(/^PUBLIC_URL:/);
+    }
+    for (const url of ['https://till.example', 'http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000']) {
+      expect(loadConfig({ ...production, PUBLIC_URL: url }).production, url).toBe(true);
+    }
+    expect(loadConfig({ PUBLIC_URL: 'http://till.example' }).publicUrl).toBe('http://till.example');
+  });
+
+  it('believes no proxy unless TRUST_PROXY says so, in production too', () => {
     const production = {
       NODE_ENV: 'production',
       SMTP_URL: 'smtp://m:25',
@@ -95,7 +106,7 @@ describe('config', () => {
       PUBLIC_URL: 'https://t.example',
     };
     expect(loadConfig({}).trustProxy).toBe(false);
-    expect(loadConfig(production).trustProxy).toBe(1);
+    expect(loadConfig(production).trustProxy).toBe(false);
     expect(loadConfig({ ...production, TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.1.0.0/16' }).trustProxy).toEqual(['10.0.0.1', '10.1.0.0/16']);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);

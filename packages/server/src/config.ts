@@ -442,6 +442,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (production && !e.SMTP_URL) throw new ConfigError('SMTP_URL', 'is required in production');
   if (production && !e.SIGNING_SECRET) throw new ConfigError('SIGNING_SECRET', 'is required in production');
   if (production && !e.PUBLIC_URL) throw new ConfigError('PUBLIC_URL', 'is required in production');
+  // Mailed reset and confirmation links carry tokens, and passkeys are bound to this origin: over
+  // plain HTTP anyone on the way could read or replay them. Only a local address may do without TLS.
+  if (production && e.PUBLIC_URL && !securePublicUrl(e.PUBLIC_URL)) {
+    throw new ConfigError('PUBLIC_URL', 'must be an https:// address in production (http:// only for localhost)');
+  }
   const stripe = pair(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'], [e.STRIPE_SECRET_KEY, e.STRIPE_WEBHOOK_SECRET]);
   const paymentwall = pair(
     ['PAYMENTWALL_PROJECT_KEY', 'PAYMENTWALL_SECRET_KEY'],
@@ -472,7 +477,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Outside production a per-process secret is enough: links simply stop working after a restart.
     signingSecret: e.SIGNING_SECRET ?? randomSecret(),
     webDist: e.WEB_DIST,
-    trustProxy: trustProxyOf(e.TRUST_PROXY, production),
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
     metricsToken: e.METRICS_TOKEN,
     rateLimits: {
       loginPerIp: e.RATE_LOGIN_PER_IP,
@@ -506,6 +511,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+/** An `https://` address, or an `http://` one whose host is this machine. */
+function securePublicUrl(value: string): boolean {
+  const url = new URL(value);
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+}
+
 // Outside production without SIGNING_SECRET or TOTP_KEY: a fixed key, so that second factors set
 // up on a development machine survive a restart (the random signing secret would not). Production
 // requires SIGNING_SECRET, so it never uses this.
@@ -518,11 +530,12 @@ function randomSecret(): string {
 }
 
 /**
- * `TRUST_PROXY`: unset means one proxy in production (the address the nearest proxy saw, which a
- * client cannot forge by sending its own `X-Forwarded-For`) and none elsewhere.
+ * `TRUST_PROXY`: unset means no proxy, in production too. Believing a proxy that is not there lets
+ * every client pick its own address with `X-Forwarded-For` and walk past the per-address limits;
+ * not believing one that is there only counts its clients together, which the operator sees and sets.
  */
-function trustProxyOf(value: string | undefined, production: boolean): boolean | number | string[] {
-  if (value === undefined) return production ? 1 : false;
+function trustProxyOf(value: string | undefined): boolean | number | string[] {
+  if (value === undefined) return false;
   if (value === 'false') return false;
   if (value === 'true') return true;
   if (/^\d+$/.test(value)) return Number(value);
