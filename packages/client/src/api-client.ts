@@ -113,8 +113,22 @@ export class ApiClient {
    * if (res.code === 902) say('Wrong e-mail or password');
    */
   async login(credentials: LoginRequest): Promise<Answer<AuthSuccess>> {
-    const res = await this.transport.call<AuthSuccess>({ path: Paths.login, fields: credentials, token: 'none' });
+    // A device that signed in to this account before says so, and keeps a failure budget of its own.
+    const deviceToken = credentials.deviceToken ?? (await this.session.deviceToken(credentials.email));
+    const fields = deviceToken ? { ...credentials, deviceToken } : credentials;
+    this.loginEmail = credentials.email;
+    const res = await this.transport.call<AuthSuccess>({ path: Paths.login, fields, token: 'none' });
+    await this.keepDeviceToken(res, credentials.email);
     return this.startSession(res, Paths.login);
+  }
+
+  /** The address of the last login, whose second step {@link loginSecondFactor} completes. */
+  private loginEmail: string | undefined;
+
+  private async keepDeviceToken(res: Answer<AuthSuccess>, email: string | undefined): Promise<void> {
+    if (res.code === 900 && typeof res.deviceToken === 'string' && res.deviceToken && email) {
+      await this.session.keepDeviceToken(email, res.deviceToken);
+    }
   }
 
   /**
@@ -129,11 +143,14 @@ export class ApiClient {
    * }
    */
   async loginSecondFactor(fields: LoginSecondFactorRequest): Promise<Answer<AuthSuccess>> {
+    const email = this.loginEmail;
+    const deviceToken = fields.deviceToken ?? (email ? await this.session.deviceToken(email) : undefined);
     const res = await this.transport.call<AuthSuccess>({
       path: SecurityPaths.loginSecondFactor,
-      fields: { ...fields },
+      fields: deviceToken ? { ...fields, deviceToken } : { ...fields },
       token: 'none',
     });
+    await this.keepDeviceToken(res, email);
     return this.startSession(res, SecurityPaths.loginSecondFactor);
   }
 

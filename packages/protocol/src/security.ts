@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deviceTokenSchema } from './account.js';
 import { secondFactorChallengeResponse } from './responses.js';
 import { dataResponse, pageRequest } from './store-extra.js';
 
@@ -59,6 +60,7 @@ export type SecondFactorRequired = z.infer<typeof secondFactorChallengeResponse>
 export const loginSecondFactorRequest = z
   .object({
     challenge: z.string().min(16).max(128),
+    deviceToken: deviceTokenSchema.optional(),
     code: totpCodeSchema.optional(),
     recoveryCode: recoveryCodeSchema.optional(),
   })

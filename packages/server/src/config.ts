@@ -203,11 +203,15 @@ export interface GooglePlayConfig {
 export interface RateLimits {
   /** Login attempts per IP per minute. */
   loginPerIp: number;
-  /** Failed logins per account from one client address per 15 minutes: what stops a guesser. */
+  /**
+   * Failed logins per account from one client address, or from one known device, per 15 minutes:
+   * what stops a guesser.
+   */
   loginFailuresPerAccountAndIp: number;
   /**
-   * Failed logins per account from all addresses per 15 minutes: higher, so that one guesser cannot
-   * lock the owner out, yet guesses spread over many addresses are still bounded.
+   * Failed logins per account from all addresses per hour: higher, so that one guesser cannot lock
+   * the owner out, yet guesses spread over many addresses are still bounded. Known devices do not
+   * spend it.
    */
   loginFailuresPerAccount: number;
   /** Registrations per IP per hour. */

@@ -9,6 +9,7 @@ import { securityMigration } from './migrations/006-security.js';
 import { passkeysDeletionMigration } from './migrations/007-passkeys-deletion.js';
 import { shopAdminMigration } from './migrations/008-shop-admin.js';
 import { storageWritesMigration } from './migrations/010-storage-writes.js';
+import { deviceTokensMigration } from './migrations/012-device-tokens.js';
 
 /**
  * Every migration, in order. One list serves SQLite and PostgreSQL: the migrations use only types
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '007-passkeys-deletion': passkeysDeletionMigration,
   '008-shop-admin': shopAdminMigration,
   '010-storage-writes': storageWritesMigration,
+  '012-device-tokens': deviceTokensMigration,
 };
 
 class ListProvider implements MigrationProvider {

@@ -15,6 +15,7 @@ import { hashPassword, isCommonPassword, needsRehash, verifyPassword } from '../
 import type { Limiter } from '../../security/rate-limit.js';
 import type { SecurityEvents } from '../../security/security-events.js';
 import { hashToken, newToken } from '../../security/tokens.js';
+import { deviceTokenFor, forgetDeviceTokens, knownDevice } from './device-tokens.js';
 import { describeDevice, rememberDevice } from './devices.js';
 import { AccountsRepo, type SessionFields, type SessionUser, type UserRow } from './repo.js';
 import { SecondFactor, type FactorProof, type ProofMethod } from './second-factor.js';
@@ -37,8 +38,10 @@ export interface AccountLimiters {
   loginPerIp: Limiter;
   /** Failures per account and client address. */
   loginFailuresFromIp: Limiter;
-  /** Failures per account, from anywhere. */
+  /** Failures per account, from anywhere but its known devices. */
   loginFailures: Limiter;
+  /** Failures per device token (a device that signed in to the account before). */
+  loginFailuresFromDevice: Limiter;
   registerPerIp: Limiter;
   mailPerIp: Limiter;
   mailPerAddress: Limiter;
@@ -80,7 +83,12 @@ export interface IssuedSession {
   token: string;
   expire: number;
   user: User;
+  /** The device's token for later logins (see `device-tokens.ts`); answered by sign-ins. */
+  deviceToken?: string;
 }
+
+/** A device token a login carried that is live for its account: the token and its hash. */
+type KnownDevice = { token: string; hash: string } | undefined;
 
 /**
  * Where avatars come from: uploaded files, which this module does not own. The app hands in the
@@ -198,11 +206,15 @@ export class AccountsService {
     return made.session;
   }
 
-  async login(input: { email: string; password: string }, client: ClientInfo): Promise<Outcome<IssuedSession>> {
+  async login(
+    input: { email: string; password: string; deviceToken?: string | undefined },
+    client: ClientInfo,
+  ): Promise<Outcome<IssuedSession>> {
     const email = input.email.toLowerCase();
     const ipWait = await this.deps.limiters.loginPerIp.hit(client.ip);
     if (ipWait) return fail.rateLimited(ipWait);
-    const spent = await this.spendFailure(email, client.ip);
+    const device = await this.knownDevice(input.deviceToken, email);
+    const spent = await this.spendFailure(email, client.ip, device?.hash);
     if (spent) return spent;
     const row = await this.repo.findUserByEmail(email);
     const ok = await verifyPassword(row?.password_hash, input.password);
@@ -222,12 +234,18 @@ export class AccountsService {
       // A right password is no failure, so its point comes back; but the failures counted so far
       // stay until a code is right too: signing in with the password again must not wipe the count
       // of wrong codes.
-      await this.forgiveFailure(email, client.ip, 'one');
+      await this.forgiveFailure(email, client.ip, 'one', device?.hash);
       const { challenge, expire } = await this.factors.newChallenge(row.id);
       return fail.secondFactorRequired(challenge, expire);
     }
-    await this.forgiveFailure(email, client.ip);
-    return this.signIn(row, client, 'password');
+    await this.forgiveFailure(email, client.ip, 'all', device?.hash);
+    return this.signIn(row, client, 'password', device);
+  }
+
+  /** The device token a login carried, when it is live for that account (see `device-tokens.ts`). */
+  private async knownDevice(token: string | undefined, email: string): Promise<KnownDevice> {
+    const hash = await knownDevice(this.deps.db, token, email);
+    return token && hash ? { token, hash } : undefined;
   }
 
   /**
@@ -236,7 +254,7 @@ export class AccountsService {
    * and per account), reserved before the check as a login's are.
    */
   async loginSecondFactor(
-    input: { challenge: string } & FactorProof,
+    input: { challenge: string; deviceToken?: string | undefined } & FactorProof,
     client: ClientInfo,
   ): Promise<Outcome<IssuedSession>> {
     const ipWait = await this.deps.limiters.loginPerIp.hit(client.ip);
@@ -245,7 +263,8 @@ export class AccountsService {
     if (userId instanceof Failure) return userId;
     const row = await this.repo.findUserById(userId);
     if (!row) return fail.badLinkToken();
-    const spent = await this.spendFailure(row.email, client.ip);
+    const device = await this.knownDevice(input.deviceToken, row.email);
+    const spent = await this.spendFailure(row.email, client.ip, device?.hash);
     if (spent) return spent;
     const method = await this.factors.complete(input.challenge, userId, input);
     if (method instanceof Failure) {
@@ -259,9 +278,9 @@ export class AccountsService {
       }
       return method;
     }
-    await this.forgiveFailure(row.email, client.ip);
+    await this.forgiveFailure(row.email, client.ip, 'all', device?.hash);
     if (method === 'recovery_code') await this.securityLog.write({ userId, kind: 'recovery_code_used', ...client });
-    return this.signIn(row, client, method);
+    return this.signIn(row, client, method, device);
   }
 
   /**
@@ -270,15 +289,17 @@ export class AccountsService {
    * afterwards, so at most the budget is ever checked. {@link forgiveFailure} gives the points back
    * once the proof was right.
    */
-  async spendFailure(email: string, ip: string): Promise<Failure | undefined> {
-    const { loginFailuresFromIp, loginFailures } = this.deps.limiters;
+  async spendFailure(email: string, ip: string, device?: string): Promise<Failure | undefined> {
+    const { loginFailuresFromIp, loginFailures, loginFailuresFromDevice } = this.deps.limiters;
     // Failures count per account and address (a guesser is stopped) and, with a higher budget, per
     // account (guessing from many addresses is bounded without one guesser locking the owner out).
-    // Unknown addresses count too, so that the answer does not tell which ones exist.
+    // Unknown addresses count too, so that the answer does not tell which ones exist. A device that
+    // signed in before spends a budget of its own instead of the account's: guesses from elsewhere
+    // spend the account's budget, and the owner's known devices still get in.
     const pair = `${email}|${ip}`;
     const pairWait = await loginFailuresFromIp.hit(pair);
     if (pairWait) return fail.rateLimited(pairWait);
-    const accountWait = await loginFailures.hit(email);
+    const accountWait = device ? await loginFailuresFromDevice.hit(device) : await loginFailures.hit(email);
     if (accountWait) {
       await loginFailuresFromIp.refund(pair);
       return fail.rateLimited(accountWait);
@@ -291,12 +312,12 @@ export class AccountsService {
    * sign-in the address's count starts again (`all`), after a right password that still needs its
    * code only this attempt's point comes back (`one`).
    */
-  async forgiveFailure(email: string, ip: string, what: 'all' | 'one' = 'all'): Promise<void> {
-    const { loginFailuresFromIp, loginFailures } = this.deps.limiters;
+  async forgiveFailure(email: string, ip: string, what: 'all' | 'one' = 'all', device?: string): Promise<void> {
+    const { loginFailuresFromIp, loginFailures, loginFailuresFromDevice } = this.deps.limiters;
     const pair = `${email}|${ip}`;
     await Promise.all([
       what === 'all' ? loginFailuresFromIp.reset(pair) : loginFailuresFromIp.refund(pair),
-      loginFailures.refund(email),
+      device ? loginFailuresFromDevice.refund(device) : loginFailures.refund(email),
     ]);
   }
 
@@ -323,12 +344,18 @@ export class AccountsService {
   }
 
   /** A session for a user who proved who they are; logged, and a new device is told of by mail. */
-  private async signIn(row: UserRow, client: ClientInfo, method: ProofMethod | 'password'): Promise<IssuedSession> {
-    // The session and its log line commit together: one commit, and no session without its line.
+  private async signIn(
+    row: UserRow,
+    client: ClientInfo,
+    method: ProofMethod | 'password',
+    device: KnownDevice,
+  ): Promise<IssuedSession> {
+    // The session, its log line and the device token commit together: one commit, and no session
+    // without its line.
     const session = await inTransaction(this.deps.db, async (trx) => {
       const issued = await this.issueSession(row, client, trx);
       await this.securityLog.write({ userId: row.id, kind: 'signin', ...client, detail: { method } }, trx);
-      return issued;
+      return { ...issued, deviceToken: await deviceTokenFor(trx, row.id, device, this.now()) };
     });
     this.noticeNewDevice(row, client);
     return session;
@@ -446,6 +473,9 @@ export class AccountsService {
     // A mailed link proves the address, so a reset also confirms it.
     await this.repo.updateUser(link.user_id, { password_hash: passwordHash, email_confirmed: 1 });
     await this.repo.deleteOtherSessions(link.user_id, null);
+    // A reset says the password may be known to someone else, who may have signed in with it: no
+    // device keeps a failure budget of its own until it signs in with the new one.
+    await forgetDeviceTokens(this.deps.db, link.user_id);
     await this.securityLog.write({ userId: link.user_id, kind: 'password_reset', ...client });
     return {};
   }
