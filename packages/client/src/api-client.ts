@@ -6,6 +6,8 @@ import {
   type LoginSecondFactorRequest,
   type SecondFactorStatusData,
   type SecurityLogData,
+  type StepUpData,
+  type StepUpRequest,
   type TotpEnableData,
   type TotpSetupData,
   type GenResetLinkRequest,
@@ -196,6 +198,22 @@ export class ApiClient {
    */
   totpDisable(fields: { currentPassword: string; code?: string; recoveryCode?: string }): Promise<DataAnswer<object>> {
     return this.transport.call({ path: SecurityPaths.totpDisable, fields, token: 'required' });
+  }
+
+  /**
+   * Proves the password (and a `code` or `recoveryCode` when the second factor is on) again on this
+   * session. Credential changes (passkeys, the second factor, e-mail or password with a second
+   * factor on) and administrators' sensitive actions answer 914 without such a proof in the last
+   * `within` seconds: ask the user, call this, then call again.
+   *
+   * @example
+   * let res = await api.passkeys.remove(id);
+   * if (res.code === 914 && (await api.stepUp({ password: await askPassword() })).code === 900) {
+   *   res = await api.passkeys.remove(id);
+   * }
+   */
+  stepUp(fields: Omit<StepUpRequest, 'token'>): Promise<DataAnswer<StepUpData>> {
+    return this.transport.call({ path: SecurityPaths.stepUp, fields, token: 'required' });
   }
 
   /**

@@ -20,6 +20,7 @@ export const SecurityPaths = {
   securityLog: 'api/auth/securityLog',
   adminUserSecurityLog: 'api/admin/users/securityLog',
   adminResetSecondFactor: 'api/admin/users/resetSecondFactor',
+  stepUp: 'api/auth/stepUp',
 } as const;
 
 /** Digits of a TOTP code, and seconds of its time step (RFC 6238's defaults, which every authenticator app uses). */
@@ -112,6 +113,26 @@ export const totpDisableRequest = z
     recoveryCode: recoveryCodeSchema.optional(),
   })
   .refine((v) => v.code !== undefined || v.recoveryCode !== undefined, { path: ['code'], message: 'required' });
+
+/**
+ * POST api/auth/stepUp: the current password, and a `code` or `recoveryCode` when the second factor
+ * is on, proven again on this session. Credential changes and administrators' sensitive actions
+ * answer 914 without such a proof within the last `within` seconds. 902 wrong password, 907 `code`
+ * (`required` or `invalid`), 906 when the login's failure budget is spent.
+ *
+ * @example
+ * stepUpRequest.parse({ token, password, code: '123456' })
+ */
+export const stepUpRequest = z.object({
+  token,
+  password: z.string().min(1).max(1024),
+  code: totpCodeSchema.optional(),
+  recoveryCode: recoveryCodeSchema.optional(),
+});
+export type StepUpRequest = z.input<typeof stepUpRequest>;
+/** How long the proof now stands, in seconds. */
+export const stepUpData = z.object({ validFor: z.number().int() });
+export type StepUpData = z.infer<typeof stepUpData>;
 
 /**
  * What a security-log entry records. The web app words each kind; `detail` adds what the kind

@@ -138,7 +138,12 @@ export async function buildApp(
   const deletion = new AccountDeletion({ db: db.kysely, accounts, files, events, log, now });
   const modules: TillModule[] = [accounts, store, payments, flows, files, deletion];
 
-  const calls = new CallRegistry(app, (token) => accounts.authenticate(token), options.answerCheck);
+  const calls = new CallRegistry(
+    app,
+    (token) => accounts.authenticate(token),
+    options.answerCheck,
+    (caller) => accounts.recentProof(caller),
+  );
   const host: ModuleHost = { app, calls, services: new ServiceCalls(calls) };
 
   registerSecurityHeaders(app, config.corsOrigins, payments.frameOrigins());

@@ -33,6 +33,8 @@ export interface SessionsTable {
   last_seen_at: Millis | null;
   user_agent: string | null;
   ip: string | null;
+  /** When the session last proved the password (and second factor) again; null when never. */
+  step_up_at: Millis | null;
 }
 
 export interface LinkTokensTable {

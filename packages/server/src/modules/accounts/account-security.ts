@@ -34,12 +34,15 @@ export class AccountSecurity {
     if (checked) return checked;
     // Sessions opened with the password alone (perhaps by whoever made the owner add a factor) end
     // with the change; the session that turned it on stays.
-    return this.accounts.factors.enable(
+    const enabled = await this.accounts.factors.enable(
       caller.userId,
       input.code,
       { ip: client.ip, userAgent: client.userAgent },
       (trx) => this.accounts.repo.deleteOtherSessions(caller.userId, caller.sessionId, trx).then(() => undefined),
     );
+    // The password and a code from the new factor: what a step-up proves.
+    if (!(enabled instanceof Failure)) await this.accounts.markProof(caller);
+    return enabled;
   }
 
   /** Turns TOTP off: the current password (902) and a code or recovery code (907 `code`). */
@@ -54,7 +57,7 @@ export class AccountSecurity {
     if (checked) return checked;
     const spent = await this.accounts.spendFailure(caller.email, client.ip);
     if (spent) return spent;
-    return runInTransaction(this.db, async (trx) => {
+    const off = await runInTransaction(this.db, async (trx) => {
       const method = await factors.spend(caller.userId, input, trx);
       if (!method) return fail.invalidInput(input.code !== undefined ? 'code' : 'recoveryCode', 'invalid');
       await factors.remove(caller.userId, trx);
@@ -71,6 +74,8 @@ export class AccountSecurity {
       await this.accounts.forgiveFailure(caller.email, client.ip);
       return {};
     });
+    if (!(off instanceof Failure)) await this.accounts.markProof(caller);
+    return off;
   }
 
   /**

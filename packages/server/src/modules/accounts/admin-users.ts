@@ -150,6 +150,7 @@ export class AdminUsers {
       summary: 'Make a confirmed user an administrator (9) or a member (2); applies on their next call.',
       tag,
       auth,
+      stepUp: true,
       request: adminUserSetLevelRequest,
       response: dataResponse(adminUserSetLevelData),
       handler: async (input, ctx) => asData(await this.setLevel(ctx.caller.userId, input.userId, input.level)),

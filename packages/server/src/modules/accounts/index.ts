@@ -1,4 +1,4 @@
-import type { Outcome } from '../../errors.js';
+import type { Failure, Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
 import type { Job } from '../../db/jobs.js';
 import type { ModuleHost, TillModule } from '../../http/module.js';
@@ -38,6 +38,11 @@ export class AccountsModule implements TillModule {
       this.service.mailAfterAnswer(row, 'account_deleted', erased.email);
     },
   };
+
+  /** Whether the caller's session proved its password again recently (914 when not): for `stepUp` calls. */
+  recentProof(caller: Caller): Promise<Failure | undefined> {
+    return this.service.recentProof(caller);
+  }
 
   /** Checks a session token: what every other module's calls are authenticated with. */
   authenticate(token: string): Outcome<Caller> | Promise<Outcome<Caller>> {

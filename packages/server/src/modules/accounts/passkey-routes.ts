@@ -74,6 +74,7 @@ export function registerPasskeyRoutes(
     summary: 'WebAuthn options for adding a passkey to the account (a single-use challenge, 5 minutes).',
     tag,
     auth: Level.Registered,
+    stepUp: true,
     request: tokenRequest,
     response: webauthnOptionsResponse,
     handler: async (_input, ctx) => {
@@ -89,6 +90,7 @@ export function registerPasskeyRoutes(
     summary: "Keep a new passkey: the browser's answer to registrationOptions, with a name for it.",
     tag,
     auth: Level.Registered,
+    stepUp: true,
     request: passkeyRegisterRequest,
     response: passkeyResponse,
     handler: async (input, ctx) => {
@@ -125,6 +127,7 @@ export function registerPasskeyRoutes(
     summary: 'Remove one of the account’s passkeys; it no longer signs in.',
     tag,
     auth: Level.Registered,
+    stepUp: true,
     request: passkeyRemoveRequest,
     response: dataResponse(z.object({})),
     handler: async (input, ctx) => {

@@ -81,6 +81,7 @@ describe.each(dialects)('AccountsRepo on %s', (dialect) => {
       last_seen_at: lastSeen,
       user_agent: 'test',
       ip: '127.0.0.1',
+      step_up_at: null,
     });
     await repo.insertSession(session('s1', `h1-${u.id}`, now + 60_000));
     await repo.insertSession(session('s2', `h2-${u.id}`, now + 60_000));

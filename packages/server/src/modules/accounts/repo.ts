@@ -72,6 +72,7 @@ const insertSessionRow = preparedInsert<SessionsTable>('sessions', {
   last_seen_at: 1,
   user_agent: 1,
   ip: 1,
+  step_up_at: 1,
 });
 
 const insertLinkTokenRow = preparedInsert<LinkTokensTable>('link_tokens', {

@@ -70,7 +70,14 @@ export interface AccountsDeps {
 }
 
 /** Why a signed-in user's password was asked for, as the security log records a wrong one. */
-export type PasswordCheckPurpose = 'profile' | 'totp_enable' | 'totp_disable' | 'delete';
+export type PasswordCheckPurpose = 'profile' | 'totp_enable' | 'totp_disable' | 'delete' | 'step_up';
+
+/**
+ * How long a proof of the password (and second factor) on a session stands for credential changes
+ * and administrators' sensitive actions: long enough to finish the change, short enough that a
+ * session left open or taken over is not enough.
+ */
+export const STEP_UP_TTL_S = 300;
 
 /** Request facts kept with a session. */
 export interface ClientInfo {
@@ -343,6 +350,55 @@ export class AccountsService {
     return undefined;
   }
 
+  /**
+   * Proves the password (and the second factor when it is on) again on the caller's session, under
+   * the login's failure budgets: credential changes and administrators' sensitive actions then stand
+   * for {@link STEP_UP_TTL_S} seconds.
+   */
+  async stepUp(
+    caller: Caller,
+    input: { password: string } & FactorProof,
+    client: ClientInfo,
+  ): Promise<Outcome<{ data: { validFor: number } }>> {
+    const row = await this.repo.findUserById(caller.userId);
+    if (!row) return fail.invalidToken();
+    const checked = await this.checkCurrentPassword(row, input.password, client, 'step_up');
+    if (checked) return checked;
+    if (await this.factors.isEnabled(row.id)) {
+      if (input.code === undefined && input.recoveryCode === undefined) return fail.invalidInput('code', 'required');
+      const spent = await this.spendFailure(row.email, client.ip);
+      if (spent) return spent;
+      const method = await this.factors.spend(row.id, input);
+      if (!method) return fail.invalidInput(input.code !== undefined ? 'code' : 'recoveryCode', 'invalid');
+      await this.forgiveFailure(row.email, client.ip, 'one');
+      if (method === 'recovery_code')
+        await this.securityLog.write({ userId: row.id, kind: 'recovery_code_used', ...client });
+    }
+    await this.markProof(caller);
+    return { data: { validFor: STEP_UP_TTL_S } };
+  }
+
+  /** Records that the caller's session has just proved the password (and second factor when on). */
+  async markProof(caller: Caller): Promise<void> {
+    await this.deps.db
+      .updateTable('sessions')
+      .set({ step_up_at: this.now() })
+      .where('id', '=', caller.sessionId)
+      .execute();
+  }
+
+  /** Undefined when the caller's session proved its password within {@link STEP_UP_TTL_S}, else 914. */
+  async recentProof(caller: Caller): Promise<Failure | undefined> {
+    const row = await this.deps.db
+      .selectFrom('sessions')
+      .select('step_up_at')
+      .where('id', '=', caller.sessionId)
+      .executeTakeFirst();
+    const at = row?.step_up_at;
+    const age = at == null ? Infinity : this.now() - Number(at);
+    return age >= 0 && age <= STEP_UP_TTL_S * 1000 ? undefined : fail.stepUpRequired(STEP_UP_TTL_S);
+  }
+
   /** A session for a user who proved who they are; logged, and a new device is told of by mail. */
   private async signIn(
     row: UserRow,
@@ -473,10 +529,18 @@ export class AccountsService {
     // A mailed link proves the address, so a reset also confirms it.
     await this.repo.updateUser(link.user_id, { password_hash: passwordHash, email_confirmed: 1 });
     await this.repo.deleteOtherSessions(link.user_id, null);
+    // A reset says the account may be in someone else's hands, and a passkey is a way in of its own
+    // that the new password would not close: every passkey goes, and the owner adds theirs again.
+    const passkeys = await this.deps.db.deleteFrom('passkeys').where('user_id', '=', link.user_id).executeTakeFirst();
     // A reset says the password may be known to someone else, who may have signed in with it: no
     // device keeps a failure budget of its own until it signs in with the new one.
     await forgetDeviceTokens(this.deps.db, link.user_id);
-    await this.securityLog.write({ userId: link.user_id, kind: 'password_reset', ...client });
+    await this.securityLog.write({
+      userId: link.user_id,
+      kind: 'password_reset',
+      ...client,
+      detail: { passkeysRemoved: Number(passkeys.numDeletedRows) },
+    });
     return {};
   }
 
@@ -567,8 +631,16 @@ export class AccountsService {
     const emailChange = newEmail !== undefined && newEmail !== row.email;
     if (emailChange || input.password !== undefined) {
       if (!input.currentPassword) return fail.invalidInput('currentPassword', 'required');
+      // With a second factor on, the password alone does not prove the owner: the session must have
+      // proven both recently (api/auth/stepUp).
+      const factor = await this.factors.isEnabled(row.id);
+      if (factor) {
+        const missing = await this.recentProof(caller);
+        if (missing) return missing;
+      }
       const checked = await this.checkCurrentPassword(row, input.currentPassword, client, 'profile');
       if (checked) return checked;
+      if (!factor) await this.markProof(caller);
     }
     const changes: Parameters<AccountsRepo['updateUser']>[1] = {};
     if (input.name !== undefined) changes.name = input.name;
@@ -681,6 +753,7 @@ export class AccountsService {
         last_seen_at: now,
         user_agent: client.userAgent,
         ip: client.ip,
+        step_up_at: null,
       },
       trx,
     );
