@@ -248,3 +248,47 @@ describe('ApiClient device tokens', () => {
     expect(JSON.parse(storage.items.get('till.session.devices') ?? '{}')).toEqual({ 'ada@example.test': 'new-device' });
   });
 });
+
+describe('ApiClient step-up', () => {
+  it('asks for the password on 914, proves it, and sends the call again; a refused proof asks again', async () => {
+    const asked: unknown[] = [];
+    const proofs = [{ password: 'wrong one' }, { password: 'a long passphrase', code: '123456' }];
+    let proven = false;
+    const http = fakeHttp((req) => {
+      if (req.url === 'api/login') return { body: authOk };
+      if (req.url === 'api/auth/stepUp') {
+        proven = req.body.password === 'a long passphrase' && req.body.code === '123456';
+        return { body: proven ? { code: 900, data: { validFor: 300 } } : { code: 902 } };
+      }
+      return { body: proven ? { code: 900, data: {} } : { code: 914, within: 300 } };
+    });
+    const api = new ApiClient({
+      apiHost: 'http://api.test',
+      adapter: http.adapter,
+      stepUp: async (refused) => {
+        asked.push(refused);
+        return proofs.shift() ?? null;
+      },
+    });
+    await api.login({ email: 'a@b.test', password: 'a long passphrase' });
+    const res = await api.passkeys.remove('pk-1');
+    expect(res).toEqual({ code: 900, data: {} });
+    expect(asked).toEqual([undefined, { code: 902 }]);
+    expect(http.requests.map((r) => r.url)).toEqual([
+      'api/login',
+      'api/auth/passkeys/remove',
+      'api/auth/stepUp',
+      'api/auth/stepUp',
+      'api/auth/passkeys/remove',
+    ]);
+    expect(http.requests[3]?.body).toMatchObject({ token: 'tok-1', password: 'a long passphrase', code: '123456' });
+  });
+
+  it('answers the 914 when the user gives up', async () => {
+    const http = fakeHttp((req) => ({ body: req.url === 'api/login' ? authOk : { code: 914, within: 300 } }));
+    const api = new ApiClient({ apiHost: 'http://api.test', adapter: http.adapter, stepUp: async () => null });
+    await api.login({ email: 'a@b.test', password: 'a long passphrase' });
+    expect(await api.passkeys.remove('pk-1')).toEqual({ code: 914, within: 300 });
+    expect(http.requests.map((r) => r.url)).toEqual(['api/login', 'api/auth/passkeys/remove']);
+  });
+});
