@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fill, waitForText } from './support/flows.js';
+import { fill, proveItsMe, waitForText } from './support/flows.js';
 import {
   checkScreen,
   mailedToken,
@@ -233,6 +233,7 @@ describe.each(viewports)('the shop owner at $name size', (viewport) => {
     await fill(dialog, /Reason/, 'Late delivery');
     await checkScreen(ap, viewport, 'admin-10-partial-refund');
     await dialog.getByRole('button', { name: 'Refund' }).click();
+    await proveItsMe(ap, PASSWORD);
     await waitForText(ap, `$1.50 of order ${paidIden} refunded; the buyer keeps what it granted.`);
     await waitForText(ap, '$1.50 refunded');
     await checkScreen(ap, viewport, 'admin-11-refunded-part');

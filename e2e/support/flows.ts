@@ -15,6 +15,14 @@ export async function fill(scope: Page | Locator, label: string | RegExp, value:
   await field(scope, label).fill(value);
 }
 
+/** Answers the dialog that asks for the password again before a credential change (the server's 914). */
+export async function proveItsMe(page: Page, password: string): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  await fill(dialog, 'Password', password);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
 /** Signs in on the sign-in page (or dialog) that is showing. */
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await fill(page, 'E-mail', email);
