@@ -41,7 +41,10 @@ export class AccountSecurity {
       (trx) => this.accounts.repo.deleteOtherSessions(caller.userId, caller.sessionId, trx).then(() => undefined),
     );
     // The password and a code from the new factor: what a step-up proves.
-    if (!(enabled instanceof Failure)) await this.accounts.markProof(caller);
+    if (!(enabled instanceof Failure)) {
+      await this.accounts.markProof(caller);
+      await this.notify(caller, 'totp_enabled');
+    }
     return enabled;
   }
 
@@ -74,7 +77,10 @@ export class AccountSecurity {
       await this.accounts.forgiveFailure(caller.email, client.ip);
       return {};
     });
-    if (!(off instanceof Failure)) await this.accounts.markProof(caller);
+    if (!(off instanceof Failure)) {
+      await this.accounts.markProof(caller);
+      await this.notify(caller, 'totp_disabled');
+    }
     return off;
   }
 
@@ -104,6 +110,12 @@ export class AccountSecurity {
     if (reset instanceof Failure) return reset;
     if (reset) this.accounts.afterAnswer(() => this.accounts.sendMail(row, 'second_factor_reset', row.email, {}));
     return { reset };
+  }
+
+  /** Tells the owner of a change to the second factor (see `notifyChange`). */
+  private async notify(caller: Caller, change: 'totp_enabled' | 'totp_disabled'): Promise<void> {
+    const row = await this.accounts.repo.findUserById(caller.userId);
+    if (row) this.accounts.notifyChange(row, change);
   }
 
   /** The caller's current password, checked under the login's budgets (see `checkCurrentPassword`). */

@@ -62,6 +62,12 @@ async function signIn(
   return session;
 }
 
+/** Tells the owner that a passkey was added or removed (see `notifyChange`). */
+async function notifyChange(accounts: AccountsService, userId: string, change: 'passkey_added' | 'passkey_removed') {
+  const row = await accounts.repo.findUserById(userId);
+  if (row) accounts.notifyChange(row, change);
+}
+
 /** The passkey calls: options and verification for registration, sign-in and confirmation; list, rename, remove. */
 export function registerPasskeyRoutes(
   calls: CallRegistry,
@@ -95,7 +101,9 @@ export function registerPasskeyRoutes(
     response: passkeyResponse,
     handler: async (input, ctx) => {
       const passkey = await passkeys.register(ctx.caller, input, ctx);
-      return passkey instanceof Failure ? passkey : { data: { passkey } };
+      if (passkey instanceof Failure) return passkey;
+      await notifyChange(accounts, ctx.caller.userId, 'passkey_added');
+      return { data: { passkey } };
     },
   });
 
@@ -132,7 +140,9 @@ export function registerPasskeyRoutes(
     response: dataResponse(z.object({})),
     handler: async (input, ctx) => {
       const done = await passkeys.remove(ctx.caller, input.id, ctx);
-      return done instanceof Failure ? done : { data: {} };
+      if (done instanceof Failure) return done;
+      await notifyChange(accounts, ctx.caller.userId, 'passkey_removed');
+      return { data: {} };
     },
   });
 

@@ -9,7 +9,7 @@ import type { Database } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { fail, Failure, type Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
-import { renderMail, type MailKind, type MailValues } from '../../mail/templates.js';
+import { renderMail, type MailKind, type MailValues, type SecurityChange } from '../../mail/templates.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { hashPassword, isCommonPassword, needsRehash, verifyPassword } from '../../security/passwords.js';
 import type { Limiter } from '../../security/rate-limit.js';
@@ -286,7 +286,10 @@ export class AccountsService {
       return method;
     }
     await this.forgiveFailure(row.email, client.ip, 'all', device?.hash);
-    if (method === 'recovery_code') await this.securityLog.write({ userId, kind: 'recovery_code_used', ...client });
+    if (method === 'recovery_code') {
+      await this.securityLog.write({ userId, kind: 'recovery_code_used', ...client });
+      this.notifyChange(row, 'recovery_code_used');
+    }
     return this.signIn(row, client, method, device);
   }
 
@@ -371,8 +374,10 @@ export class AccountsService {
       const method = await this.factors.spend(row.id, input);
       if (!method) return fail.invalidInput(input.code !== undefined ? 'code' : 'recoveryCode', 'invalid');
       await this.forgiveFailure(row.email, client.ip, 'one');
-      if (method === 'recovery_code')
+      if (method === 'recovery_code') {
         await this.securityLog.write({ userId: row.id, kind: 'recovery_code_used', ...client });
+        this.notifyChange(row, 'recovery_code_used');
+      }
     }
     await this.markProof(caller);
     return { data: { validFor: STEP_UP_TTL_S } };
@@ -487,6 +492,18 @@ export class AccountsService {
     await this.repo.replacePasswordHash(row.id, row.password_hash, await hashPassword(password));
   }
 
+  /**
+   * Tells the owner of a change to the account's security, after the answer, in the account's
+   * language, with a "this was not me" link to ask for a password reset.
+   */
+  notifyChange(row: Pick<UserRow, 'name' | 'lang' | 'email'>, change: SecurityChange, extra: MailValues = {}): void {
+    const at = iso(this.now()).replace('T', ' ').slice(0, 16) + ' UTC';
+    const link = `${this.deps.config.publicUrl}/forgot`;
+    const to = extra.newEmail && change === 'email_changed' ? [row.email, extra.newEmail] : [row.email];
+    for (const address of to)
+      this.afterAnswer(() => this.sendMail(row, 'security_notice', address, { ...extra, change, at, link }));
+  }
+
   /** Mails `to` after the answer (a notice that needs no link), in the user's language. */
   mailAfterAnswer(row: UserRow, kind: MailKind, to: string): void {
     this.afterAnswer(() => this.sendMail(row, kind, to, {}));
@@ -569,6 +586,7 @@ export class AccountsService {
         ...client,
         detail: { from: row.email, to: link.new_email },
       });
+      this.notifyChange(row, 'email_changed', { newEmail: link.new_email });
     } else {
       await this.repo.updateUser(row.id, { email_confirmed: 1, level: Math.max(row.level, Level.Confirmed) });
     }
@@ -676,6 +694,7 @@ export class AccountsService {
       // A reset link mailed before the change must not undo it.
       await this.repo.voidLinkTokens(row.id, 'reset', this.now());
       await this.securityLog.write({ userId: row.id, kind: 'password_changed', ...client });
+      this.notifyChange(row, 'password_changed');
     }
     const updated = { ...row, ...changes };
     if (emailChange) {
