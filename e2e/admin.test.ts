@@ -156,6 +156,7 @@ describe.each(viewports)('the shop owner at $name size', (viewport) => {
     await ap.getByRole('button', { name: 'Make administrator' }).click();
     await checkScreen(ap, viewport, 'admin-03-make-admin');
     await ap.getByRole('dialog').getByRole('button', { name: 'Make administrator' }).click();
+    await proveItsMe(ap, PASSWORD, /has the new level from their next step on/);
     await waitForText(ap, /has the new level from their next step on/);
 
     // The member's open app, moving within itself (no reload, no sign-in), opens the admin screen.
@@ -233,7 +234,7 @@ describe.each(viewports)('the shop owner at $name size', (viewport) => {
     await fill(dialog, /Reason/, 'Late delivery');
     await checkScreen(ap, viewport, 'admin-10-partial-refund');
     await dialog.getByRole('button', { name: 'Refund' }).click();
-    await proveItsMe(ap, PASSWORD);
+    await proveItsMe(ap, PASSWORD, `$1.50 of order ${paidIden} refunded; the buyer keeps what it granted.`);
     await waitForText(ap, `$1.50 of order ${paidIden} refunded; the buyer keeps what it granted.`);
     await waitForText(ap, '$1.50 refunded');
     await checkScreen(ap, viewport, 'admin-11-refunded-part');

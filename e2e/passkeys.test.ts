@@ -60,7 +60,7 @@ describe('passkeys and account deletion in Chromium with a virtual authenticator
     await fill(page, /^Name of the passkey/, 'This laptop');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     // A session token alone adds no passkey: the password is asked for again.
-    await proveItsMe(page, PASSWORD);
+    await proveItsMe(page, PASSWORD, 'Passkey “This laptop” added. You can now sign in with it.');
     await waitForText(page, 'Passkey “This laptop” added. You can now sign in with it.');
     const list = page.getByRole('list', { name: 'Passkeys' });
     await list.getByText('This laptop').waitFor();
