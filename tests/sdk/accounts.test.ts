@@ -1,4 +1,4 @@
-import { createServer, type Server, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTill, HttpError, NetworkError, TimeoutError, type SessionEvent } from '@till/client';
 import { startTestApp, type TestApp } from '../../packages/server/src/test-support/app.js';
@@ -91,12 +91,34 @@ describe('SDK account calls against the server', () => {
   });
 
   it('answers 905 when the call outlives its timeout', async () => {
-    // Registration hashes the password with argon2, which takes far longer than 2 ms.
-    const till = createTill({ apiHost: t.url, timeouts: { apiMs: 2 } });
-    const res = await till.api.register({ email: uniqueEmail(), password: GOOD_PASSWORD, name: 'Slow', lang: 'en' });
-    expect(res).toMatchObject({ code: 905, reason: 'timeout' });
-    expect(res.code === 905 && res.error).toBeInstanceOf(TimeoutError);
-    expect(till.session.isValid()).toBe(false);
+    // The real server, behind a hold that lets the registration reach it only after the SDK gave up.
+    const held = new Set<Socket>();
+    const hold: Server = createServer((client) => {
+      held.add(client);
+      const upstream = connect(Number(new URL(t.url).port), '127.0.0.1');
+      held.add(upstream);
+      client.pause();
+      setTimeout(() => {
+        client.pipe(upstream).pipe(client);
+        client.resume();
+      }, 500);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+      client.on('error', () => undefined);
+      upstream.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => hold.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = hold.address() as { port: number };
+      const till = createTill({ apiHost: `http://127.0.0.1:${port}`, timeouts: { apiMs: 50 } });
+      const res = await till.api.register({ email: uniqueEmail(), password: GOOD_PASSWORD, name: 'Slow', lang: 'en' });
+      expect(res).toMatchObject({ code: 905, reason: 'timeout' });
+      expect(res.code === 905 && res.error).toBeInstanceOf(TimeoutError);
+      expect(till.session.isValid()).toBe(false);
+    } finally {
+      for (const s of held) s.destroy();
+      await new Promise((resolve) => hold.close(resolve));
+    }
   });
 });
 

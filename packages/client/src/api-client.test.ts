@@ -29,6 +29,17 @@ describe('ApiClient transport', () => {
     expect([199, 200, 299, 300, 404].map((s) => valid?.(s))).toEqual([false, true, true, false, false]);
   });
 
+  it("makes the server's relative addresses absolute against the API host, and leaves others as they are", () => {
+    const { api } = client(undefined, 'https://api.example.com/');
+    expect(api.serverUrl('/api/files/download/img42')).toBe('https://api.example.com/api/files/download/img42');
+    expect(api.serverUrl('/api/files/avatar/abc')).toBe('https://api.example.com/api/files/avatar/abc');
+    expect(api.serverUrl('https://cdn.example.com/tea.png')).toBe('https://cdn.example.com/tea.png');
+    expect(api.serverUrl('//cdn.example.com/tea.png')).toBe('//cdn.example.com/tea.png');
+    expect(api.serverUrl(null)).toBeUndefined();
+    // Served from the app's own origin: relative addresses already reach the server.
+    expect(new ApiClient().serverUrl('/api/files/download/img42')).toBe('/api/files/download/img42');
+  });
+
   it('calls paths at the root of the host, and of the page origin when no host is given', async () => {
     const withHost = client(undefined, 'http://api.test/');
     await withHost.api.genResetLink({ email: 'a@b.test' });

@@ -25,6 +25,7 @@ import type { CallQueue } from './call-queue.js';
 import { deleteAccount, PasskeysApi, type DeletionFields } from './passkeys-api.js';
 import type { OkBody } from './protocol-types.js';
 import { createServiceCall, type ServiceCall } from './service-call.js';
+import { resolveServerUrl } from './server-url.js';
 import type { Session } from './session.js';
 import { Transport, type CallSpec, type TransportOptions } from './transport.js';
 
@@ -71,9 +72,11 @@ export class ApiClient {
   /** The passkey calls: register, sign in with, list, rename, remove. */
   readonly passkeys: PasskeysApi;
   private readonly transport: Transport;
+  private readonly apiHost: string | undefined;
 
   constructor(options: ApiClientOptions = {}) {
     const { apiHost, timeout, ...rest } = options;
+    this.apiHost = apiHost;
     this.transport = new Transport({
       ...rest,
       ...(apiHost !== undefined ? { host: apiHost } : {}),
@@ -95,6 +98,21 @@ export class ApiClient {
    */
   http() {
     return this.transport.http();
+  }
+
+  /**
+   * An address the server answered (`user.avatarUrl`, a file's `url`, a product's `imageUrl`) made
+   * absolute against the API host, which serves them: an app whose pages come from another origin
+   * (the phone apps) puts it in an `<img>` as it is. An absolute address (an image elsewhere, `data:`)
+   * is answered as it is, and so is every address when the API host is the app's own origin.
+   *
+   * @example
+   * <img src={till.api.serverUrl(user.avatarUrl)} />
+   */
+  serverUrl(url: string): string;
+  serverUrl(url: string | null | undefined): string | undefined;
+  serverUrl(url: string | null | undefined): string | undefined {
+    return resolveServerUrl(url, this.apiHost);
   }
 
   /**

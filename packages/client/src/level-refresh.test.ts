@@ -23,7 +23,7 @@ describe('the level kept with the session', () => {
     // Two refused calls at once, one through each client: the user is asked for once.
     await Promise.all([api.serviceCall('api/admin/coupons/list', {}), store.getCoupon('X')]);
     // Nobody asks: the 903 itself makes the SDK ask for the user again.
-    await vi.waitFor(() => expect(api.session.level).toBe(2));
+    await vi.waitFor(() => expect(api.session.level).toBe(2), { timeout: 20_000 });
     expect(levels).toContain(2);
     expect(http.requests.filter((r) => r.url === 'api/auth/getUserInfo')).toHaveLength(1);
   });

@@ -103,7 +103,7 @@ describe('Session', () => {
     });
     const first = new Session({ storage: prefs, storageKey: 'k' });
     first.start({ token: 'device', expire: 3600 });
-    await vi.waitFor(() => expect(values.get('k')).toContain('device'));
+    await vi.waitFor(() => expect(values.get('k')).toContain('device'), { timeout: 20_000 });
 
     const second = new Session({ storage: prefs, storageKey: 'k' });
     const events: string[] = [];
@@ -123,7 +123,7 @@ describe('Session', () => {
     const session = new Session({ storage });
     await session.ready;
     expect(session.token).toBeNull();
-    await vi.waitFor(() => expect(storage.items.has('till.session')).toBe(false));
+    await vi.waitFor(() => expect(storage.items.has('till.session')).toBe(false), { timeout: 20_000 });
 
     storage.items.set('till.session', '{not json');
     const again = new Session({ storage });

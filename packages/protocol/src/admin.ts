@@ -230,6 +230,11 @@ export const orderPaymentSchema = z.object({
   subscriptionEndedAt: z.string().nullable(),
   /** Money given back so far, in the order's currency's minor units (partial and money-only refunds add up). */
   refundedAmount: z.number().int(),
+  /**
+   * Paid by a store's test purchase (Apple's sandbox, such as App Review's; a Google Play license
+   * tester's): no money was taken.
+   */
+  sandbox: z.boolean(),
 });
 export type OrderPayment = z.infer<typeof orderPaymentSchema>;
 

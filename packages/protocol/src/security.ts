@@ -1,27 +1,13 @@
 import { z } from 'zod';
 import { deviceTokenSchema } from './account.js';
+import { SecurityPaths } from './constants.js';
 import { secondFactorChallengeResponse } from './responses.js';
 import { dataResponse, pageRequest } from './store-extra.js';
 
-const token = z.string().min(1).max(512);
+// Kept with the other constants so that importing a path never loads the schemas (and zod).
+export { SecurityPaths };
 
-/**
- * Paths of the second-factor and security-log calls (no leading slash).
- *
- * @example
- * client.post(SecurityPaths.loginSecondFactor, { challenge, code: '123456' });
- */
-export const SecurityPaths = {
-  loginSecondFactor: 'api/login/secondFactor',
-  secondFactorStatus: 'api/auth/secondFactor/status',
-  totpSetup: 'api/auth/totp/setup',
-  totpEnable: 'api/auth/totp/enable',
-  totpDisable: 'api/auth/totp/disable',
-  securityLog: 'api/auth/securityLog',
-  adminUserSecurityLog: 'api/admin/users/securityLog',
-  adminResetSecondFactor: 'api/admin/users/resetSecondFactor',
-  stepUp: 'api/auth/stepUp',
-} as const;
+const token = z.string().min(1).max(512);
 
 /** Digits of a TOTP code, and seconds of its time step (RFC 6238's defaults, which every authenticator app uses). */
 export const TOTP_DIGITS = 6;

@@ -16,6 +16,7 @@ import type { ModuleHost, TillModule } from './http/module.js';
 import { buildOpenApi } from './http/openapi.js';
 import { redactUrl } from './http/redact.js';
 import { registerMetrics, noMetrics } from './http/metrics.js';
+import { registerAppLinks } from './http/app-links.js';
 import { API_HEADERS, registerSecurityHeaders } from './http/security-headers.js';
 import { ServiceCalls } from './http/service-calls.js';
 import { Drain, HEALTH_PATH, READY_PATH } from './http/shutdown.js';
@@ -111,6 +112,7 @@ export async function buildApp(
     limiters: accountLimiters(config.rateLimits, redis),
     avatars: files.avatars,
     events,
+    passwords: options.passwords,
   });
   const store = new StoreModule({
     db: db.kysely,
@@ -220,6 +222,7 @@ export async function buildApp(
   await host.services.register(app);
 
   if (mailer.outbox && !config.production) registerDevOutbox(app, mailer.outbox);
+  registerAppLinks(app, config.appLinks);
   await registerWebApp(app, config, { catalog: (lang) => store.catalog.listActive(lang) });
 
   app.addHook('onClose', async () => {

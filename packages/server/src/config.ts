@@ -123,6 +123,8 @@ const envSchema = z.object({
   APPLE_PRIVATE_KEY: z.string().optional(),
   APPLE_ROOT_CERTS: csv,
   APPLE_API_URL: z.url().optional(),
+  APPLE_SANDBOX_API_URL: z.url().optional(),
+  APPLE_ACCEPT_SANDBOX: z.enum(['true', 'false']).default('true'),
   APPLE_ONLINE_CHECKS: z.enum(['true', 'false']).default('true'),
   GOOGLE_PLAY_PACKAGE_NAME: z
     .string()
@@ -135,6 +137,22 @@ const envSchema = z.object({
   GOOGLE_PLAY_API_URL: z.url().optional(),
   GOOGLE_TOKEN_URL: z.url().optional(),
   GOOGLE_CERTS_URL: z.url().optional(),
+  ANDROID_PACKAGE_NAME: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/, 'must be an application id such as com.example.till')
+    .optional(),
+  ANDROID_CERT_FINGERPRINTS: csv.refine(
+    (list) => list.every((f) => /^([0-9A-Fa-f]{2}:){31}[0-9A-Fa-f]{2}$/.test(f)),
+    'must be SHA-256 certificate fingerprints (32 hex pairs joined by colons, AB:CD:...), comma-separated',
+  ),
+  IOS_TEAM_ID: z
+    .string()
+    .regex(/^[A-Z0-9]{10}$/, 'must be the 10-character team id from the Apple Developer account')
+    .optional(),
+  IOS_BUNDLE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]+$/, 'must be a bundle id such as com.example.till')
+    .optional(),
 });
 
 /** The card route (Stripe Checkout): on when both keys are set. */
@@ -171,6 +189,14 @@ export interface AppStoreConfig {
   rootCertificates: Buffer[];
   /** Base address of the App Store Server API; Apple's own for the environment when unset. */
   apiUrl: string | undefined;
+  /**
+   * Whether a `Production` server also takes Sandbox-signed data (App Review buys with sandbox
+   * accounts against the production build): verified against the sandbox environment, looked up at
+   * the sandbox API, and marked as sandbox orders. Off refuses them (`environment`).
+   */
+  acceptSandbox: boolean;
+  /** Base address of the sandbox App Store Server API; Apple's own when unset. */
+  sandboxApiUrl: string | undefined;
   /** Whether certificates are checked for revocation (OCSP, at Apple) and against the current date. */
   onlineChecks: boolean;
 }
@@ -197,6 +223,18 @@ export interface GooglePlayConfig {
   apiUrl: string | undefined;
   tokenUrl: string | undefined;
   certsUrl: string | undefined;
+}
+
+/**
+ * The files that let the phone apps open the server's links (confirm, reset, an order's return
+ * page): Android App Links' `assetlinks.json` and iOS Universal Links' `apple-app-site-association`.
+ * Each is served only when its app is named.
+ */
+export interface AppLinksConfig {
+  /** The Android app's package name and the SHA-256 fingerprints of the certificates that sign it. */
+  android: { packageName: string; fingerprints: string[] } | undefined;
+  /** The iOS app's `TEAMID.bundleid`. */
+  ios: { appId: string } | undefined;
 }
 
 /** Per-route request budgets; tests raise them, production keeps the defaults. */
@@ -286,6 +324,7 @@ export interface Config {
    * lets the signing secret rotate without turning off every second factor.
    */
   totpKey: string;
+  appLinks: AppLinksConfig;
   /** The payment routes that take real money; each is off unless its variables are set. */
   payments: {
     card: CardConfig | undefined;
@@ -404,7 +443,29 @@ function appStore(e: z.infer<typeof envSchema>): AppStoreConfig | undefined {
     privateKey,
     rootCertificates,
     apiUrl: e.APPLE_API_URL?.replace(/\/+$/, ''),
+    acceptSandbox: e.APPLE_ACCEPT_SANDBOX === 'true',
+    sandboxApiUrl: e.APPLE_SANDBOX_API_URL?.replace(/\/+$/, ''),
     onlineChecks: e.APPLE_ONLINE_CHECKS === 'true',
+  };
+}
+
+/**
+ * App Links and Universal Links: the Android file needs the package and its fingerprints, the iOS
+ * one the team id and the bundle id. The package and the bundle id default to the in-app stores'.
+ */
+function appLinks(e: z.output<typeof envSchema>): AppLinksConfig {
+  const packageName = e.ANDROID_PACKAGE_NAME ?? e.GOOGLE_PLAY_PACKAGE_NAME;
+  const fingerprints = e.ANDROID_CERT_FINGERPRINTS.map((f) => f.toUpperCase());
+  if (fingerprints.length && !packageName)
+    throw new ConfigError('ANDROID_PACKAGE_NAME', 'is required when ANDROID_CERT_FINGERPRINTS is set');
+  if (e.ANDROID_PACKAGE_NAME && !fingerprints.length)
+    throw new ConfigError('ANDROID_CERT_FINGERPRINTS', 'is required when ANDROID_PACKAGE_NAME is set');
+  const bundleId = e.IOS_BUNDLE_ID ?? e.APPLE_BUNDLE_ID;
+  if (e.IOS_TEAM_ID && !bundleId) throw new ConfigError('IOS_BUNDLE_ID', 'is required when IOS_TEAM_ID is set');
+  if (e.IOS_BUNDLE_ID && !e.IOS_TEAM_ID) throw new ConfigError('IOS_TEAM_ID', 'is required when IOS_BUNDLE_ID is set');
+  return {
+    android: packageName && fingerprints.length ? { packageName, fingerprints } : undefined,
+    ios: e.IOS_TEAM_ID && bundleId ? { appId: `${e.IOS_TEAM_ID}.${bundleId}` } : undefined,
   };
 }
 
@@ -497,6 +558,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     securityLogRetentionDays: e.SECURITY_LOG_RETENTION_DAYS,
     totpKey: e.TOTP_KEY ?? e.SIGNING_SECRET ?? DEV_TOTP_KEY,
+    appLinks: appLinks(e),
     payments: {
       card: stripe && { secretKey: stripe[0], webhookSecret: stripe[1], apiUrl: e.STRIPE_API_URL },
       paywall: paymentwall && {

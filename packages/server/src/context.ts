@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
 import type { AnswerCheck } from './http/answer-check.js';
 import type { Mailer } from './mail/mailer.js';
+import type { PasswordHasher } from './security/passwords.js';
 import type { SecurityEvents } from './security/security-events.js';
 
 /** What the app is built on, once per app: handed to the modules' constructors, never imported by them. */
@@ -29,4 +30,6 @@ export interface BuildOptions {
   answerCheck?: AnswerCheck;
   /** Where security events go instead of the log (tests record them). */
   securityEvents?: SecurityEvents;
+  /** How passwords are hashed: test servers whose tests are not about hashing pass cheap settings. */
+  passwords?: PasswordHasher;
 }

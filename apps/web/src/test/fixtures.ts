@@ -52,7 +52,14 @@ export function testAdminOrder(over: Partial<AdminOrder> = {}): AdminOrder {
     ...testOrder({ status: 'paid', provider: 'card' }),
     userId: 'u1',
     email: 'ada@example.test',
-    payment: { refs: [], refundRequestedAt: null, shortfallCredits: 0, subscriptionEndedAt: null, refundedAmount: 0 },
+    payment: {
+      refs: [],
+      refundRequestedAt: null,
+      shortfallCredits: 0,
+      subscriptionEndedAt: null,
+      refundedAmount: 0,
+      sandbox: false,
+    },
     ...over,
   };
 }

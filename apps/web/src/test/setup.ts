@@ -2,8 +2,12 @@ import '@testing-library/jest-dom/vitest';
 // jsdom has no IndexedDB, where the web side keeps config files.
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// findBy and waitFor wait for what the app does next, never for a fixed time: a busy machine may need
+// longer than the default second.
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   cleanup();

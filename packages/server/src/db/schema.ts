@@ -128,6 +128,8 @@ export interface OrdersTable {
   subscription_ended_at: Millis | null;
   /** Money given back so far by administrators' refunds (never above `total`). */
   refunded_amount: Generated<number>;
+  /** 1 when a store's test purchase paid the order (no money taken). */
+  sandbox: Generated<number>;
 }
 
 /** A product's title and description in a language other than the default. */

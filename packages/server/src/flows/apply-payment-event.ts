@@ -18,6 +18,7 @@ import {
   itemsOf,
   payOrder,
   renewSubscription,
+  revokePaidTime,
   takeBackGrants,
   transitionOrder,
   type OrderRow,
@@ -65,6 +66,9 @@ const reverse: Step = async (trx, order, event, now) => {
   const why = event.kind === 'reversed' ? event.reason : 'refund';
   await transitionOrder(trx, order.id, 'refunded', now, why === 'chargeback' ? 'chargeback' : 'refunded');
   await takeBackGrants(trx, order, grantLinesOf(await itemsOf(trx, order.id)), now, why);
+  if (event.kind === 'reversed' && event.paidTime) {
+    await revokePaidTime(trx, { userId: order.user_id, ...event.paidTime }, now);
+  }
   return { status: 'refunded', applied: true };
 };
 

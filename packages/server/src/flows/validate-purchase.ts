@@ -78,6 +78,7 @@ export class PurchaseValidation {
           provider,
           data: JSON.stringify({ transactionId }),
           lines,
+          sandbox: purchase.sandbox === true,
         },
         now,
       );

@@ -17,54 +17,89 @@ export const ARGON2_OPTIONS = {
   parallelism: 1,
 } as const satisfies Options;
 
+/** The argon2id settings a {@link PasswordHasher} hashes with. */
+export type HashSettings = Pick<Options, 'memoryCost' | 'timeCost' | 'parallelism'>;
+
+/**
+ * The cheapest settings argon2id takes, for test servers whose tests are not about hashing: every
+ * registration and sign-in of a test run would otherwise spend a production hash's CPU. Never
+ * reachable from configuration; the hashing tests and the timing tests use {@link ARGON2_OPTIONS}.
+ */
+export const TEST_ARGON2_SETTINGS: HashSettings = { memoryCost: 64, timeCost: 1, parallelism: 1 };
+
 /** The threads every hash and verification of this process runs on (see {@link HashPool}). */
 const pool = new HashPool();
 
-/** Hashes a password with argon2id (salt included in the encoded result). */
-export function hashPassword(password: string): Promise<string> {
-  return pool.hash(password, ARGON2_OPTIONS);
-}
+/** Hashes and verifies passwords with argon2id on the process's hashing threads. */
+export class PasswordHasher {
+  private readonly options: Options;
+  private dummyHash: Promise<string> | undefined;
 
-/**
- * True when a stored argon2 hash was made with other settings than {@link ARGON2_OPTIONS} (an earlier
- * release's, or another variant): a sign-in that proves the password then hashes it anew. Parameters
- * are read by name, whatever their order (earlier encoders wrote `m,p,t`). A value that is not an
- * argon2 hash matches no password and is left as it is.
- */
-export function needsRehash(stored: string): boolean {
-  const parts = /^\$(argon2(?:id|i|d))\$v=(\d+)\$([^$]+)\$/.exec(stored);
-  if (!parts) return false;
-  const [, variant, version, list = ''] = parts;
-  const params = new Map(list.split(',').map((pair) => pair.split('=') as [string, string]));
-  return (
-    variant !== 'argon2id' ||
-    version !== '19' ||
-    params.get('m') !== String(ARGON2_OPTIONS.memoryCost) ||
-    params.get('t') !== String(ARGON2_OPTIONS.timeCost) ||
-    params.get('p') !== String(ARGON2_OPTIONS.parallelism)
-  );
-}
-
-let dummyHash: Promise<string> | undefined;
-
-/**
- * Verifies a password. With no stored hash (unknown account) it verifies against a dummy hash made
- * with the same settings, so that a login for an unknown e-mail takes as long as one for a known
- * e-mail and does not reveal which addresses have accounts. A stored value that is not an argon2 hash
- * matches no password.
- */
-export async function verifyPassword(stored: string | undefined, password: string): Promise<boolean> {
-  if (stored === undefined) {
-    dummyHash ??= hashPassword('dummy password that never matches');
-    await pool.verify(await dummyHash, password).catch(() => false);
-    return false;
+  constructor(settings: HashSettings = ARGON2_OPTIONS) {
+    this.options = { ...settings, algorithm: ARGON2_OPTIONS.algorithm };
   }
-  try {
-    return await pool.verify(stored, password);
-  } catch {
-    return false;
+
+  /** Hashes a password (salt included in the encoded result). */
+  hash(password: string): Promise<string> {
+    return pool.hash(password, this.options);
+  }
+
+  /**
+   * Verifies a password. With no stored hash (unknown account) it verifies against a dummy hash made
+   * with the same settings, so that a login for an unknown e-mail takes as long as one for a known
+   * e-mail and does not reveal which addresses have accounts. A stored value that is not an argon2
+   * hash matches no password.
+   */
+  async verify(stored: string | undefined, password: string): Promise<boolean> {
+    if (stored === undefined) {
+      this.dummyHash ??= this.hash('dummy password that never matches');
+      await this.check(await this.dummyHash, password);
+      return false;
+    }
+    return this.check(stored, password);
+  }
+
+  /** Whether `password` matches the encoded hash; false for a value that is not an argon2 hash. */
+  protected async check(encoded: string, password: string): Promise<boolean> {
+    try {
+      return await pool.verify(encoded, password);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * True when a stored argon2 hash was made with other settings than this hasher's (an earlier
+   * release's, or another variant): a sign-in that proves the password then hashes it anew. Parameters
+   * are read by name, whatever their order (earlier encoders wrote `m,p,t`). A value that is not an
+   * argon2 hash matches no password and is left as it is.
+   */
+  needsRehash(stored: string): boolean {
+    const parts = /^\$(argon2(?:id|i|d))\$v=(\d+)\$([^$]+)\$/.exec(stored);
+    if (!parts) return false;
+    const [, variant, version, list = ''] = parts;
+    const params = new Map(list.split(',').map((pair) => pair.split('=') as [string, string]));
+    return (
+      variant !== 'argon2id' ||
+      version !== '19' ||
+      params.get('m') !== String(this.options.memoryCost) ||
+      params.get('t') !== String(this.options.timeCost) ||
+      params.get('p') !== String(this.options.parallelism)
+    );
   }
 }
+
+/** The hasher with the production settings, which the server uses unless its build is told otherwise. */
+export const standardHasher = new PasswordHasher();
+const standard = standardHasher;
+
+/** Hashes a password with {@link ARGON2_OPTIONS}. */
+export const hashPassword = (password: string): Promise<string> => standard.hash(password);
+/** Verifies a password (see {@link PasswordHasher.verify}). */
+export const verifyPassword = (stored: string | undefined, password: string): Promise<boolean> =>
+  standard.verify(stored, password);
+/** Whether a stored hash was made with other settings than {@link ARGON2_OPTIONS}. */
+export const needsRehash = (stored: string): boolean => standard.needsRehash(stored);
 
 let common: Promise<Set<string>> | undefined;
 

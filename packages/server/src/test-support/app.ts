@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../config.js';
 import type { Dialect } from '../db/connect.js';
 import type { Job, JobRunner } from '../db/jobs.js';
 import { AnswerCheck } from '../http/answer-check.js';
+import { PasswordHasher, TEST_ARGON2_SETTINGS } from '../security/passwords.js';
 import { createTestDb, type TestDb } from './db.js';
 
 /** A running test server: the real app on a throwaway database. */
@@ -46,13 +47,27 @@ export interface TestAppOptions extends Omit<BuildOptions, 'db'> {
   poolSize?: number;
 }
 
+/**
+ * Test servers hash with argon2id's cheapest settings unless a test passes `passwords` (the hashing and
+ * timing tests pass the production ones): a production hash for every registration and sign-in of the
+ * suite is CPU that proves nothing there.
+ */
+const cheapHashing = new PasswordHasher(TEST_ARGON2_SETTINGS);
+
 /** Builds the real app on a fresh database of the given engine. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDb(options.dialect ?? 'sqlite', options.poolSize);
   const base = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...options.env });
   const config: Config = { ...base, rateLimits: { ...generous }, ...options.config };
   const answerCheck = new AnswerCheck();
-  const { app, ctx, jobs } = await buildApp(config, { logger: false, answerCheck, jobs: false, ...options, db });
+  const { app, ctx, jobs } = await buildApp(config, {
+    logger: false,
+    answerCheck,
+    jobs: false,
+    passwords: cheapHashing,
+    ...options,
+    db,
+  });
   let url = '';
   if (options.listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -142,8 +142,12 @@ export function monthlyTransaction(extra: Record<string, unknown> = {}): Tx {
   });
 }
 
-/** A notification's payload (responseBodyV2DecodedPayload), its transaction signed inside. */
+/**
+ * A notification's payload (responseBodyV2DecodedPayload), its transaction signed inside, for the
+ * transaction's environment (Apple's production notifications also carry the app's Apple id).
+ */
 export function notification(pki: Pki, type: string, tx: Tx, extra: Record<string, unknown> = {}) {
+  const environment = tx.environment === 'Production' ? 'Production' : 'Sandbox';
   return signJws(pki, {
     notificationType: type,
     notificationUUID: randomUUID(),
@@ -153,7 +157,7 @@ export function notification(pki: Pki, type: string, tx: Tx, extra: Record<strin
       appAppleId: APP_APPLE_ID,
       bundleId: BUNDLE_ID,
       bundleVersion: '1',
-      environment: 'Sandbox',
+      environment,
       signedTransactionInfo: signJws(pki, tx),
       status: 1,
     },
@@ -261,6 +265,8 @@ export interface AppleTestStore {
   /** A chain of the same shape under another root, which the server must refuse. */
   stranger: Pki;
   api: FakeAppStoreApi;
+  /** The sandbox's API, which a `Production` config asks for transactions the production API does not know. */
+  sandboxApi: FakeAppStoreApi;
   config: AppStoreConfig;
   close(): Promise<void>;
 }
@@ -273,7 +279,8 @@ export async function startAppleTestStore(): Promise<AppleTestStore> {
   const [apple, stranger] = await Promise.all([makePki('Apple Test'), makePki('Stranger')]);
   const apiKey = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const api = new FakeAppStoreApi(apiKey.publicKey);
-  await api.start();
+  const sandboxApi = new FakeAppStoreApi(apiKey.publicKey);
+  await Promise.all([api.start(), sandboxApi.start()]);
   const config: AppStoreConfig = {
     bundleId: BUNDLE_ID,
     appAppleId: APP_APPLE_ID,
@@ -283,8 +290,19 @@ export async function startAppleTestStore(): Promise<AppleTestStore> {
     privateKey: apiKey.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     rootCertificates: [apple.root],
     apiUrl: api.url,
+    acceptSandbox: true,
+    sandboxApiUrl: sandboxApi.url,
     // The test chain has no revocation responder; the signatures and the chain are checked all the same.
     onlineChecks: false,
   };
-  return { apple, stranger, api, config, close: () => api.close() };
+  return {
+    apple,
+    stranger,
+    api,
+    sandboxApi,
+    config,
+    close: async () => {
+      await Promise.all([api.close(), sandboxApi.close()]);
+    },
+  };
 }

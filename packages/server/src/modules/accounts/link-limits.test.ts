@@ -1,23 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as Passwords from '../../security/passwords.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultRateLimits, type RateLimits } from '../../config.js';
+import { PasswordHasher, TEST_ARGON2_SETTINGS } from '../../security/passwords.js';
 import { hashToken, newToken } from '../../security/tokens.js';
 import { startTestApp, type TestApp } from '../../test-support/app.js';
 import { dialects, testRedisUrl } from '../../test-support/db.js';
 import { confirmedUser } from '../../test-support/users.js';
 
 // Counts the passwords the server hashes: the costly step these limits keep out of an attacker's reach.
-const hashed = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../security/passwords.js', async (importOriginal) => {
-  const real = await importOriginal<typeof Passwords>();
-  return {
-    ...real,
-    hashPassword: (password: string) => {
-      hashed.count += 1;
-      return real.hashPassword(password);
-    },
-  };
-});
+const hashed = { count: 0 };
+class CountingHasher extends PasswordHasher {
+  override hash(password: string): Promise<string> {
+    hashed.count += 1;
+    return super.hash(password);
+  }
+}
+const passwords = new CountingHasher(TEST_ARGON2_SETTINGS);
 
 const generous = { loginPerIp: 100_000, registerPerIp: 100_000, mailPerIp: 100_000, mailPerAddress: 100_000 };
 
@@ -34,6 +31,7 @@ describe.each(setups)('reset and confirmation limits on $dialect, counted in $co
   async function start(limits: Partial<RateLimits>) {
     t = await startTestApp({
       dialect,
+      passwords,
       ...(counters === 'redis' && testRedisUrl ? { env: { REDIS_URL: testRedisUrl } } : {}),
       config: { rateLimits: { ...defaultRateLimits, ...generous, ...limits } },
     });

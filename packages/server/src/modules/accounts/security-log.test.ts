@@ -70,8 +70,13 @@ describe.each(dialects)('security log on %s', (dialect) => {
     const u = await confirmedUser(t);
     expect((await from('/api/login', { email: u.email, password: 'not the password' })).code).toBe(902);
     // Written after the answer (a known address must answer in the time of an unknown one).
-    await vi.waitFor(async () =>
-      expect(await only(u.token, 'signin_failed')).toMatchObject({ ip: '203.0.113.7', detail: { method: 'password' } }),
+    await vi.waitFor(
+      async () =>
+        expect(await only(u.token, 'signin_failed')).toMatchObject({
+          ip: '203.0.113.7',
+          detail: { method: 'password' },
+        }),
+      { timeout: 20_000 },
     );
   });
 
@@ -275,14 +280,17 @@ describe.each(dialects)('security log on %s', (dialect) => {
     await t.call('/api/login', { email: u.email, password: GOOD_PASSWORD });
     now = start;
     // Devices are remembered after the answer: both are there before the job runs.
-    await vi.waitFor(async () => {
-      const known = await t.ctx.db.kysely
-        .selectFrom('known_devices')
-        .select('device_hash')
-        .where('user_id', '=', u.userId)
-        .execute();
-      expect(known).toHaveLength(2);
-    });
+    await vi.waitFor(
+      async () => {
+        const known = await t.ctx.db.kysely
+          .selectFrom('known_devices')
+          .select('device_hash')
+          .where('user_id', '=', u.userId)
+          .execute();
+        expect(known).toHaveLength(2);
+      },
+      { timeout: 20_000 },
+    );
     const job = t.jobs.list.find((j) => j.name === 'accounts.security-log');
     expect(job).toBeDefined();
     const removed = await t.jobs.runner.turn(job!);

@@ -11,7 +11,7 @@ import { fail, Failure, type Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
 import { renderMail, type MailKind, type MailValues, type SecurityChange } from '../../mail/templates.js';
 import type { Mailer } from '../../mail/mailer.js';
-import { hashPassword, isCommonPassword, needsRehash, verifyPassword } from '../../security/passwords.js';
+import { isCommonPassword, standardHasher, type PasswordHasher } from '../../security/passwords.js';
 import type { Limiter } from '../../security/rate-limit.js';
 import type { SecurityEvents } from '../../security/security-events.js';
 import { hashToken, newToken } from '../../security/tokens.js';
@@ -67,6 +67,8 @@ export interface AccountsDeps {
   /** Where passkey changes and sign-ins are recorded. */
   events: SecurityEvents;
   now?: () => number;
+  /** How passwords are hashed (the production settings unless a test server says otherwise). */
+  passwords?: PasswordHasher | undefined;
 }
 
 /** Why a signed-in user's password was asked for, as the security log records a wrong one. */
@@ -122,6 +124,7 @@ export class AccountsService {
   readonly securityLog: SecurityLog;
   readonly factors: SecondFactor;
   readonly now: () => number;
+  readonly passwords: PasswordHasher;
   private readonly pending = new Set<Promise<void>>();
   /** getUserInfo's text for each session row read (see {@link getUserText}); gone with the row. */
   private readonly userTexts = new WeakMap<object, string>();
@@ -129,6 +132,7 @@ export class AccountsService {
   constructor(private readonly deps: AccountsDeps) {
     this.repo = new AccountsRepo(deps.db, deps.read, deps.version);
     this.now = deps.now ?? Date.now;
+    this.passwords = deps.passwords ?? standardHasher;
     this.securityLog = new SecurityLog(deps.db, this.now, deps.config.securityLogRetentionDays);
     this.factors = new SecondFactor(deps.db, this.now, deps.config.totpKey, this.securityLog);
   }
@@ -182,7 +186,7 @@ export class AccountsService {
       lang: input.lang ?? 'en',
       level: Level.Registered,
       email_confirmed: 0,
-      password_hash: await hashPassword(input.password),
+      password_hash: await this.passwords.hash(input.password),
       pending_email: null,
       avatar_file_id: null,
       avatar_key: null,
@@ -224,7 +228,7 @@ export class AccountsService {
     const spent = await this.spendFailure(email, client.ip, device?.hash);
     if (spent) return spent;
     const row = await this.repo.findUserByEmail(email);
-    const ok = await verifyPassword(row?.password_hash, input.password);
+    const ok = await this.passwords.verify(row?.password_hash, input.password);
     if (!row || !ok) {
       // Written after the answer, so that a known address answers in the time of an unknown one.
       if (row) {
@@ -236,7 +240,7 @@ export class AccountsService {
     }
     // A hash made with earlier settings moves to the current ones once its password is proven, after
     // the answer so that the sign-in waits for one hash, not two.
-    if (needsRehash(row.password_hash)) this.afterAnswer(() => this.rehash(row, input.password));
+    if (this.passwords.needsRehash(row.password_hash)) this.afterAnswer(() => this.rehash(row, input.password));
     if (await this.factors.isEnabled(row.id)) {
       // A right password is no failure, so its point comes back; but the failures counted so far
       // stay until a code is right too: signing in with the password again must not wipe the count
@@ -345,7 +349,7 @@ export class AccountsService {
   ): Promise<Failure | undefined> {
     const spent = await this.spendFailure(row.email, client.ip);
     if (spent) return spent;
-    if (!(await verifyPassword(row.password_hash, password))) {
+    if (!(await this.passwords.verify(row.password_hash, password))) {
       await this.securityLog.write({ userId: row.id, kind: 'password_check_failed', ...client, detail: { purpose } });
       return fail.wrongCredentials();
     }
@@ -489,7 +493,7 @@ export class AccountsService {
 
   /** Stores the password hashed with the current settings, unless it changed since `row` was read. */
   private async rehash(row: UserRow, password: string): Promise<void> {
-    await this.repo.replacePasswordHash(row.id, row.password_hash, await hashPassword(password));
+    await this.repo.replacePasswordHash(row.id, row.password_hash, await this.passwords.hash(password));
   }
 
   /**
@@ -540,7 +544,7 @@ export class AccountsService {
     if (wait) return fail.rateLimited(wait);
     if (!(await this.repo.findLiveLinkToken(hash, 'reset', this.now()))) return fail.badLinkToken();
     if (await isCommonPassword(password)) return fail.invalidInput('password', 'weak');
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await this.passwords.hash(password);
     const link = await this.repo.consumeLinkToken(hash, 'reset', this.now());
     if (!link) return fail.badLinkToken();
     // A mailed link proves the address, so a reset also confirms it.
@@ -665,7 +669,7 @@ export class AccountsService {
     if (input.lang !== undefined) changes.lang = input.lang;
     if (input.password !== undefined) {
       if (await isCommonPassword(input.password)) return fail.invalidInput('password', 'weak');
-      changes.password_hash = await hashPassword(input.password);
+      changes.password_hash = await this.passwords.hash(input.password);
     }
     if (emailChange) {
       const owner = await this.repo.findUserByEmail(newEmail);

@@ -39,6 +39,22 @@ describe.each(filesMatrix)('avatars on %s with %s storage', (dialect, driver) =>
     }
   });
 
+  it("lets the phone apps' pages, served from another origin, show avatars and file images", async () => {
+    const u = await registerUser(t);
+    const f = await uploadOne(t, u.token, await photo(80, 80), 'me.jpg');
+    const shared = await uploadOne(t, u.token, await photo(40, 40), 'tea.jpg', [['public', 'true']]);
+    const user = (await setAvatar(u.token, f.id)).user as UserJson;
+    // An avatar, a signed link to a private file, and a public file's lasting link (a product image).
+    for (const address of [user.avatarUrl!, f.url, shared.url]) {
+      const res = await fetch(t.url + address, { headers: { origin: 'capacitor://localhost' } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    }
+    // The API's JSON answers keep their policy.
+    const res = await fetch(`${t.url}/api/health`);
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('same-site');
+  });
+
   it('turns an uploaded image into a 256x256 WebP copy with a lasting link of its own', async () => {
     const u = await registerUser(t);
     const f = await uploadOne(t, u.token, await photo(900, 600), 'me.jpg');

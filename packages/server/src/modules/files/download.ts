@@ -55,6 +55,10 @@ export async function sendObject(
     .header('content-disposition', contentDisposition(served.disposition, served.name))
     // A stored file is data, never a page of ours: even a browser that renders it runs nothing.
     .header('content-security-policy', "default-src 'none'; img-src 'self'; media-src 'self'; sandbox")
+    // The phone apps' pages come from their own origin (`https://localhost`, `capacitor://localhost`),
+    // and their <img> tags load avatars and images from the API host. What is served here is already
+    // guarded by its link (a signature, a public file, an avatar's unguessable id), not by the origin.
+    .header('cross-origin-resource-policy', 'cross-origin')
     .header('x-content-type-options', 'nosniff');
   if (range === 'unsatisfiable') {
     return reply.status(416).header('content-range', `bytes */${size}`).send();

@@ -16,6 +16,11 @@ export interface VerifiedPurchase {
   refs?: { kind: string; ref: string }[];
   /** When the store says a subscription's current period ends (epoch ms): the entitlement follows it. */
   expiresAt?: number;
+  /**
+   * A store's test purchase (Apple's sandbox, a Google Play license tester's): no money was taken,
+   * and the order is marked so that administrators can tell it from a sale.
+   */
+  sandbox?: boolean;
 }
 
 /** A well-formed transaction the store does not vouch for: validatePurchase answers `result: 0, reason`. */

@@ -34,6 +34,12 @@ export type ProviderEvent = EventTarget & {
         /** The money went back (a refund or a chargeback): what the order granted is taken back. */
         kind: 'reversed';
         reason: 'refund' | 'chargeback';
+        /**
+         * For a transaction of a subscription: the time it paid for (epoch ms, `from` to `until`),
+         * which may sit on another order of the same subscription (a renewal applied to the order
+         * that started it), and ends there too.
+         */
+        paidTime?: { orderIds: string[]; from: number; until: number };
       }
     | {
         /**

@@ -92,6 +92,7 @@ export {
   endSubscription,
   markRefundRequested,
   renewSubscription,
+  revokePaidTime,
   takeBackGrants,
 } from './reversals.js';
 export { dropRefund, recordRefund, type RefundRecord } from './refunds.js';

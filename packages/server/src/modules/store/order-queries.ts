@@ -75,6 +75,7 @@ async function withBuyersAndPayments(x: Executor, orders: Order[]): Promise<Admi
       'orders.shortfall_credits',
       'orders.subscription_ended_at',
       'orders.refunded_amount',
+      'orders.sandbox',
     ])
     .where('orders.id', 'in', idens)
     .execute();
@@ -98,6 +99,7 @@ async function withBuyersAndPayments(x: Executor, orders: Order[]): Promise<Admi
         shortfallCredits: row?.shortfall_credits ?? 0,
         subscriptionEndedAt: row?.subscription_ended_at != null ? iso(row.subscription_ended_at) : null,
         refundedAmount: row?.refunded_amount ?? 0,
+        sandbox: row?.sandbox === 1,
       },
     };
   });

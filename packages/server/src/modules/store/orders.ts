@@ -43,6 +43,8 @@ export interface NewOrder {
   provider: Provider;
   data: string | null;
   lines: Line[];
+  /** Paid by a store's test purchase. */
+  sandbox?: boolean;
 }
 
 /** A pending order just written, with its rows, so that the caller need not read them back. */
@@ -74,6 +76,7 @@ const insertOrderRow = prepared<OrderRow, never>((db, p) =>
       shortfall_credits: 1,
       subscription_ended_at: 1,
       refunded_amount: 1,
+      sandbox: 1,
     }),
   ),
 );
@@ -125,6 +128,7 @@ export async function insertOrder(
     shortfall_credits: 0,
     subscription_ended_at: null,
     refunded_amount: 0,
+    sandbox: order.sandbox ? 1 : 0,
   };
   const items: OrderItemRow[] = order.lines.map(({ product: p, quantity }, line) => ({
     order_id: row.id,

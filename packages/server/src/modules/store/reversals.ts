@@ -50,6 +50,29 @@ export async function takeBackGrants(
 }
 
 /**
+ * Ends the subscription time a refunded transaction paid for where another order of the same
+ * subscription holds it: the orders' subscription time that overlaps `from` to `until`, for the
+ * same buyer. Time before and after that period, paid by other transactions, stays.
+ */
+export async function revokePaidTime(
+  trx: Transaction<Database>,
+  paid: { userId: string; orderIds: string[]; from: number; until: number },
+  now: number,
+): Promise<void> {
+  if (!paid.orderIds.length || !(paid.until > paid.from)) return;
+  await trx
+    .updateTable('entitlements')
+    .set({ revoked_at: now })
+    .where('order_id', 'in', paid.orderIds)
+    .where('user_id', '=', paid.userId)
+    .where('kind', '=', 'subscription')
+    .where('revoked_at', 'is', null)
+    .where('starts_at', '<', paid.until)
+    .where('expires_at', '>', paid.from)
+    .execute();
+}
+
+/**
  * A subscription's renewal: its lines grant their time (and any credits they carry) once more,
  * added after the end of the time the buyer already has. Where the store says when the new period
  * ends (`expiresAt`), the order's subscription time ends then instead.

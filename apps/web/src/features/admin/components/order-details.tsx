@@ -88,6 +88,12 @@ export function OrderDetailsDialog({ order, onClose }: { order: AdminOrder | nul
                 <dd>{refund}</dd>
               </>
             ) : null}
+            {o.payment.sandbox ? (
+              <>
+                <dt>{t('admin.sandboxOrder')}</dt>
+                <dd>{t('admin.sandboxOrderText')}</dd>
+              </>
+            ) : null}
             {o.payment.shortfallCredits > 0 ? (
               <>
                 <dt>{t('admin.shortfallLabel')}</dt>

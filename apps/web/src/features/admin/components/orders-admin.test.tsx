@@ -18,6 +18,7 @@ const cardOrder = testAdminOrder({
     shortfallCredits: 0,
     subscriptionEndedAt: null,
     refundedAmount: 0,
+    sandbox: false,
   },
 });
 
@@ -52,6 +53,21 @@ describe('OrdersAdmin', () => {
     expect(within(dialog).queryByText('Subscription ended')).not.toBeInTheDocument();
   });
 
+  it("marks a store's test purchase in the list and in its details", async () => {
+    const review = testAdminOrder({
+      ...testOrder({ status: 'paid', provider: 'appstore' }),
+      iden: 'o-review',
+      payment: { ...cardOrder.payment, refs: [], sandbox: true },
+    });
+    const { till } = server([review, cardOrder]);
+    renderWithApp(<OrdersAdmin />, { till });
+    expect(await screen.findAllByText('Test purchase')).toHaveLength(1);
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Details of order o-review' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Order o-review' });
+    expect(within(dialog).getByText('Test purchase')).toBeInTheDocument();
+    expect(within(dialog).getByText(/no money was taken/)).toBeInTheDocument();
+  });
+
   it('shows a refund asked of the provider, the credits not taken back and the end of a subscription', async () => {
     const asked = '2026-02-01T10:00:00.000Z';
     const ended = '2026-03-01T00:00:00.000Z';
@@ -64,6 +80,7 @@ describe('OrdersAdmin', () => {
         shortfallCredits: 40,
         subscriptionEndedAt: ended,
         refundedAmount: 0,
+        sandbox: false,
       },
     });
     const requested = testAdminOrder({

@@ -119,7 +119,11 @@ export function OrdersAdmin() {
                       ),
                     })
                   : null;
-                const refundLine = [requested, o.status === OrderStatus.Paid ? partly : null]
+                const refundLine = [
+                  o.payment.sandbox ? t('admin.sandboxOrder') : null,
+                  requested,
+                  o.status === OrderStatus.Paid ? partly : null,
+                ]
                   .filter(Boolean)
                   .join(' · ');
                 return refundLine ? (

@@ -49,6 +49,8 @@ describe('App Store route configuration', () => {
     expect(problem({ ...base, APPLE_KEY_ID: 'short' })).toBe('APPLE_KEY_ID');
     expect(problem({ ...base, APPLE_APP_ID: 'com.example' })).toBe('APPLE_APP_ID');
     expect(problem({ ...base, APPLE_ENVIRONMENT: 'Xcode' })).toBe('APPLE_ENVIRONMENT');
+    expect(problem({ ...base, APPLE_ACCEPT_SANDBOX: 'no' })).toBe('APPLE_ACCEPT_SANDBOX');
+    expect(problem({ ...base, APPLE_SANDBOX_API_URL: 'sandbox' })).toBe('APPLE_SANDBOX_API_URL');
     expect(problem({ ...base, APPLE_ROOT_CERTS: notACert })).toBe('APPLE_ROOT_CERTS');
     expect(problem({ ...base, APPLE_ROOT_CERTS: join(dir, 'missing.cer') })).toBe('APPLE_ROOT_CERTS');
     expect(problem({ ...base, APPLE_PRIVATE_KEY: join(dir, 'missing.p8'), APPLE_ROOT_CERTS: notACert })).toBe(

@@ -56,12 +56,23 @@ export function refsToTry(change: Change, tx: JWSTransactionDecodedPayload): str
   return [...new Set(order.filter((r): r is string => typeof r === 'string' && r !== ''))];
 }
 
-/** The provider event for a change, once its order is known. */
+/**
+ * The time a subscription's transaction paid for (its purchase to its expiry), when it is one: a
+ * renewal's time is applied to the subscription's first order, while the refund names the
+ * renewal's own transaction (and order).
+ */
+export function periodOf(tx: JWSTransactionDecodedPayload): { from: number; until: number } | undefined {
+  const { purchaseDate: from, expiresDate: until } = tx;
+  return from !== undefined && until !== undefined && until > from ? { from, until } : undefined;
+}
+
+/** The provider event for a change, once its order is known (and the orders holding a subscription's time). */
 export function eventOf(
   change: Change,
   eventId: string,
   orderId: string,
   total: { amount: number; currency: string },
+  paidTime?: { orderIds: string[]; from: number; until: number },
 ): ProviderEvent {
   switch (change.kind) {
     case 'paid':
@@ -78,6 +89,6 @@ export function eventOf(
     case 'ended':
       return { kind: 'ended', eventId, orderId };
     case 'reversed':
-      return { kind: 'reversed', eventId, orderId, reason: 'refund' };
+      return { kind: 'reversed', eventId, orderId, reason: 'refund', ...(paidTime ? { paidTime } : {}) };
   }
 }

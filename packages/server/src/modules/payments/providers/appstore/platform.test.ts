@@ -296,6 +296,36 @@ describe.each(dialects)('App Store platform on %s', (dialect) => {
     expect(await subscriptionEnd(b.token)).toBe(renewedUntil);
   });
 
+  it.each(['REFUND', 'REVOKE'])(
+    'ends the time a renewal paid for on %s of it, after the app also reported the renewal',
+    async (type) => {
+      const b = await registerUser(t);
+      const first = monthlyTransaction();
+      expect((await validate(b.token, signedPurchase(first))).data).toEqual({ result: 1, products: 'monthly' });
+      const renewedUntil = (first.expiresDate as number) + 31 * DAY;
+      const renewal = monthlyTransaction({
+        originalTransactionId: first.transactionId,
+        purchaseDate: first.expiresDate,
+        expiresDate: renewedUntil,
+        transactionReason: 'RENEWAL',
+      });
+      expect((await notify(notification(apple, 'DID_RENEW', renewal))).body).toEqual({ received: true, applied: true });
+      // The app reports the renewal's transaction too: an order of its own, adding no time.
+      expect((await validate(b.token, signedPurchase(renewal))).data).toEqual({ result: 1, products: 'monthly' });
+      expect(await subscriptionEnd(b.token)).toBe(renewedUntil);
+
+      const revoked = { ...renewal, revocationDate: Date.now(), revocationReason: 0 };
+      expect(await notify(notification(apple, type, revoked))).toEqual({
+        status: 200,
+        body: { received: true, applied: true },
+      });
+      // The renewed period is gone; the first one, paid and not refunded, stays.
+      expect(await subscriptionEnd(b.token)).toBe(first.expiresDate);
+      const statuses = (await ordersOf(b.token)).map((o) => o.status).sort();
+      expect(statuses).toEqual(['paid', 'refunded']);
+    },
+  );
+
   it('applies the same notification once, even when it arrives 10 times at once', async () => {
     const b = await registerUser(t);
     const first = monthlyTransaction();

@@ -7,8 +7,8 @@ import type { PaymentsDeps } from '../../deps.js';
 import type { RefusedPurchase, StorePlatform, VerifiedPurchase } from '../../platform.js';
 import type { PaymentPorts } from '../../provider.js';
 import { orderOfRef } from '../../refs.js';
-import { AppleStore, NotFetched, NotVerified } from './apple.js';
-import { changeOf, eventOf, refsToTry } from './notifications.js';
+import { AppleStore, NotFetched, NotVerified, type Verified } from './apple.js';
+import { changeOf, eventOf, periodOf, refsToTry } from './notifications.js';
 import { appStoreTransaction, evidenceOf, type Evidence } from './transaction.js';
 
 /** Apple sells at most 10 of a consumable at once; anything far past that is not a real purchase. */
@@ -39,7 +39,7 @@ export class AppStorePlatform implements StorePlatform {
     const parsed = appStoreTransaction.safeParse(transaction);
     const evidence = parsed.success ? evidenceOf(parsed.data) : undefined;
     if (!evidence) return fail.invalidInput('transactionData', 'invalid');
-    let tx: JWSTransactionDecodedPayload | undefined;
+    let tx: Verified<JWSTransactionDecodedPayload> | undefined;
     try {
       tx = await this.read(evidence);
     } catch (error) {
@@ -53,7 +53,7 @@ export class AppStorePlatform implements StorePlatform {
   }
 
   /** Apple's transaction for the evidence: verified as sent, or fetched from Apple's API and verified. */
-  private async read(evidence: Evidence): Promise<JWSTransactionDecodedPayload | undefined> {
+  private async read(evidence: Evidence): Promise<Verified<JWSTransactionDecodedPayload> | undefined> {
     if ('jws' in evidence) return this.apple.transaction(evidence.jws);
     const id =
       'transactionId' in evidence ? evidence.transactionId : await this.apple.transactionIdOfReceipt(evidence.receipt);
@@ -61,7 +61,10 @@ export class AppStorePlatform implements StorePlatform {
   }
 
   /** What a verified transaction bought, or why it does not count (revoked, an expired subscription). */
-  private async purchaseOf(tx: JWSTransactionDecodedPayload): Promise<VerifiedPurchase | RefusedPurchase> {
+  private async purchaseOf({
+    payload: tx,
+    sandbox,
+  }: Verified<JWSTransactionDecodedPayload>): Promise<VerifiedPurchase | RefusedPurchase> {
     const { Type } = await this.apple.library();
     const { transactionId, originalTransactionId, productId } = tx;
     if (!transactionId || !productId) return { refused: 'invalid_transaction' };
@@ -73,6 +76,7 @@ export class AppStorePlatform implements StorePlatform {
       transactionId,
       storeProductIds: Array.from({ length: quantity }, () => productId),
       refs,
+      ...(sandbox ? { sandbox } : {}),
     };
     if (tx.type === Type.AUTO_RENEWABLE_SUBSCRIPTION) {
       if (tx.expiresDate === undefined || tx.expiresDate <= this.deps.now()) return { refused: 'expired' };
@@ -100,10 +104,10 @@ export class AppStorePlatform implements StorePlatform {
       let notification: ResponseBodyV2DecodedPayload;
       let tx: JWSTransactionDecodedPayload | undefined;
       try {
-        notification = await this.apple.notification(body.data.signedPayload);
+        notification = (await this.apple.notification(body.data.signedPayload)).payload;
         // The transaction inside is signed on its own, and verified as such.
         const signed = notification.data?.signedTransactionInfo;
-        tx = signed ? await this.apple.transaction(signed) : undefined;
+        tx = signed ? (await this.apple.transaction(signed)).payload : undefined;
       } catch (error) {
         if (!(error instanceof NotVerified)) throw error;
         this.deps.log.warn({ reason: error.reason }, 'App Store notification not verified');
@@ -130,12 +134,28 @@ export class AppStorePlatform implements StorePlatform {
     // No order: the app never reported this purchase here, so nothing was granted to change.
     const order = orderId ? await ports.findOrder(orderId) : undefined;
     if (!order) return { status: 200, body: { received: true, ignored: type } };
-    const applied = await ports.applyEvent(this.provider, eventOf(change, n.notificationUUID, order.iden, order.total));
+    const paidTime = change.kind === 'reversed' ? await this.paidTime(tx) : undefined;
+    const applied = await ports.applyEvent(
+      this.provider,
+      eventOf(change, n.notificationUUID, order.iden, order.total, paidTime),
+    );
     if (applied instanceof Failure) {
       if (applied.body.code === 912) return { status: 409, body: { error: 'not_yet' } };
       return { status: 200, body: { received: true, refused: applied.body.code } };
     }
     return { status: 200, body: { received: true, applied: applied.applied } };
+  }
+
+  /**
+   * Where a refunded subscription transaction's time sits: a renewal Apple announced was applied to
+   * the order its original transaction started, whichever order the app's report of it made.
+   */
+  private async paidTime(tx: JWSTransactionDecodedPayload) {
+    const period = periodOf(tx);
+    const original = tx.originalTransactionId;
+    if (!period || !original) return undefined;
+    const subscriptionOrder = await orderOfRef(this.deps.db, this.provider, original);
+    return subscriptionOrder ? { orderIds: [subscriptionOrder], ...period } : undefined;
   }
 }
 

@@ -126,6 +126,39 @@ describe.each(dialects)('Google Play platform on %s', (dialect) => {
     expect(google.count('token')).toBeGreaterThanOrEqual(1);
   });
 
+  it("marks a license tester's purchases (purchaseType 0, testPurchase) as sandbox orders, and a sale as none", async () => {
+    const tester = await registerUser(t);
+    buy(`tok-test-${seq}`, 'till.credits100', { purchaseType: 0 });
+    subscribe(`tok-test-sub-${seq}`, Date.now() + 30 * 86_400_000);
+    expect((await validate(tester.token, playTransaction(`tok-test-${seq}`, 'till.credits100'))).data).toEqual({
+      result: 1,
+      products: 'credits-100',
+    });
+    expect((await validate(tester.token, playTransaction(`tok-test-sub-${seq}`, 'till.monthly'))).data).toEqual({
+      result: 1,
+      products: 'monthly',
+    });
+    const buyer = await registerUser(t);
+    // A real purchase carries no purchaseType.
+    buy(`tok-sale-${seq}`, 'till.credits100', { purchaseType: undefined, orderId: `GPA.3300-0000-0001-${seq}` });
+    expect((await validate(buyer.token, playTransaction(`tok-sale-${seq}`, 'till.credits100'))).data).toEqual({
+      result: 1,
+      products: 'credits-100',
+    });
+    const { token } = await anAdmin(t);
+    const sandboxOf = async (userId: string) =>
+      (
+        await ok<{ orders: { payment: { sandbox: boolean } }[] }>(t, '/api/admin/orders/list', {
+          token,
+          userId,
+          page: 1,
+          pageSize: 10,
+        })
+      ).orders.map((o) => o.payment.sandbox);
+    expect(await sandboxOf(tester.userId)).toEqual([true, true]);
+    expect(await sandboxOf(buyer.userId)).toEqual([false]);
+  });
+
   it('acknowledges a non-consumable without consuming it, and nothing already acknowledged', async () => {
     const b = await registerUser(t);
     buy(`tok-pro-${seq}`, 'till.pro_unlock');
@@ -178,6 +211,47 @@ describe.each(dialects)('Google Play platform on %s', (dialect) => {
       parameter: 'transactionData',
       reason: 'invalid',
     });
+  });
+
+  it('ends all the time a subscription paid for, renewals the app also reported included, when Google revokes it', async () => {
+    const b = await registerUser(t);
+    const token = `tok-revoked-${seq}`;
+    const first = Date.now() + 30 * 24 * 3600 * 1000;
+    subscribe(token, first);
+    expect((await validate(b.token, playTransaction(token, 'till.monthly'))).data).toEqual({
+      result: 1,
+      products: 'monthly',
+    });
+    const subscription = (type: number) => ({
+      subscriptionNotification: {
+        version: '1.0',
+        notificationType: type,
+        purchaseToken: token,
+        subscriptionId: 'till.monthly',
+      },
+    });
+    // Renewed, and the renewal reported by the app too: the same purchase token, the same order.
+    subscribe(token, first + 31 * 24 * 3600 * 1000);
+    expect((await push(subscription(2), { bearer: google.oidc() })).status).toBe(200);
+    expect((await validate(b.token, playTransaction(token, 'till.monthly'))).data).toEqual({
+      result: 1,
+      products: 'monthly',
+    });
+    const active = async () =>
+      (
+        await ok<{ entitlements: { productId: string; active: boolean }[] }>(t, '/api/store/entitlements', {
+          token: b.token,
+        })
+      ).entitlements.filter((e) => e.productId === 'monthly' && e.active);
+    expect(await active()).toHaveLength(1);
+
+    google.subscriptions.set(token, {
+      ...google.subscriptions.get(token),
+      subscriptionState: 'SUBSCRIPTION_STATE_EXPIRED',
+    });
+    const revoked = await push(subscription(12), { bearer: google.oidc() });
+    expect(await revoked.json()).toEqual({ received: true, applied: true });
+    expect(await active()).toEqual([]);
   });
 
   it('records a subscription until the expiry Google reports, and a renewal moves its end, once for 10 pushes at once', async () => {

@@ -94,6 +94,8 @@ export class GooglePlayPlatform implements StorePlatform {
       transactionId: p.orderId ?? `token:${token}`,
       storeProductIds: Array.from({ length: quantity }, () => productId),
       refs: [{ kind: 'purchase', ref: token }],
+      // A license tester's purchase (`purchaseType` 0) takes no money.
+      ...(p.purchaseType === 0 ? { sandbox: true } : {}),
     };
     this.verified.set(purchase, {
       subscription: false,
@@ -122,6 +124,8 @@ export class GooglePlayPlatform implements StorePlatform {
       storeProductIds: [productId],
       refs: [{ kind: 'subscription', ref: token }],
       expiresAt,
+      // The v2 resource carries `testPurchase` (an empty object) only for a license tester's purchase.
+      ...(s.testPurchase ? { sandbox: true } : {}),
     };
     this.verified.set(purchase, {
       subscription: true,
@@ -159,7 +163,12 @@ export class GooglePlayPlatform implements StorePlatform {
       const secret = typeof query?.token === 'string' ? query.token : undefined;
       const auth = await this.pushAuth.check(request.headers.authorization, secret);
       if (auth === 'missing') return reply.status(401).send({ error: 'unauthenticated' });
-      if (auth === 'refused') return reply.status(403).send({ error: 'forbidden' });
+      if (auth !== 'ok') {
+        // The subscription's audience or service account not matching the configuration shows here.
+        const { refused: reason, ...claims } = auth;
+        this.deps.log.warn({ reason, ...claims }, 'Google push refused');
+        return reply.status(403).send({ error: 'forbidden' });
+      }
       const push = pushMessage.safeParse(request.body);
       if (!push.success) return reply.status(400).send({ error: 'not_a_push_message' });
       const notification = readNotification(push.data.message.data);
