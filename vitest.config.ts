@@ -10,11 +10,15 @@ const alias = {
   '@till/server': here('./packages/server/src/index.ts'),
 };
 
+// Time limits catch a test that hangs, never a slow machine: a module loaded afresh, or a whole flow in
+// jsdom, may take seconds while both cores are busy.
+const patient = { testTimeout: 60_000, hookTimeout: 60_000 };
+
 export default defineConfig({
   resolve: { alias },
   test: {
     projects: [
-      { resolve: { alias }, test: { name: 'protocol', include: ['packages/protocol/src/**/*.test.ts'] } },
+      { resolve: { alias }, test: { name: 'protocol', include: ['packages/protocol/src/**/*.test.ts'], ...patient } },
       {
         resolve: { alias },
         test: {
@@ -24,7 +28,7 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      { resolve: { alias }, test: { name: 'client', include: ['packages/client/src/**/*.test.ts'] } },
+      { resolve: { alias }, test: { name: 'client', include: ['packages/client/src/**/*.test.ts'], ...patient } },
       {
         resolve: { alias },
         test: { name: 'integration', include: ['tests/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
@@ -36,20 +40,19 @@ export default defineConfig({
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['apps/web/src/test/setup.ts'],
-          // Whole flows in jsdom (checkout, dialogs, the poller) take seconds on a busy 2-core machine.
-          testTimeout: 20_000,
+          ...patient,
         },
       },
       // The phone projects against the web app's dependencies (files only: no SDK, no Xcode).
-      { test: { name: 'mobile', include: ['apps/web/native-projects.test.ts'] } },
+      { test: { name: 'mobile', include: ['apps/web/native-projects.test.ts'], ...patient } },
       {
-        // The web app in Chromium against the real server: one file at a time, each a long journey.
+        // The web app in Chromium against the real server: each file a long journey with its own
+        // Chromium and server (scripts/test.mjs runs two at a time).
         resolve: { alias },
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
           globalSetup: ['e2e/global-setup.ts'],
-          fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 300_000,
         },

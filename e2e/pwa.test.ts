@@ -34,7 +34,7 @@ describe('the installable app', () => {
         // Workbox keys its precache by URL plus a revision parameter.
         return all.flat().map((u) => new URL(u).pathname);
       });
-    await expect.poll(cachedPaths, { timeout: 15_000 }).toContain('/index.html');
+    await expect.poll(cachedPaths, { timeout: 60_000 }).toContain('/index.html');
     const paths = await cachedPaths();
     expect(paths.some((p) => /^\/assets\/index-.*\.js$/.test(p))).toBe(true);
     await ctx.close();
@@ -54,10 +54,10 @@ describe('the installable app', () => {
       route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html>' }),
     );
     await page.reload();
-    await expect.poll(() => errors.join('\n'), { timeout: 10_000 }).toMatch(/offline support is off: .*not JavaScript/);
+    await expect.poll(() => errors.join('\n'), { timeout: 60_000 }).toMatch(/offline support is off: .*not JavaScript/);
     await expect
       .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), {
-        timeout: 10_000,
+        timeout: 60_000,
       })
       .toBe(0);
     await ctx.close();
@@ -84,7 +84,7 @@ describe('the installable app', () => {
         }
         return false;
       });
-    await expect.poll(shellCached, { timeout: 15_000 }).toBe(true);
+    await expect.poll(shellCached, { timeout: 60_000 }).toBe(true);
     await page.reload();
     await page.getByRole('heading', { name: 'Pro unlock' }).waitFor();
     expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);

@@ -8,8 +8,10 @@ const config: CapacitorConfig = {
   webDir: 'dist',
   plugins: {
     // The app hides the splash itself once the first screen has rendered (platform/native/shell.ts),
-    // so that the user never sees a blank WebView in between; the timeout covers a failed start.
-    SplashScreen: { launchAutoHide: false, launchShowDuration: 10_000, backgroundColor: '#ffffff' },
+    // so that the user never sees a blank WebView in between. A start that fails before then (a
+    // script that throws, a chunk that cannot load) still loses the splash after launchShowDuration:
+    // the plugin counts that time only while launchAutoHide is on.
+    SplashScreen: { launchAutoHide: true, launchShowDuration: 10_000, backgroundColor: '#ffffff' },
     // The page draws under the system bars (edge to edge, as Android 15 requires) and pads itself
     // by the safe-area insets, which Capacitor hands to the page as CSS variables on Android.
     SystemBars: { insetsHandling: 'css', initialViewportFitValueHint: 'cover' },

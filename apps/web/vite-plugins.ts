@@ -95,45 +95,22 @@ export function withStaticImports(bundle: Bundle, fileNames: string[]): Set<stri
   return found;
 }
 
-/** The chunks the first page needs at start: the entry's, and those of the page module `firstPage`. */
-function firstPageChunks(bundle: Bundle, firstPage: string): Set<string> {
-  const starts = Object.values(bundle).flatMap((o) =>
-    o.type === 'chunk' && (o.isEntry || o.facadeModuleId?.replaceAll('\\', '/').endsWith(firstPage))
-      ? [o.fileName]
-      : [],
-  );
+/**
+ * The chunks that run at start: the entry's, those of the modules `atStart` (paths such as
+ * `src/start.tsx`, which the entry imports dynamically), and every chunk they import statically.
+ */
+function startChunks(bundle: Bundle, atStart: string[]): Set<string> {
+  const starts = Object.values(bundle).flatMap((o) => {
+    const id = o.type === 'chunk' ? o.facadeModuleId?.replaceAll('\\', '/') : undefined;
+    return o.type === 'chunk' && (o.isEntry || atStart.some((m) => id?.endsWith(m))) ? [o.fileName] : [];
+  });
   return withStaticImports(bundle, starts);
 }
 
 /**
- * Preloads the first page's own chunks (`firstPage`, a module path such as
- * `src/app/routes/catalog.tsx`) from the HTML, beside the entry's: the browser fetches them while
- * the entry downloads, instead of when the started app asks for the page.
- */
-export function preloadFirstPage(firstPage: string): Plugin {
-  return {
-    name: 'till-preload-first-page',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(html, ctx) {
-        if (!ctx.bundle) return html;
-        return [...firstPageChunks(ctx.bundle, firstPage)]
-          .filter((file) => !html.includes(`/${file}"`))
-          .map((file) => ({
-            tag: 'link',
-            attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
-            injectTo: 'head' as const,
-          }));
-      },
-    },
-  };
-}
-
-/**
- * Fetches the app's scripts at low priority (`fetchpriority="low"` on the entry and its preloads):
- * the page paints before they run (the shell draws the bar, and the server the catalog's cards),
- * so nothing a visitor sees first waits on them. Module scripts never block rendering, yet Chrome
+ * Fetches the entry script at low priority (`fetchpriority="low"`, and on any module preload the
+ * page names): the page paints before it runs (the shell draws the bar, and the server the
+ * catalog's cards), so nothing a visitor sees first waits on it. Module scripts never block rendering, yet Chrome
  * fetches them at high priority, and Lighthouse's simulation then counts them as blocking the
  * first paint whenever they happened to finish before it.
  */
@@ -154,12 +131,12 @@ export function lowPriorityScripts(): Plugin {
 }
 
 /**
- * Marks the scripts that run at start (the entry, the first page's, and what they import) with
+ * Marks the scripts that run at start (the entry, the modules `atStart`, and what they import) with
  * V8's explicit compile hint (`//# allFunctionsCalledOnLoad`, Chrome 136+): their functions are
  * compiled while the script streams in, on a background thread, instead of one by one on the main
  * thread as the app starts calling them. Other engines read it as a comment.
  */
-export function eagerCompileHint(firstPage: string): Plugin {
+export function eagerCompileHint(atStart: string[]): Plugin {
   const hint = '//# allFunctionsCalledOnLoad\n';
   return {
     name: 'till-eager-compile-hint',
@@ -168,7 +145,7 @@ export function eagerCompileHint(firstPage: string): Plugin {
       // After Vite's own additions to the entry (its preload map), so that the hint stays first.
       order: 'post',
       handler(_options, bundle) {
-        for (const fileName of firstPageChunks(bundle, firstPage)) {
+        for (const fileName of startChunks(bundle, atStart)) {
           const chunk = bundle[fileName];
           if (chunk?.type !== 'chunk' || chunk.code.startsWith(hint)) continue;
           chunk.code = hint + chunk.code;

@@ -9,12 +9,12 @@ import {
   eagerCompileHint,
   lowPriorityScripts,
   precompress,
-  preloadFirstPage,
   reactRouterProduction,
 } from './vite-plugins.ts';
 
-// The page a visitor sees first: its chunks load with the entry's and compile as they stream in.
-const FIRST_PAGE = 'src/app/routes/catalog.tsx';
+// What runs at start, after the small entry (src/main.tsx): the app, and the page a visitor sees
+// first. Their chunks compile as they stream in.
+const AT_START = ['src/start.tsx', 'src/app/routes/catalog.tsx'];
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -32,12 +32,11 @@ export default defineConfig({
     react(),
     axiosWithoutFetch(),
     reactRouterProduction(),
-    eagerCompileHint(FIRST_PAGE),
-    preloadFirstPage(FIRST_PAGE),
+    eagerCompileHint(AT_START),
     lowPriorityScripts(),
     precompress(),
     VitePWA({
-      // main.tsx registers the worker itself, after checking that the script is really served.
+      // start.tsx registers the worker itself, after checking that the script is really served.
       injectRegister: false,
       registerType: 'autoUpdate',
       includeAssets: ['favicon.svg', 'icon-192.png'],

@@ -1,14 +1,17 @@
-// The web app's first screen: the gzipped size of the JavaScript it loads (goal: at most 170 KB),
-// and a Lighthouse mobile run against the production build (goal: performance at least 90). The
-// build is served by the real server, as `npm start` serves it. The baseline of the size, built in
-// the same run with the same build steps, is the smallest app on the same stack (bench/web/floor):
-// the ratio says how much the first screen carries beyond what its libraries alone weigh.
+// The web app's first screen: the gzipped size of the JavaScript it loads (goal: at most 150 KB),
+// and Lighthouse mobile runs against the production build (goal: in every run, performance at least
+// 95, total blocking time at most 200 ms and largest contentful paint at most 1.5 s). The build is
+// served by the real server, as `npm start` serves it. The baseline, built in the same run with the
+// same build steps, is the smallest app on the same stack (bench/web/floor): the size ratio says how
+// much the first screen carries beyond what its libraries alone weigh, and its Lighthouse runs,
+// printed beside Till's, what the stack alone scores on this machine and browser.
 import '../built.js';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
@@ -25,8 +28,10 @@ import { checkQuiet, reportQuiet } from '../lib.js';
 import { buildApp, loadConfig } from '../../packages/server/dist/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const SIZE_GOAL_KB = 170;
-const SCORE_GOAL = 90;
+const SIZE_GOAL_KB = 150;
+const SCORE_GOAL = 95;
+const TBT_GOAL_MS = 200;
+const LCP_GOAL_MS = 1500;
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
 
 execFileSync('sh', [join(root, 'scripts/ensure-chromium.sh')], { stdio: 'inherit' });
@@ -44,8 +49,10 @@ await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
 let ok = true;
+const floorDir = mkdtempSync(join(tmpdir(), 'till-bench-floor-'));
+let floorServer: Server | undefined;
 try {
-  const floor = await floorSize();
+  const floor = await floorSize(floorDir);
   await checkQuiet('first screen and Lighthouse');
   const first = await measureFirstScreen(base);
   console.log(
@@ -53,27 +60,34 @@ try {
   );
   ok = first <= SIZE_GOAL_KB && ok;
   // BENCH_LIGHTHOUSE_RUNS=0 measures the size alone (a quick check while trimming the bundle).
-  if (RUNS > 0) ok = (await runLighthouse(base)) && ok;
+  if (RUNS > 0) {
+    ok = (await runLighthouse(base, 'Till', true)) && ok;
+    floorServer = await serveStatic(floorDir);
+    await runLighthouse(`http://127.0.0.1:${(floorServer.address() as AddressInfo).port}/`, 'stack floor', false);
+  }
   reportQuiet();
 } finally {
   await app.close();
+  if (floorServer) await new Promise((r) => floorServer!.close(r));
   rmSync(dir, { recursive: true, force: true });
+  rmSync(floorDir, { recursive: true, force: true });
 }
 process.exit(ok ? 0 : 1);
 
 /**
- * Builds bench/web/floor as apps/web is built (production, es2022, the same build steps) and sums
- * the gzipped bytes of the scripts its first screen loads: the entry's chunk and what it imports
- * statically (axios, imported when the query runs, is left out, as on Till's first screen).
+ * Builds bench/web/floor into `outDir` as apps/web is built (production, es2022, the same build
+ * steps) and sums the gzipped bytes of the scripts its first screen loads: the entry's chunk and
+ * what it imports statically (axios, imported when the query runs, is left out, as on Till's first
+ * screen).
  */
-async function floorSize(): Promise<number> {
+async function floorSize(outDir: string): Promise<number> {
   const output = (await build({
     root: fileURLToPath(new URL('./floor', import.meta.url)),
     configFile: false,
     logLevel: 'error',
     mode: 'production',
     plugins: [react(), axiosWithoutFetch(), reactRouterProduction()],
-    build: { target: 'es2022', write: false },
+    build: { target: 'es2022', outDir, emptyOutDir: true },
   })) as { output: Bundle[string][] };
   const bundle: Bundle = Object.fromEntries(output.output.map((o) => [o.fileName, o]));
   const entries = output.output.flatMap((o) => (o.type === 'chunk' && o.isEntry ? [o.fileName] : []));
@@ -137,8 +151,33 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Lighthouse's mobile preset, through a Chromium started here with a debugging port. */
-async function runLighthouse(url: string): Promise<boolean> {
+/** Serves the floor's build from `root` on a loopback port, its index.html for every other path. */
+async function serveStatic(root: string): Promise<Server> {
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+  const server = createHttpServer((req, res) => {
+    const path = normalize(new URL(req.url ?? '/', 'http://x').pathname).replace(/^(\.\.[/\\])+/, '');
+    // A failure answers 404 instead of ending the benchmark with its browser still running.
+    for (const file of [join(root, path), join(root, 'index.html')]) {
+      try {
+        const body = readFileSync(file);
+        res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+        res.end(body);
+        return;
+      } catch {
+        // Not a file there: the next candidate.
+      }
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return server;
+}
+
+/**
+ * Lighthouse's mobile preset, through a Chromium started here with a debugging port. With `goal`,
+ * says whether every run met the score, blocking-time and largest-paint goals.
+ */
+async function runLighthouse(url: string, label: string, goal: boolean): Promise<boolean> {
   const port = await freePort();
   const profile = mkdtempSync(join(tmpdir(), 'till-bench-chrome-'));
   const chrome = spawn(
@@ -152,7 +191,8 @@ async function runLighthouse(url: string): Promise<boolean> {
     await waitForDebugger(port);
     const { default: lighthouse } = await import('lighthouse');
     // Lighthouse's own advice on a shared machine: several runs, and the median one counts.
-    const runs = [];
+    type Run = { lhr: NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr']; score: number };
+    const runs: Run[] = [];
     for (let i = 0; i < RUNS; i++) {
       const result = await lighthouse(url, {
         port,
@@ -165,20 +205,34 @@ async function runLighthouse(url: string): Promise<boolean> {
         throw new Error(`${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
       runs.push({ lhr: result.lhr, score: Math.round((result.lhr.categories.performance?.score ?? 0) * 100) });
     }
-    runs.sort((a, b) => a.score - b.score);
-    const median = runs[Math.floor(runs.length / 2)]!;
-    const { lhr, score } = median;
-    console.log(`  scores of ${runs.length} runs: ${runs.map((r) => r.score).join(', ')}`);
+    const lcpElement = (r: Run) => {
+      const details = r.lhr.audits['largest-contentful-paint-element']?.details as
+        { items?: { items?: { node?: { selector?: string } }[] }[] } | undefined;
+      return details?.items?.[0]?.items?.[0]?.node?.selector ?? '?';
+    };
+    const ms = (r: Run, id: string) => Math.round(r.lhr.audits[id]?.numericValue ?? 0);
+    const metGoals = (r: Run) =>
+      r.score >= SCORE_GOAL &&
+      ms(r, 'total-blocking-time') <= TBT_GOAL_MS &&
+      ms(r, 'largest-contentful-paint') <= LCP_GOAL_MS;
+    console.log(`  ${label}: scores of ${runs.length} runs in order: ${runs.map((r) => r.score).join(', ')}`);
     for (const r of runs) {
-      const ms = (id: string) => Math.round(r.lhr.audits[id]?.numericValue ?? 0);
       console.log(
-        `    ${r.score}: FCP ${ms('first-contentful-paint')} LCP ${ms('largest-contentful-paint')} TBT ${ms('total-blocking-time')} SI ${ms('speed-index')} ms, index ${Math.round(r.lhr.environment.benchmarkIndex)}`,
+        `    ${r.score}: FCP ${ms(r, 'first-contentful-paint')} LCP ${ms(r, 'largest-contentful-paint')} TBT ${ms(r, 'total-blocking-time')} SI ${ms(r, 'speed-index')} ms, index ${Math.round(r.lhr.environment.benchmarkIndex)}, largest paint ${lcpElement(r)}${goal ? (metGoals(r) ? '' : '  (below a goal)') : ''}`,
       );
     }
+    const sorted = [...runs].sort((a, b) => a.score - b.score);
+    const { lhr, score } = sorted[Math.floor(sorted.length / 2)]!;
     // Lighthouse scales what it observed by this machine's speed: a slower machine, a lower score.
     console.log(`  machine benchmark index ${Math.round(lhr.environment.benchmarkIndex)}`);
     if (process.env.BENCH_LIGHTHOUSE_DETAIL) {
-      for (const id of ['mainthread-work-breakdown', 'bootup-time', 'long-tasks', 'network-requests']) {
+      for (const id of [
+        'largest-contentful-paint-element',
+        'mainthread-work-breakdown',
+        'bootup-time',
+        'long-tasks',
+        'network-requests',
+      ]) {
         const details = lhr.audits[id]?.details as { items?: Record<string, unknown>[] } | undefined;
         for (const item of details?.items?.slice(0, 25) ?? []) console.log(`  ${id}: ${JSON.stringify(item)}`);
       }
@@ -191,10 +245,19 @@ async function runLighthouse(url: string): Promise<boolean> {
       'speed-index',
     ]) {
       const audit = lhr.audits[id];
-      if (audit) console.log(`  ${audit.title.padEnd(28)} ${audit.displayValue ?? ''}`);
+      if (audit)
+        console.log(
+          `  ${audit.title.padEnd(28)} ${audit.displayValue ?? ''}${audit.errorMessage ? ` (${audit.errorMessage})` : ''}`,
+        );
     }
-    const met = score >= SCORE_GOAL;
-    console.log(`Lighthouse performance (mobile, median)  ${score}   goal >= ${SCORE_GOAL} ${met ? 'met' : 'MISSED'}`);
+    if (!goal) {
+      console.log(`${label} Lighthouse performance (mobile, median)  ${score}`);
+      return true;
+    }
+    const met = runs.every(metGoals);
+    console.log(
+      `${label} Lighthouse performance (mobile, median)  ${score}   goal: every run >= ${SCORE_GOAL}, TBT <= ${TBT_GOAL_MS} ms, LCP <= ${LCP_GOAL_MS} ms: ${met ? 'met' : 'MISSED'}`,
+    );
     return met;
   } catch (error) {
     // The size figure above still stands; say why this one could not be taken.

@@ -112,7 +112,7 @@ export async function newContext(
   serviceWorkers: 'allow' | 'block' = 'block',
   options: BrowserContextOptions = {},
 ): Promise<BrowserContext> {
-  return env.browser.newContext({
+  const context = await env.browser.newContext({
     ...options,
     baseURL: env.url,
     viewport: { width: viewport.width, height: viewport.height },
@@ -121,6 +121,9 @@ export async function newContext(
     serviceWorkers,
     locale: 'en-US',
   });
+  // Waits end on what the page does; their limit catches a page that never does it, not a slow machine.
+  context.setDefaultTimeout(60_000);
+  return context;
 }
 
 /**

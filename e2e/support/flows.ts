@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** Waits until the locator's text matches, polling (playwright-core has no web-first assertions). */
-export async function waitForText(page: Page, text: string | RegExp, timeout = 15_000): Promise<void> {
+export async function waitForText(page: Page, text: string | RegExp, timeout = 60_000): Promise<void> {
   await page.getByText(text).first().waitFor({ state: 'visible', timeout });
 }
 
@@ -13,6 +13,27 @@ export function field(scope: Page | Locator, label: string | RegExp): Locator {
 
 export async function fill(scope: Page | Locator, label: string | RegExp, value: string): Promise<void> {
   await field(scope, label).fill(value);
+}
+
+/**
+ * Answers the dialog that asks for the password again before a credential change (the server's 914),
+ * when it comes: a session that proved it within the last minutes is not asked, and the change shows
+ * `done` at once.
+ */
+export async function proveItsMe(page: Page, password: string, done: string | RegExp): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  const asked = await Promise.race([
+    dialog.waitFor({ timeout: 60_000 }).then(() => true),
+    page
+      .getByText(done)
+      .first()
+      .waitFor({ timeout: 60_000 })
+      .then(() => false),
+  ]);
+  if (!asked) return;
+  await fill(dialog, 'Password', password);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await dialog.waitFor({ state: 'hidden' });
 }
 
 /** Signs in on the sign-in page (or dialog) that is showing. */
@@ -33,15 +54,15 @@ export async function signOut(page: Page): Promise<void> {
 export async function buyWithDefault(page: Page): Promise<void> {
   await page.getByRole('radio', { name: /Sandbox checkout/ }).check();
   await page.getByRole('button', { name: 'Buy', exact: true }).click();
-  await page.waitForURL(/\/api\/pay\/default\//, { timeout: 20_000 });
+  await page.waitForURL(/\/api\/pay\/default\//, { timeout: 60_000 });
 }
 
 /** Pays on the sandbox checkout page and waits for the order page to say Paid. */
 export async function payOnSandbox(page: Page): Promise<string> {
   // Paying on the page brings the buyer back to the order page by itself.
   await page.getByRole('button', { name: /^Pay / }).click();
-  await page.waitForURL(/\/orders\/[^/]+$/, { timeout: 20_000 });
-  await waitForText(page, 'Paid. You now have:', 20_000);
+  await page.waitForURL(/\/orders\/[^/]+$/, { timeout: 60_000 });
+  await waitForText(page, 'Paid. You now have:', 60_000);
   const iden = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
   expect(iden).not.toBe('');
   return iden;

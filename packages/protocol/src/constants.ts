@@ -142,3 +142,40 @@ export const StorePaths = {
   adminUsersSetLevel: 'api/admin/users/setLevel',
   adminUsersClearFlag: 'api/admin/users/clearFlag',
 } as const;
+
+/**
+ * Paths of the second-factor and security-log calls (no leading slash).
+ *
+ * @example
+ * client.post(SecurityPaths.loginSecondFactor, { challenge, code: '123456' });
+ */
+export const SecurityPaths = {
+  loginSecondFactor: 'api/login/secondFactor',
+  secondFactorStatus: 'api/auth/secondFactor/status',
+  totpSetup: 'api/auth/totp/setup',
+  totpEnable: 'api/auth/totp/enable',
+  totpDisable: 'api/auth/totp/disable',
+  securityLog: 'api/auth/securityLog',
+  adminUserSecurityLog: 'api/admin/users/securityLog',
+  adminResetSecondFactor: 'api/admin/users/resetSecondFactor',
+  stepUp: 'api/auth/stepUp',
+} as const;
+
+/**
+ * Paths of the passkey and account-deletion calls (no leading slash).
+ *
+ * @example
+ * client.post(PasskeyPaths.signInOptions, {});
+ */
+export const PasskeyPaths = {
+  registrationOptions: 'api/auth/passkeys/registrationOptions',
+  register: 'api/auth/passkeys/register',
+  list: 'api/auth/passkeys/list',
+  rename: 'api/auth/passkeys/rename',
+  remove: 'api/auth/passkeys/remove',
+  confirmOptions: 'api/auth/passkeys/confirmOptions',
+  signInOptions: 'api/passkeys/signInOptions',
+  signIn: 'api/passkeys/signIn',
+  deleteAccount: 'api/auth/deleteAccount',
+  adminDeleteUser: 'api/admin/users/delete',
+} as const;

@@ -11,6 +11,9 @@ export {
   PASSWORD_MAX,
   TOKEN_PLACEHOLDER,
   Paths,
+  StorePaths,
+  SecurityPaths,
+  PasskeyPaths,
 } from './constants.js';
 export type { LevelValue, ProductTypeValue, OrderStatusValue, Provider } from './constants.js';
 export * from './objects.js';
@@ -38,7 +41,6 @@ export {
   paymentNotificationRequest,
   paymentNotificationData,
   providerSchema,
-  StorePaths,
 } from './store-extra.js';
 export type {
   CreditEntry,
@@ -135,7 +137,6 @@ export {
 } from './shop.js';
 export type { CheckoutPreviewRequest, CheckoutLine, CheckoutPreviewData, FilesLimitsData } from './shop.js';
 export {
-  SecurityPaths,
   TOTP_DIGITS,
   TOTP_PERIOD,
   RECOVERY_CODE_COUNT,
@@ -148,6 +149,8 @@ export {
   totpEnableRequest,
   totpEnableData,
   totpDisableRequest,
+  stepUpRequest,
+  stepUpData,
   SECURITY_EVENT_KINDS,
   securityLogEntrySchema,
   securityLogRequest,
@@ -163,6 +166,8 @@ export type {
   SecondFactorStatusData,
   TotpSetupData,
   TotpEnableData,
+  StepUpRequest,
+  StepUpData,
   SecurityEventKind,
   SecurityLogEntry,
   SecurityLogData,

@@ -1,6 +1,10 @@
 import { z } from 'zod';
+import { PasskeyPaths } from './constants.js';
 import { emailSchema } from './objects.js';
 import { recoveryCodeSchema, totpCodeSchema } from './security.js';
+
+// Kept with the other constants so that importing a path never loads the schemas (and zod).
+export { PasskeyPaths };
 
 const token = z.string().min(1).max(512);
 const b64url = (max: number) =>
@@ -9,25 +13,6 @@ const b64url = (max: number) =>
     .min(1)
     .max(max)
     .regex(/^[A-Za-z0-9_-]+$/, 'base64url');
-
-/**
- * Paths of the passkey and account-deletion calls (no leading slash).
- *
- * @example
- * client.post(PasskeyPaths.signInOptions, {});
- */
-export const PasskeyPaths = {
-  registrationOptions: 'api/auth/passkeys/registrationOptions',
-  register: 'api/auth/passkeys/register',
-  list: 'api/auth/passkeys/list',
-  rename: 'api/auth/passkeys/rename',
-  remove: 'api/auth/passkeys/remove',
-  confirmOptions: 'api/auth/passkeys/confirmOptions',
-  signInOptions: 'api/passkeys/signInOptions',
-  signIn: 'api/passkeys/signIn',
-  deleteAccount: 'api/auth/deleteAccount',
-  adminDeleteUser: 'api/admin/users/delete',
-} as const;
 
 /** A passkey's name as the user chose it. @example passkeyNameSchema.parse('Phone') */
 export const passkeyNameSchema = z.string().trim().min(1).max(60);

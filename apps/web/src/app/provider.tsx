@@ -1,5 +1,6 @@
 import CssBaseline from '@mui/material/CssBaseline';
-import { ThemeProvider } from '@mui/material/styles';
+import { THEME_ID } from '@mui/material/styles';
+import { ThemeProvider } from '@mui/system';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import type { ReactNode } from 'react';
@@ -24,7 +25,10 @@ export function AppProvider({
   children: ReactNode;
 }) {
   return (
-    <ThemeProvider theme={theme}>
+    // MUI's own ThemeProvider also carries the CSS-variables provider and its colour-scheme
+    // script for themes that use them; this theme does not, and the system provider is what
+    // MUI itself renders for such a theme.
+    <ThemeProvider themeId={THEME_ID} theme={theme}>
       <CssBaseline />
       <I18nextProvider i18n={i18n}>
         <TillProvider till={till}>

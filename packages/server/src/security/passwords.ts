@@ -53,11 +53,16 @@ export class PasswordHasher {
   async verify(stored: string | undefined, password: string): Promise<boolean> {
     if (stored === undefined) {
       this.dummyHash ??= this.hash('dummy password that never matches');
-      await pool.verify(await this.dummyHash, password).catch(() => false);
+      await this.check(await this.dummyHash, password);
       return false;
     }
+    return this.check(stored, password);
+  }
+
+  /** Whether `password` matches the encoded hash; false for a value that is not an argon2 hash. */
+  protected async check(encoded: string, password: string): Promise<boolean> {
     try {
-      return await pool.verify(stored, password);
+      return await pool.verify(encoded, password);
     } catch {
       return false;
     }

@@ -8,7 +8,18 @@ const cap = vi.hoisted(() => ({
   listeners: new Map<string, (data: unknown) => void>(),
 }));
 
-vi.mock('@capacitor/core', () => ({ Capacitor: { getPlatform: () => cap.platform, isNativePlatform: () => true } }));
+vi.mock('@capacitor/core', () => ({
+  Capacitor: { getPlatform: () => cap.platform, isNativePlatform: () => true },
+  // The app's own Android plugin (DownloadsPlugin.java): a name already in Download gets a number.
+  registerPlugin: () => ({
+    save: vi.fn(async (o: { name: string; data: string }) => {
+      const name = cap.files.has(`Download/${o.name}`) ? o.name.replace(/(\.\w+)?$/, ' (1)$1') : o.name;
+      cap.files.set(`Download/${name}`, o.data);
+      return { name, folder: 'Download', uri: `content://media/external/downloads/${cap.files.size}` };
+    }),
+    share: vi.fn(async () => undefined),
+  }),
+}));
 vi.mock('@capacitor/filesystem', () => ({
   Directory: { Documents: 'DOCUMENTS', Data: 'DATA', Library: 'LIBRARY', ExternalStorage: 'EXTERNAL_STORAGE' },
   Encoding: { UTF8: 'utf8' },
@@ -28,6 +39,8 @@ vi.mock('@capacitor/camera', () => ({
   MediaTypeSelection: { Photo: 0, Video: 1, All: 2 },
   Camera: { chooseFromGallery: vi.fn() },
 }));
+// Its import puts the real store on the window; the tests put their own there.
+vi.mock('capacitor-plugin-cdv-purchase', () => ({}));
 vi.mock('@capacitor/share', () => ({ Share: { share: vi.fn(async () => ({})) } }));
 vi.mock('@capacitor/app', () => ({
   App: {
@@ -52,6 +65,7 @@ const { Keyboard } = await import('@capacitor/keyboard');
 const { Share } = await import('@capacitor/share');
 const { SplashScreen } = await import('@capacitor/splash-screen');
 const { nativePlatform } = await import('./native-platform');
+const { TillDownloads } = await import('./downloads');
 const { startShell } = await import('./shell');
 
 beforeEach(() => {
@@ -61,22 +75,17 @@ beforeEach(() => {
 });
 
 describe('the native platform', () => {
-  it('saves a file into the shared Download folder on Android, as base64, and shares it from there', async () => {
+  it('saves a file into the shared Download folder on Android, as base64, under a free name, and shares it', async () => {
     cap.platform = 'android';
     const saved = await nativePlatform.saveFile('codes.txt', { blob: new Blob(['A1\nB2'], { type: 'text/plain' }) });
-    expect(Filesystem.writeFile).toHaveBeenCalledWith({
-      path: 'Download/codes.txt',
-      data: btoa('A1\nB2'),
-      directory: 'EXTERNAL_STORAGE',
-      recursive: true,
-    });
-    expect(saved).toEqual({
-      name: 'codes.txt',
-      where: 'download-folder',
-      uri: 'file:///EXTERNAL_STORAGE/Download/codes.txt',
-    });
+    expect(TillDownloads.save).toHaveBeenCalledWith({ name: 'codes.txt', data: btoa('A1\nB2') });
+    expect(Filesystem.writeFile).not.toHaveBeenCalled();
+    expect(saved).toEqual({ name: 'codes.txt', where: 'download-folder', uri: 'content://media/external/downloads/1' });
+    const again = await nativePlatform.saveFile('codes.txt', { blob: new Blob(['C3']) });
+    expect(again.name).toBe('codes (1).txt');
     await nativePlatform.openFile(saved);
-    expect(Share.share).toHaveBeenCalledWith({ title: 'codes.txt', files: [saved.uri] });
+    expect(TillDownloads.share).toHaveBeenCalledWith({ uri: saved.uri });
+    expect(Share.share).not.toHaveBeenCalled();
   });
 
   it("saves a file into the iOS app's Documents (the Files app)", async () => {
@@ -210,6 +219,14 @@ describe('the shell', () => {
     expect(App.minimizeApp).toHaveBeenCalledTimes(1);
     expect(SplashScreen.hide).toHaveBeenCalled();
     expect(Keyboard.setAccessoryBarVisible).not.toHaveBeenCalled();
+  });
+
+  it('hides the splash even when the shell cannot set itself up', async () => {
+    cap.platform = 'android';
+    vi.mocked(App.addListener).mockRejectedValueOnce(new Error('plugin not implemented'));
+    const win = { history: { back: vi.fn() }, matchMedia: () => ({ matches: false }) } as unknown as Window;
+    await startShell(win);
+    expect(SplashScreen.hide).toHaveBeenCalledTimes(1);
   });
 
   it('shows the keyboard bar on iOS, where there is no back button', async () => {

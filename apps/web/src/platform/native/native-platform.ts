@@ -3,10 +3,13 @@ import { Camera, MediaTypeSelection } from '@capacitor/camera';
 import { Capacitor } from '@capacitor/core';
 import { Directory, Encoding, Filesystem } from '@capacitor/filesystem';
 import { Share } from '@capacitor/share';
+// The in-app store's plugin: importing it puts CdvPurchase (v13) and its store on the window.
+import 'capacitor-plugin-cdv-purchase';
 import { IMAGE_MAX_HEIGHT, IMAGE_MAX_WIDTH } from '@/lib/ui-constants';
 import { readConfigFrom, writeConfigTo, type ConfigBackend } from '../config';
 import { scaleImage } from '../image';
 import { textBlob, type FileContent, type Platform, type SavedFile } from '../types';
+import { TillDownloads } from './downloads';
 
 const CONFIG_DIR = 'config';
 
@@ -64,23 +67,28 @@ export const nativePlatform: Platform = {
     return isAndroid() ? 'android' : 'ios';
   },
   async saveFile(name, content): Promise<SavedFile> {
-    // Android: the shared Download folder, where the user's file manager and other apps find it
-    // (an app may add its own files there from Android 11 on; older ones ask for the storage
-    // permission the manifest declares). iOS: the app's Documents, shown in the Files app.
-    const android = isAndroid();
+    // Android: the shared Download folder, where the user's file manager and other apps find it,
+    // through the app's own plugin (MediaStore; Filesystem cannot write there from Android 11 on).
+    // iOS: the app's Documents, shown in the Files app.
+    if (isAndroid()) {
+      const saved = await TillDownloads.save({ name, data: await toBase64(content) });
+      return { name: saved.name, where: 'download-folder', uri: saved.uri };
+    }
     const res = await Filesystem.writeFile({
-      path: android ? `Download/${name}` : name,
+      path: name,
       data: await toBase64(content),
-      directory: android ? Directory.ExternalStorage : Directory.Documents,
+      directory: Directory.Documents,
       recursive: true,
     });
-    return { name, where: android ? 'download-folder' : 'documents', uri: res.uri };
+    return { name, where: 'documents', uri: res.uri };
   },
   canOpenSaved: true,
   async openFile(file) {
     if (!file.uri) return;
-    // The share sheet both opens the file in another app and sends it on.
-    await Share.share({ title: file.name, files: [file.uri] });
+    // The share sheet both opens the file in another app and sends it on. Share takes file:// only;
+    // Android's saved files are MediaStore's content:// ones.
+    if (isAndroid()) await TillDownloads.share({ uri: file.uri });
+    else await Share.share({ title: file.name, files: [file.uri] });
   },
   async pickImage(box = { maxWidth: IMAGE_MAX_WIDTH, maxHeight: IMAGE_MAX_HEIGHT }) {
     let picked;

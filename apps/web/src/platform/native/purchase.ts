@@ -4,7 +4,7 @@ import type { InAppStore, InAppValidator } from '../types';
 
 type CdvStore = ConstructorParameters<typeof CdvPurchaseAdapter>[0];
 
-/** cordova-plugin-purchase's store, which the shell's cordova.js puts on the window. */
+/** The purchase plugin's store (CdvPurchase v13), which importing capacitor-plugin-cdv-purchase puts on the window. */
 export function cdvStore(win: unknown = globalThis): CdvStore | null {
   return (win as { CdvPurchase?: { store?: CdvStore } }).CdvPurchase?.store ?? null;
 }

@@ -19,7 +19,7 @@ export async function startShell(win: Window = window): Promise<void> {
     await App.addListener('backButton', ({ canGoBack }) => {
       if (canGoBack) win.history.back();
       else void App.minimizeApp();
-    });
+    }).catch(() => undefined); // whatever fails here, the splash below still goes
   }
   const dark = win.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
   await StatusBar.setStyle({ style: dark ? Style.Dark : Style.Light }).catch(() => undefined);

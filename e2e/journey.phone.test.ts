@@ -1,0 +1,4 @@
+import { journey } from './suites/journey.js';
+import { viewports } from './support/env.js';
+
+journey(viewports[1]);

@@ -1,0 +1,99 @@
+// Every test: lint and types side by side, then the browser tests and the rest in two Vitest runs side
+// by side, each with its own number of workers; then the ten slowest files and one closing line.
+//
+// Most of the suite waits (on databases, the SMTP server, Chromium), so it runs files in parallel even
+// on two cores; the browser tests run two files at a time, since each drives a Chromium and a server
+// of its own. Arguments go to a single Vitest run instead: `npm test -- packages/server/src/files`.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const out = join(root, 'test-output');
+const args = process.argv.slice(2);
+
+/** Runs a command, each line of its output behind `label`; answers its exit code. */
+function run(label, command, commandArgs, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, commandArgs, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: label ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    if (label) {
+      for (const stream of [child.stdout, child.stderr]) {
+        let rest = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk) => {
+          const lines = (rest + chunk).split('\n');
+          rest = lines.pop() ?? '';
+          for (const line of lines) process.stdout.write(`${label} ${line}\n`);
+        });
+        stream.on('end', () => rest && process.stdout.write(`${label} ${rest}\n`));
+      }
+    }
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+const vitest = join(root, 'node_modules/vitest/vitest.mjs');
+const node = process.execPath;
+
+if (args.length) process.exit(await run('', node, [vitest, 'run', ...args]));
+
+const started = Date.now();
+const checks = await Promise.all([
+  run('lint  │', 'npm', ['run', '--silent', 'lint']),
+  run('types │', 'npm', ['run', '--silent', 'typecheck']),
+]);
+if (checks.some((code) => code !== 0)) {
+  console.error('Lint or type check failed.');
+  process.exit(1);
+}
+
+rmSync(join(out, 'vitest'), { recursive: true, force: true });
+mkdirSync(join(out, 'vitest'), { recursive: true });
+const runs = [
+  { name: 'browser', label: 'e2e   │', projects: ['e2e'], workers: 2 },
+  { name: 'rest', label: 'unit  │', projects: ['!e2e'], workers: 3 },
+];
+const codes = await Promise.all(
+  runs.map((r) =>
+    run(r.label, node, [
+      vitest,
+      'run',
+      ...r.projects.map((p) => `--project=${p}`),
+      `--maxWorkers=${r.workers}`,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${join(out, 'vitest', `${r.name}.json`)}`,
+    ]),
+  ),
+);
+
+// The ten slowest files of both runs, and the totals.
+const files = [];
+let passed = 0;
+let failed = 0;
+for (const r of runs) {
+  let report;
+  try {
+    report = JSON.parse(readFileSync(join(out, 'vitest', `${r.name}.json`), 'utf8'));
+  } catch {
+    console.error(`No report from the ${r.name} run.`);
+    failed += 1;
+    continue;
+  }
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  for (const file of report.testResults) {
+    files.push({ name: file.name.slice(root.length), seconds: (file.endTime - file.startTime) / 1000 });
+  }
+}
+files.sort((a, b) => b.seconds - a.seconds);
+console.log('\nThe ten slowest files:');
+for (const f of files.slice(0, 10)) console.log(`${f.seconds.toFixed(1).padStart(7)} s  ${f.name}`);
+console.log(`\nIn ${Math.round((Date.now() - started) / 1000)} s, lint and types included.`);
+console.log(`Tests: ${passed} passed, ${failed} failed`);
+process.exit(codes.every((code) => code === 0) && failed === 0 ? 0 : 1);
