@@ -102,7 +102,7 @@ describe('the native platform', () => {
   });
 
   it('saves text as its UTF-8 bytes, never fetching it as an address', async () => {
-    cap.platform = 'android';
+    cap.platform = 'ios';
     const fetch = vi.spyOn(globalThis, 'fetch');
     try {
       await nativePlatform.saveFile('till-recovery-codes.txt', { text: 'ab12-cd34\nü\n' });
@@ -110,7 +110,7 @@ describe('the native platform', () => {
     } finally {
       fetch.mockRestore();
     }
-    const written = cap.files.get('EXTERNAL_STORAGE/Download/till-recovery-codes.txt') ?? '';
+    const written = cap.files.get('DOCUMENTS/till-recovery-codes.txt') ?? '';
     expect(new TextDecoder().decode(Uint8Array.from(atob(written), (c) => c.charCodeAt(0)))).toBe('ab12-cd34\nü\n');
   });
 
