@@ -6,6 +6,7 @@ import {
   buyWithDefault,
   fill,
   payOnSandbox,
+  proveItsMe,
   signIn,
   signOut,
   waitForText,
@@ -363,6 +364,8 @@ export function journey(viewport: Viewport): void {
         .first()
         .click();
       await ap.getByRole('dialog').getByRole('button', { name: 'Refund' }).click();
+      // A refund asks the administrator to prove it is them, unless they did in the last minutes.
+      await proveItsMe(ap, PASSWORD, /refunded\.|cannot be refunded/);
       await waitForText(ap, /refunded\.|cannot be refunded/);
       await adminCtx.close();
     });
