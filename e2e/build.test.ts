@@ -59,6 +59,12 @@ describe('the production build', () => {
     expect(scripts.filter((f) => read(`assets/${f}`).includes('ERR_BAD_RESPONSE'))).toHaveLength(1);
   });
 
+  it("leaves MUI's CSS-variables theme out: the theme has no CSS variables", () => {
+    // A name the CSS-variables theme gives each palette colour's channel (muiThemeWithoutVars).
+    const scripts = readdirSync(join(webDist, 'assets')).filter((f) => f.endsWith('.js'));
+    for (const f of scripts) expect(read(`assets/${f}`), f).not.toContain('contrastTextChannel');
+  });
+
   it('keeps the scripts every page runs at start within the first screen budget', () => {
     const kb = atStart.reduce((n, path) => n + gzipSync(read(path), { level: 9 }).length, 0) / 1024;
     expect(kb).toBeLessThanOrEqual(FIRST_SCREEN_BUDGET_KB);

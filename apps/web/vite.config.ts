@@ -7,6 +7,7 @@ import {
   axiosWithoutFetch,
   eagerCompileHint,
   lowPriorityScripts,
+  muiThemeWithoutVars,
   precompress,
   reactRouterProduction,
 } from './vite-plugins.ts';
@@ -29,6 +30,7 @@ export default defineConfig({
   plugins: [
     react(),
     axiosWithoutFetch(),
+    muiThemeWithoutVars(),
     reactRouterProduction(),
     eagerCompileHint(AT_START),
     lowPriorityScripts(),
