@@ -1,6 +1,6 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fill, signOut, waitForText } from './support/flows.js';
+import { fill, proveItsMe, signOut, waitForText } from './support/flows.js';
 import { checkScreen, PASSWORD, startEnv, viewports, type Env, screenshotIfFailed } from './support/env.js';
 
 // WebAuthn needs a secure context and a relying-party id that is a host name: http://localhost is
@@ -59,6 +59,8 @@ describe('passkeys and account deletion in Chromium with a virtual authenticator
     await waitForText(page, 'No passkeys yet.');
     await fill(page, /^Name of the passkey/, 'This laptop');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
+    // A session token alone adds no passkey: the password is asked for again.
+    await proveItsMe(page, PASSWORD, 'Passkey “This laptop” added. You can now sign in with it.');
     await waitForText(page, 'Passkey “This laptop” added. You can now sign in with it.');
     const list = page.getByRole('list', { name: 'Passkeys' });
     await list.getByText('This laptop').waitFor();

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { requireServerHosts } from './native-build.ts';
 import { appRoutePattern } from './src/app/paths.ts';
 import {
   axiosWithoutFetch,
@@ -28,6 +29,7 @@ export default defineConfig({
     },
   },
   plugins: [
+    requireServerHosts(),
     react(),
     axiosWithoutFetch(),
     muiThemeWithoutVars(),

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fill, waitForText } from '../support/flows.js';
+import { fill, proveItsMe, waitForText } from '../support/flows.js';
 import {
   checkScreen,
   mailedToken,
@@ -157,6 +157,7 @@ export function shopOwner(viewport: Viewport): void {
       await ap.getByRole('button', { name: 'Make administrator' }).click();
       await checkScreen(ap, viewport, 'admin-03-make-admin');
       await ap.getByRole('dialog').getByRole('button', { name: 'Make administrator' }).click();
+      await proveItsMe(ap, PASSWORD, /has the new level from their next step on/);
       await waitForText(ap, /has the new level from their next step on/);
 
       // The member's open app, moving within itself (no reload, no sign-in), opens the admin screen.
@@ -234,6 +235,7 @@ export function shopOwner(viewport: Viewport): void {
       await fill(dialog, /Reason/, 'Late delivery');
       await checkScreen(ap, viewport, 'admin-10-partial-refund');
       await dialog.getByRole('button', { name: 'Refund' }).click();
+      await proveItsMe(ap, PASSWORD, `$1.50 of order ${paidIden} refunded; the buyer keeps what it granted.`);
       await waitForText(ap, `$1.50 of order ${paidIden} refunded; the buyer keeps what it granted.`);
       await waitForText(ap, '$1.50 refunded');
       await checkScreen(ap, viewport, 'admin-11-refunded-part');
@@ -274,7 +276,10 @@ export function shopOwner(viewport: Viewport): void {
       await waitForText(ap, 'Image uploaded. Save the product to keep it.');
       const preview = dialog.getByRole('img', { name: 'Preview of the product image' });
       await preview.waitFor();
-      expect(await preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(640);
+      // The picture loads after its element appears.
+      await expect
+        .poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 60_000 })
+        .toBe(640);
       await checkScreen(ap, viewport, 'admin-12-product-dialog');
       await dialog.getByRole('button', { name: 'Save' }).click();
       await dialog.waitFor({ state: 'detached' });

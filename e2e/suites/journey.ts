@@ -162,7 +162,9 @@ export function journey(viewport: Viewport): void {
       const bar = page.getByRole('progressbar', { name: 'Upload progress' });
       await bar.waitFor();
       const seen = new Set<number>();
-      while ((await bar.count()) > 0 && seen.size < 50) {
+      // Until the upload ends: the network's conditions must not change under a request in flight,
+      // which Chromium then aborts.
+      while ((await bar.count()) > 0) {
         const now = Number(await bar.getAttribute('aria-valuenow').catch(() => null));
         if (Number.isFinite(now)) seen.add(now);
         await page.waitForTimeout(100);

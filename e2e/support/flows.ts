@@ -15,6 +15,27 @@ export async function fill(scope: Page | Locator, label: string | RegExp, value:
   await field(scope, label).fill(value);
 }
 
+/**
+ * Answers the dialog that asks for the password again before a credential change (the server's 914),
+ * when it comes: a session that proved it within the last minutes is not asked, and the change shows
+ * `done` at once.
+ */
+export async function proveItsMe(page: Page, password: string, done: string | RegExp): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  const asked = await Promise.race([
+    dialog.waitFor({ timeout: 60_000 }).then(() => true),
+    page
+      .getByText(done)
+      .first()
+      .waitFor({ timeout: 60_000 })
+      .then(() => false),
+  ]);
+  if (!asked) return;
+  await fill(dialog, 'Password', password);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
 /** Signs in on the sign-in page (or dialog) that is showing. */
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await fill(page, 'E-mail', email);

@@ -14,7 +14,13 @@ describe('SDK passkeys and account deletion against the server', () => {
 
   it('adds a passkey, signs in with it alone into a fresh session, then deletes the account', async () => {
     const email = uniqueEmail('sdk-passkey');
-    const till = createTill({ apiHost: t.url, storeHost: t.url });
+    // Adding a passkey needs the password proven again: the SDK asks through its hook and proves it.
+    const asked: unknown[] = [];
+    const stepUp = async (refused: unknown) => {
+      asked.push(refused);
+      return { password: GOOD_PASSWORD };
+    };
+    const till = createTill({ apiHost: t.url, storeHost: t.url, stepUp });
     expect((await till.api.register({ email, password: GOOD_PASSWORD, name: 'Ada', lang: 'en' })).code).toBe(900);
     const device = new SoftAuthenticator(new URL(t.url).origin);
 
@@ -22,6 +28,7 @@ describe('SDK passkeys and account deletion against the server', () => {
     if (options.code !== 900) throw new Error(JSON.stringify(options));
     const added = await till.api.passkeys.register('Phone', device.create(options.data.options as OptionsJson));
     expect(added.code === 900 && added.data.passkey.name).toBe('Phone');
+    expect(asked).toEqual([undefined]);
     await till.api.logout();
     expect(till.session.level).toBe(0);
 

@@ -9,17 +9,24 @@ import { productsKey, productsQuery, seedProducts } from '@/features/store/api/s
 import { createI18n, initialLanguage } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query-client';
 import { createAppSdk } from '@/lib/sdk';
+import { StepUpPrompt } from '@/lib/step-up';
+import { StepUpDialog } from '@/components/step-up-dialog';
 import { registerServiceWorker } from '@/lib/service-worker';
 import { getPlatform, isNativeShell, onResume } from '@/platform/platform';
+import { appSessionStorage } from '@/platform/session-storage';
 
 // Hosts default to the page's own origin; a build for the native shells sets them.
 const i18n = createI18n();
 // Calls carry the interface's language, so product texts and the payment page come in it.
+// Credential changes and administrators' sensitive actions ask for the password again when the
+// server wants a recent proof; the dialog below answers for the SDK.
+const stepUp = new StepUpPrompt();
 const till = createAppSdk({
   apiHost: import.meta.env.VITE_API_HOST ?? '',
   storeHost: import.meta.env.VITE_STORE_HOST ?? '',
-  storage: window.localStorage,
+  storage: appSessionStorage(),
   language: () => i18n.language,
+  stepUp: stepUp.ask,
 });
 const queryClient = createQueryClient();
 const cart = new CartStore(window.localStorage);
@@ -50,6 +57,10 @@ if (storePage) {
     window.addEventListener(type, loadWireLayer, { once: true, passive: true, capture: true });
 } else loadWireLayer();
 
+// The phone apps read the session from the device's preferences, which answer asynchronously: the
+// first render waits for it (behind the splash screen), so that a signed-in user is not sent to sign in.
+if (isNativeShell()) await till.session.ready;
+
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 // As a transition, the first render yields to the browser every few milliseconds instead of
@@ -59,6 +70,7 @@ startTransition(() => {
     <StrictMode>
       <AppProvider till={till} queryClient={queryClient} i18n={i18n} cart={cart}>
         <AppRouter />
+        <StepUpDialog prompt={stepUp} />
       </AppProvider>
     </StrictMode>,
   );

@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiClient } from './api-client.js';
+import { Session } from './session.js';
+import { memoryStorage } from './session-storage.js';
 import { BodyError } from './errors/body-error.js';
 import { HttpError } from './errors/http-error.js';
 import { NetworkError } from './errors/network-error.js';
@@ -216,5 +218,88 @@ describe('ApiClient second factor', () => {
     const res = await api.loginSecondFactor({ challenge: 'challenge-0123456789abcdef', code: '123456' });
     expect(res.code).toBe(905);
     expect(api.session.isValid()).toBe(false);
+  });
+});
+
+describe('ApiClient device tokens', () => {
+  const withStorage = (storage: ReturnType<typeof memoryStorage>, handler: Parameters<typeof fakeHttp>[0]) => {
+    const http = fakeHttp(handler);
+    const api = new ApiClient({ apiHost: 'http://api.test', adapter: http.adapter, session: new Session({ storage }) });
+    return { api, requests: http.requests };
+  };
+
+  it("keeps the device token a login answers, past a logout and a reload, and sends it with that account's logins", async () => {
+    const storage = memoryStorage();
+    const first = withStorage(storage, () => ({ body: { ...authOk, deviceToken: 'device-of-ada' } }));
+    await first.api.login({ email: 'Ada@Example.test', password: 'a long passphrase' });
+    expect(first.requests[0]?.body).toEqual({ email: 'Ada@Example.test', password: 'a long passphrase' });
+    first.api.session.clear('logout');
+
+    const reloaded = withStorage(storage, () => ({ body: { ...authOk, deviceToken: 'device-of-ada' } }));
+    await reloaded.api.login({ email: 'ada@example.test', password: 'a long passphrase' });
+    expect(reloaded.requests[0]?.body).toMatchObject({ deviceToken: 'device-of-ada' });
+    // Another account on this device has no token yet.
+    await reloaded.api.login({ email: 'bob@example.test', password: 'a long passphrase' });
+    expect(reloaded.requests[1]?.body).not.toHaveProperty('deviceToken');
+  });
+
+  it('sends and keeps the device token through the second step of a login', async () => {
+    const storage = memoryStorage();
+    storage.setItem('till.session.devices', JSON.stringify({ 'ada@example.test': 'old-device' }));
+    const { api, requests } = withStorage(storage, (req) =>
+      req.url === 'api/login'
+        ? { body: { code: 913, challenge: 'challenge-0123456789abcdef', expire: 300 } }
+        : { body: { ...authOk, deviceToken: 'new-device' } },
+    );
+    await api.login({ email: 'ada@example.test', password: 'a long passphrase' });
+    await api.loginSecondFactor({ challenge: 'challenge-0123456789abcdef', code: '123456' });
+    expect(requests[0]?.body).toMatchObject({ deviceToken: 'old-device' });
+    expect(requests[1]?.body).toMatchObject({ deviceToken: 'old-device', code: '123456' });
+    expect(await api.session.deviceToken('ada@example.test')).toBe('new-device');
+    expect(JSON.parse(storage.items.get('till.session.devices') ?? '{}')).toEqual({ 'ada@example.test': 'new-device' });
+  });
+});
+
+describe('ApiClient step-up', () => {
+  it('asks for the password on 914, proves it, and sends the call again; a refused proof asks again', async () => {
+    const asked: unknown[] = [];
+    const proofs = [{ password: 'wrong one' }, { password: 'a long passphrase', code: '123456' }];
+    let proven = false;
+    const http = fakeHttp((req) => {
+      if (req.url === 'api/login') return { body: authOk };
+      if (req.url === 'api/auth/stepUp') {
+        proven = req.body.password === 'a long passphrase' && req.body.code === '123456';
+        return { body: proven ? { code: 900, data: { validFor: 300 } } : { code: 902 } };
+      }
+      return { body: proven ? { code: 900, data: {} } : { code: 914, within: 300 } };
+    });
+    const api = new ApiClient({
+      apiHost: 'http://api.test',
+      adapter: http.adapter,
+      stepUp: async (refused) => {
+        asked.push(refused);
+        return proofs.shift() ?? null;
+      },
+    });
+    await api.login({ email: 'a@b.test', password: 'a long passphrase' });
+    const res = await api.passkeys.remove('pk-1');
+    expect(res).toEqual({ code: 900, data: {} });
+    expect(asked).toEqual([undefined, { code: 902 }]);
+    expect(http.requests.map((r) => r.url)).toEqual([
+      'api/login',
+      'api/auth/passkeys/remove',
+      'api/auth/stepUp',
+      'api/auth/stepUp',
+      'api/auth/passkeys/remove',
+    ]);
+    expect(http.requests[3]?.body).toMatchObject({ token: 'tok-1', password: 'a long passphrase', code: '123456' });
+  });
+
+  it('answers the 914 when the user gives up', async () => {
+    const http = fakeHttp((req) => ({ body: req.url === 'api/login' ? authOk : { code: 914, within: 300 } }));
+    const api = new ApiClient({ apiHost: 'http://api.test', adapter: http.adapter, stepUp: async () => null });
+    await api.login({ email: 'a@b.test', password: 'a long passphrase' });
+    expect(await api.passkeys.remove('pk-1')).toEqual({ code: 914, within: 300 });
+    expect(http.requests.map((r) => r.url)).toEqual(['api/login', 'api/auth/passkeys/remove']);
   });
 });

@@ -6,6 +6,8 @@ import {
   type LoginSecondFactorRequest,
   type SecondFactorStatusData,
   type SecurityLogData,
+  type StepUpData,
+  type StepUpRequest,
   type TotpEnableData,
   type TotpSetupData,
   type GenResetLinkRequest,
@@ -131,8 +133,22 @@ export class ApiClient {
    * if (res.code === 902) say('Wrong e-mail or password');
    */
   async login(credentials: LoginRequest): Promise<Answer<AuthSuccess>> {
-    const res = await this.transport.call<AuthSuccess>({ path: Paths.login, fields: credentials, token: 'none' });
+    // A device that signed in to this account before says so, and keeps a failure budget of its own.
+    const deviceToken = credentials.deviceToken ?? (await this.session.deviceToken(credentials.email));
+    const fields = deviceToken ? { ...credentials, deviceToken } : credentials;
+    this.loginEmail = credentials.email;
+    const res = await this.transport.call<AuthSuccess>({ path: Paths.login, fields, token: 'none' });
+    await this.keepDeviceToken(res, credentials.email);
     return this.startSession(res, Paths.login);
+  }
+
+  /** The address of the last login, whose second step {@link loginSecondFactor} completes. */
+  private loginEmail: string | undefined;
+
+  private async keepDeviceToken(res: Answer<AuthSuccess>, email: string | undefined): Promise<void> {
+    if (res.code === 900 && typeof res.deviceToken === 'string' && res.deviceToken && email) {
+      await this.session.keepDeviceToken(email, res.deviceToken);
+    }
   }
 
   /**
@@ -147,11 +163,14 @@ export class ApiClient {
    * }
    */
   async loginSecondFactor(fields: LoginSecondFactorRequest): Promise<Answer<AuthSuccess>> {
+    const email = this.loginEmail;
+    const deviceToken = fields.deviceToken ?? (email ? await this.session.deviceToken(email) : undefined);
     const res = await this.transport.call<AuthSuccess>({
       path: SecurityPaths.loginSecondFactor,
-      fields: { ...fields },
+      fields: deviceToken ? { ...fields, deviceToken } : { ...fields },
       token: 'none',
     });
+    await this.keepDeviceToken(res, email);
     return this.startSession(res, SecurityPaths.loginSecondFactor);
   }
 
@@ -197,6 +216,22 @@ export class ApiClient {
    */
   totpDisable(fields: { currentPassword: string; code?: string; recoveryCode?: string }): Promise<DataAnswer<object>> {
     return this.transport.call({ path: SecurityPaths.totpDisable, fields, token: 'required' });
+  }
+
+  /**
+   * Proves the password (and a `code` or `recoveryCode` when the second factor is on) again on this
+   * session. Credential changes (passkeys, the second factor, e-mail or password with a second
+   * factor on) and administrators' sensitive actions answer 914 without such a proof in the last
+   * `within` seconds: ask the user, call this, then call again.
+   *
+   * @example
+   * let res = await api.passkeys.remove(id);
+   * if (res.code === 914 && (await api.stepUp({ password: await askPassword() })).code === 900) {
+   *   res = await api.passkeys.remove(id);
+   * }
+   */
+  stepUp(fields: Omit<StepUpRequest, 'token'>): Promise<DataAnswer<StepUpData>> {
+    return this.transport.call({ path: SecurityPaths.stepUp, fields, token: 'required' });
   }
 
   /**

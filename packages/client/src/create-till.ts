@@ -7,6 +7,7 @@ import type { PurchaseFlowOptions } from './purchase-types.js';
 import type { ServiceCall } from './service-call.js';
 import { Session } from './session.js';
 import type { SessionStorage } from './session-storage.js';
+import type { StepUpHandler } from './transport.js';
 import { StoreClient } from './store-client.js';
 
 /**
@@ -37,6 +38,8 @@ export interface TillOptions {
    * the payment page come in it.
    */
   language?: () => string | null | undefined;
+  /** Asked for the password (and code) when a call needs a recent proof (914); see {@link StepUpHandler}. */
+  stepUp?: StepUpHandler;
 }
 
 /**
@@ -80,6 +83,7 @@ export function createTill(options: TillOptions = {}): Till {
     queue,
     ...(options.adapter ? { adapter: options.adapter } : {}),
     ...(options.language ? { language: options.language } : {}),
+    ...(options.stepUp ? { stepUp: options.stepUp } : {}),
   };
   const api = new ApiClient({
     ...shared,

@@ -59,6 +59,7 @@ describe('public API', () => {
         'TillOptions',
         'ApiClient',
         'ApiClientOptions',
+        'StepUpHandler',
         'PasskeysApi',
         'DeletionFields',
         'StoreClient',

@@ -6,6 +6,7 @@ export type { Till, TillOptions } from './create-till.js';
 
 export { ApiClient } from './api-client.js';
 export type { ApiClientOptions } from './api-client.js';
+export type { StepUpHandler } from './transport.js';
 export { PasskeysApi } from './passkeys-api.js';
 export type { DeletionFields } from './passkeys-api.js';
 export { StoreClient } from './store-client.js';

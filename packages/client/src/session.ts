@@ -64,6 +64,9 @@ export interface SessionOptions {
 // sessions re-arm the timer in steps.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** Accounts whose device tokens a {@link Session} keeps. */
+const MAX_DEVICE_TOKENS = 20;
+
 /**
  * The login session: token, issue time, expiry and level, held in memory (and in the optional
  * storage). The token is valid while now (seconds) < issue time + expire. On any 901 the clients
@@ -119,6 +122,60 @@ export class Session {
    */
   setRefresher(refresher: () => Promise<unknown>): void {
     this.refresher = refresher;
+  }
+
+  /**
+   * The device token the server gave this device for the account of `email`, if any. Device tokens
+   * outlive sessions (a logout keeps them): a later login to that account sends its token and so
+   * spends this device's failure budget, not the account's.
+   *
+   * @example
+   * const deviceToken = await session.deviceToken('ada@example.com');
+   */
+  async deviceToken(email: string): Promise<string | undefined> {
+    return (await this.loadDevices()).get(email.toLowerCase());
+  }
+
+  /**
+   * Keeps the device token a sign-in answered for the account of `email` (the newest accounts first,
+   * at most {@link MAX_DEVICE_TOKENS}).
+   *
+   * @example
+   * if (res.code === 900 && res.deviceToken) await session.keepDeviceToken(email, res.deviceToken);
+   */
+  async keepDeviceToken(email: string, token: string): Promise<void> {
+    const devices = await this.loadDevices();
+    const key = email.toLowerCase();
+    devices.delete(key);
+    devices.set(key, token);
+    for (const oldest of devices.keys()) {
+      if (devices.size <= MAX_DEVICE_TOKENS) break;
+      devices.delete(oldest);
+    }
+    try {
+      await this.storage?.setItem(`${this.key}.devices`, JSON.stringify(Object.fromEntries(devices)));
+    } catch (error) {
+      console.warn('till: could not store the device token', error);
+    }
+  }
+
+  private devices: Map<string, string> | undefined;
+
+  private async loadDevices(): Promise<Map<string, string>> {
+    if (this.devices) return this.devices;
+    const found = new Map<string, string>();
+    try {
+      const raw = await this.storage?.getItem(`${this.key}.devices`);
+      const parsed: unknown = raw ? JSON.parse(raw) : {};
+      if (parsed && typeof parsed === 'object') {
+        for (const [email, token] of Object.entries(parsed)) if (typeof token === 'string') found.set(email, token);
+      }
+    } catch (error) {
+      console.warn('till: could not read the device tokens', error);
+    }
+    // Two first calls may both have read: the first to finish is kept.
+    this.devices ??= found;
+    return this.devices;
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { AxiosInstance, AxiosRequestConfig } from 'axios';
-import { Code, TOKEN_PLACEHOLDER } from '@till/protocol';
+import { Code, SecurityPaths, TOKEN_PLACEHOLDER } from '@till/protocol';
 import { clientFailure, type Answer } from './answers.js';
 import { CallQueue, replaceTokenPlaceholders } from './call-queue.js';
 import { NetworkError } from './errors/network-error.js';
@@ -33,7 +33,24 @@ export interface TransportOptions {
    * answers nothing.
    */
   language?: () => string | null | undefined;
+  /**
+   * Asked when a call answers 914 (the session must prove the password again): the user's password,
+   * and a code when the second factor is on, or null to give up (the call then answers its 914).
+   * The SDK sends the proof to `api/auth/stepUp` and, once it holds, the call again; a refused proof
+   * (902, 907) asks again with that answer as `refused`.
+   */
+  stepUp?: StepUpHandler;
 }
+
+/**
+ * What {@link TransportOptions.stepUp} answers with: the proof, or null to give up.
+ *
+ * @example
+ * const stepUp: StepUpHandler = async (refused) => ({ password: await askPassword(refused) });
+ */
+export type StepUpHandler = (
+  refused: { code: number; parameter?: string; reason?: string } | undefined,
+) => Promise<{ password: string; code?: string; recoveryCode?: string } | null>;
 
 export type { CallSpec, TokenUse } from './call-spec.js';
 
@@ -119,7 +136,33 @@ export class Transport {
     }
     const lang = this.options.language?.();
     const headers = lang ? { 'Accept-Language': lang } : undefined;
-    const answer = await loaded.layer.perform<T>(loaded.http, spec, fields, request, headers);
+    let answer: Answer<T> = await loaded.layer.perform<T>(loaded.http, spec, fields, request, headers);
+    const ask = this.options.stepUp;
+    if ((answer as { code: number }).code === Code.StepUpRequired && token && ask) {
+      const stepUp: CallSpec = { path: SecurityPaths.stepUp, token: 'required' };
+      let refused: Parameters<StepUpHandler>[0];
+      for (;;) {
+        const proof = await ask(refused);
+        if (!proof) break;
+        const proved = await loaded.layer.perform<{ code: number }>(
+          loaded.http,
+          stepUp,
+          { token, ...proof },
+          this.info(stepUp),
+          headers,
+        );
+        if (proved.code === Code.Ok) {
+          answer = await loaded.layer.perform<T>(loaded.http, spec, fields, request, headers);
+          break;
+        }
+        // A wrong password or code is the user's to correct; anything else (906, 901) ends the try.
+        if (proved.code !== Code.WrongCredentials && proved.code !== Code.InvalidInput) {
+          answer = proved as unknown as Answer<T>;
+          break;
+        }
+        refused = proved as Parameters<StepUpHandler>[0];
+      }
+    }
     // Only the token this call carried is known dead: a 901 for a token that a newer login has
     // replaced must not end the newer session.
     const code = (answer as { code: number }).code;

@@ -3,11 +3,18 @@ import { emailSchema, langSchema, nameSchema, passwordSchema, sessionInfoSchema,
 
 const token = z.string().min(1).max(512);
 
-/** POST /api/login. @example loginRequest.parse({ email, password }) */
+/**
+ * A device token: answered by a sign-in, sent back with the device's later logins to that account,
+ * which then spend that device's failure budget instead of the account's.
+ */
+export const deviceTokenSchema = z.string().min(1).max(512);
+
+/** POST /api/login. @example loginRequest.parse({ email, password, deviceToken }) */
 export const loginRequest = z.object({
   email: emailSchema,
   // On login the length is not checked beyond a cap: a wrong password is 902, not 907.
   password: z.string().min(1).max(1024),
+  deviceToken: deviceTokenSchema.optional(),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 
@@ -17,6 +24,8 @@ export const authSuccess = z.object({
   token: z.string(),
   expire: z.number().int(),
   user: userSchema,
+  /** Answered by logins: the device's token for its later logins to this account. */
+  deviceToken: z.string().optional(),
 });
 export type AuthSuccess = z.infer<typeof authSuccess>;
 

@@ -36,6 +36,12 @@ export const Code = {
    * `challenge` for `api/login/secondFactor`; carries `challenge` and `expire` (seconds).
    */
   SecondFactorRequired: 913,
+  /**
+   * A change of credentials (or an administrator's sensitive action) needs the password, and the
+   * second factor when it is on, proven on this session within the last `within` seconds: prove it
+   * with `api/auth/stepUp` and call again.
+   */
+  StepUpRequired: 914,
   /** Store message inside the client: ordered. */
   StoreOrdered: 799,
   /** Store message inside the client: finished. */

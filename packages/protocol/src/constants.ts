@@ -158,6 +158,7 @@ export const SecurityPaths = {
   securityLog: 'api/auth/securityLog',
   adminUserSecurityLog: 'api/admin/users/securityLog',
   adminResetSecondFactor: 'api/admin/users/resetSecondFactor',
+  stepUp: 'api/auth/stepUp',
 } as const;
 
 /**

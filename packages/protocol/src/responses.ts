@@ -49,6 +49,13 @@ export const secondFactorChallengeResponse = z.object({
   expire: z.number().int(),
 });
 
+/** 914: prove the password (and second factor) again with `api/auth/stepUp`, then call again. */
+export const stepUpRequiredResponse = z.object({
+  code: z.literal(Code.StepUpRequired),
+  /** How recent the proof must be, in seconds. */
+  within: z.number().int(),
+});
+
 /** Any error body the server sends. @example if (errorResponse.safeParse(body).success) ... */
 export const errorResponse = z.discriminatedUnion('code', [
   invalidTokenResponse,
@@ -63,6 +70,7 @@ export const errorResponse = z.discriminatedUnion('code', [
   badLinkTokenResponse,
   conflictResponse,
   secondFactorChallengeResponse,
+  stepUpRequiredResponse,
 ]);
 export type ErrorResponse = z.infer<typeof errorResponse>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deviceTokenSchema } from './account.js';
 import { SecurityPaths } from './constants.js';
 import { secondFactorChallengeResponse } from './responses.js';
 import { dataResponse, pageRequest } from './store-extra.js';
@@ -46,6 +47,7 @@ export type SecondFactorRequired = z.infer<typeof secondFactorChallengeResponse>
 export const loginSecondFactorRequest = z
   .object({
     challenge: z.string().min(16).max(128),
+    deviceToken: deviceTokenSchema.optional(),
     code: totpCodeSchema.optional(),
     recoveryCode: recoveryCodeSchema.optional(),
   })
@@ -97,6 +99,26 @@ export const totpDisableRequest = z
     recoveryCode: recoveryCodeSchema.optional(),
   })
   .refine((v) => v.code !== undefined || v.recoveryCode !== undefined, { path: ['code'], message: 'required' });
+
+/**
+ * POST api/auth/stepUp: the current password, and a `code` or `recoveryCode` when the second factor
+ * is on, proven again on this session. Credential changes and administrators' sensitive actions
+ * answer 914 without such a proof within the last `within` seconds. 902 wrong password, 907 `code`
+ * (`required` or `invalid`), 906 when the login's failure budget is spent.
+ *
+ * @example
+ * stepUpRequest.parse({ token, password, code: '123456' })
+ */
+export const stepUpRequest = z.object({
+  token,
+  password: z.string().min(1).max(1024),
+  code: totpCodeSchema.optional(),
+  recoveryCode: recoveryCodeSchema.optional(),
+});
+export type StepUpRequest = z.input<typeof stepUpRequest>;
+/** How long the proof now stands, in seconds. */
+export const stepUpData = z.object({ validFor: z.number().int() });
+export type StepUpData = z.infer<typeof stepUpData>;
 
 /**
  * What a security-log entry records. The web app words each kind; `detail` adds what the kind

@@ -60,6 +60,7 @@ export async function buildApp(
     frameworkErrors: (_error, request, reply) => {
       void (reply as FastifyReply)
         .headers(API_HEADERS)
+        .header('cache-control', 'no-store')
         .status(400)
         .send({ code: 400, error: 'bad_request', requestId: request.id });
     },
@@ -132,11 +133,19 @@ export async function buildApp(
   const payments = new PaymentsModule({ db: db.kysely, config, log, now }, ports);
   // Counted only when a scraper may read them: prom-client stays unloaded otherwise.
   const metrics = config.metricsToken ? await registerMetrics(app, db, config.metricsToken) : noMetrics;
+  // Without a token there is nothing to scrape: the path is not found, rather than the web app's page
+  // answering 200 to a scraper that was set up wrong.
+  if (!config.metricsToken) app.get('/metrics', (_request, reply) => reply.callNotFound());
   const flows: Flows = new Flows({ db: db.kysely, config, log, now, store, payments, metrics });
   const deletion = new AccountDeletion({ db: db.kysely, accounts, files, events, log, now });
   const modules: TillModule[] = [accounts, store, payments, flows, files, deletion];
 
-  const calls = new CallRegistry(app, (token) => accounts.authenticate(token), options.answerCheck);
+  const calls = new CallRegistry(
+    app,
+    (token) => accounts.authenticate(token),
+    options.answerCheck,
+    (caller) => accounts.recentProof(caller),
+  );
   const host: ModuleHost = { app, calls, services: new ServiceCalls(calls) };
 
   registerSecurityHeaders(app, config.corsOrigins, payments.frameOrigins());

@@ -27,6 +27,7 @@ describe('config', () => {
       SMTP_URL: 'smtp://mail:25',
       MAIL_FROM: 'Till <hi@till.example>',
       SESSION_TTL: '3600',
+      SESSION_IDLE_TTL: '900',
       ADMIN_EMAILS: 'Boss@Till.example, ops@till.example',
       REDIS_URL: 'redis://cache:6379',
       CORS_ORIGINS: 'https://a.example,https://b.example',
@@ -41,6 +42,7 @@ describe('config', () => {
       smtpUrl: 'smtp://mail:25',
       mailFrom: 'Till <hi@till.example>',
       sessionTtl: 3600,
+      sessionIdleTtl: 900,
       adminEmails: ['boss@till.example', 'ops@till.example'],
       redisUrl: 'redis://cache:6379',
       corsOrigins: ['https://a.example', 'https://b.example'],
@@ -56,6 +58,8 @@ describe('config', () => {
     ['PUBLIC_URL', 'not a url'],
     ['SMTP_URL', 'http://mail'],
     ['SESSION_TTL', '-5'],
+    ['SESSION_IDLE_TTL', '30'],
+    ['SESSION_IDLE_TTL', 'a day'],
     ['REDIS_URL', 'localhost:6379'],
     ['LOG_LEVEL', 'loud'],
     ['SHUTDOWN_GRACE_MS', 'soon'],
@@ -83,7 +87,18 @@ describe('config', () => {
     expect(c.production).toBe(true);
   });
 
-  it('believes one proxy in production and none elsewhere, unless TRUST_PROXY says otherwise', () => {
+  it('refuses an http:// PUBLIC_URL in production unless its host is this machine', () => {
+    const production = { NODE_ENV: 'production', SMTP_URL: 'smtp://m:25', SIGNING_SECRET: 'x'.repeat(40) };
+    for (const url of ['http://till.example', 'http://10.0.0.5:3000', 'http://localhost.till.example']) {
+      expect(() => loadConfig({ ...production, PUBLIC_URL: url }), url).toThrow(/^PUBLIC_URL:/);
+    }
+    for (const url of ['https://till.example', 'http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000']) {
+      expect(loadConfig({ ...production, PUBLIC_URL: url }).production, url).toBe(true);
+    }
+    expect(loadConfig({ PUBLIC_URL: 'http://till.example' }).publicUrl).toBe('http://till.example');
+  });
+
+  it('believes no proxy unless TRUST_PROXY says so, in production too', () => {
     const production = {
       NODE_ENV: 'production',
       SMTP_URL: 'smtp://m:25',
@@ -91,7 +106,7 @@ describe('config', () => {
       PUBLIC_URL: 'https://t.example',
     };
     expect(loadConfig({}).trustProxy).toBe(false);
-    expect(loadConfig(production).trustProxy).toBe(1);
+    expect(loadConfig(production).trustProxy).toBe(false);
     expect(loadConfig({ ...production, TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.1.0.0/16' }).trustProxy).toEqual(['10.0.0.1', '10.1.0.0/16']);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);

@@ -40,6 +40,8 @@ const envSchema = z.object({
     .refine((v) => v === undefined || /^smtps?:\/\//.test(v), 'must be an smtp:// or smtps:// URL'),
   MAIL_FROM: z.string().default('Till <no-reply@till.local>'),
   SESSION_TTL: positiveInt(604_800),
+  // Last use is recorded at most once a minute, so an idle lifetime under that could not be kept.
+  SESSION_IDLE_TTL: z.coerce.number().int().min(60, 'must be at least 60 seconds').default(86_400),
   ADMIN_EMAILS: csv.transform((list) => list.map((e) => e.toLowerCase())),
   REDIS_URL: z
     .string()
@@ -239,11 +241,15 @@ export interface AppLinksConfig {
 export interface RateLimits {
   /** Login attempts per IP per minute. */
   loginPerIp: number;
-  /** Failed logins per account from one client address per 15 minutes: what stops a guesser. */
+  /**
+   * Failed logins per account from one client address, or from one known device, per 15 minutes:
+   * what stops a guesser.
+   */
   loginFailuresPerAccountAndIp: number;
   /**
-   * Failed logins per account from all addresses per 15 minutes: higher, so that one guesser cannot
-   * lock the owner out, yet guesses spread over many addresses are still bounded.
+   * Failed logins per account from all addresses per hour: higher, so that one guesser cannot lock
+   * the owner out, yet guesses spread over many addresses are still bounded. Known devices do not
+   * spend it.
    */
   loginFailuresPerAccount: number;
   /** Registrations per IP per hour. */
@@ -286,6 +292,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   sessionTtl: number;
+  /** Seconds a session may go unused before it ends, besides its absolute lifetime. */
+  sessionIdleTtl: number;
   adminEmails: string[];
   redisUrl: string | undefined;
   corsOrigins: string[];
@@ -499,6 +507,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (production && !e.SMTP_URL) throw new ConfigError('SMTP_URL', 'is required in production');
   if (production && !e.SIGNING_SECRET) throw new ConfigError('SIGNING_SECRET', 'is required in production');
   if (production && !e.PUBLIC_URL) throw new ConfigError('PUBLIC_URL', 'is required in production');
+  // Mailed reset and confirmation links carry tokens, and passkeys are bound to this origin: over
+  // plain HTTP anyone on the way could read or replay them. Only a local address may do without TLS.
+  if (production && e.PUBLIC_URL && !securePublicUrl(e.PUBLIC_URL)) {
+    throw new ConfigError('PUBLIC_URL', 'must be an https:// address in production (http:// only for localhost)');
+  }
   const stripe = pair(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'], [e.STRIPE_SECRET_KEY, e.STRIPE_WEBHOOK_SECRET]);
   const paymentwall = pair(
     ['PAYMENTWALL_PROJECT_KEY', 'PAYMENTWALL_SECRET_KEY'],
@@ -514,6 +527,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     sessionTtl: e.SESSION_TTL,
+    sessionIdleTtl: e.SESSION_IDLE_TTL,
     adminEmails: e.ADMIN_EMAILS,
     redisUrl: e.REDIS_URL,
     corsOrigins: e.CORS_ORIGINS,
@@ -528,7 +542,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Outside production a per-process secret is enough: links simply stop working after a restart.
     signingSecret: e.SIGNING_SECRET ?? randomSecret(),
     webDist: e.WEB_DIST,
-    trustProxy: trustProxyOf(e.TRUST_PROXY, production),
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
     metricsToken: e.METRICS_TOKEN,
     rateLimits: {
       loginPerIp: e.RATE_LOGIN_PER_IP,
@@ -563,6 +577,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+/** An `https://` address, or an `http://` one whose host is this machine. */
+function securePublicUrl(value: string): boolean {
+  const url = new URL(value);
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+}
+
 // Outside production without SIGNING_SECRET or TOTP_KEY: a fixed key, so that second factors set
 // up on a development machine survive a restart (the random signing secret would not). Production
 // requires SIGNING_SECRET, so it never uses this.
@@ -575,11 +596,12 @@ function randomSecret(): string {
 }
 
 /**
- * `TRUST_PROXY`: unset means one proxy in production (the address the nearest proxy saw, which a
- * client cannot forge by sending its own `X-Forwarded-For`) and none elsewhere.
+ * `TRUST_PROXY`: unset means no proxy, in production too. Believing a proxy that is not there lets
+ * every client pick its own address with `X-Forwarded-For` and walk past the per-address limits;
+ * not believing one that is there only counts its clients together, which the operator sees and sets.
  */
-function trustProxyOf(value: string | undefined, production: boolean): boolean | number | string[] {
-  if (value === undefined) return production ? 1 : false;
+function trustProxyOf(value: string | undefined): boolean | number | string[] {
+  if (value === undefined) return false;
   if (value === 'false') return false;
   if (value === 'true') return true;
   if (/^\d+$/.test(value)) return Number(value);

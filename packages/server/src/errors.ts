@@ -31,6 +31,7 @@ export const fail = {
   /** 913: not a fault, the login's second step; the body carries the challenge. */
   secondFactorRequired: (challenge: string, expire: number) =>
     new Failure({ code: Code.SecondFactorRequired, challenge, expire }),
+  stepUpRequired: (within: number) => new Failure({ code: Code.StepUpRequired, within }),
   conflict: (status: string, reason?: string) =>
     new Failure(reason ? { code: Code.Conflict, status, reason } : { code: Code.Conflict, status }),
 };

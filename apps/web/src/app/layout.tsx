@@ -11,6 +11,7 @@ import { LoadingState } from '@/components/states';
 import { useCart } from '@/features/cart/hooks/use-cart';
 import { LANGUAGES, setLanguage } from '@/lib/i18n';
 import { useSession, useTill } from '@/lib/till';
+import { useAppLinks, useInAppStoreAtStart } from './app-links';
 import { paths } from './paths';
 
 const inset = (side: string) => `var(--safe-area-inset-${side}, env(safe-area-inset-${side}, 0px))`;
@@ -208,6 +209,8 @@ export function Layout() {
   const location = useLocation();
   const [drawer, setDrawer] = useState(false);
   useSignInOnInvalidToken();
+  useAppLinks();
+  useInAppStoreAtStart();
   useAccountLanguage();
   useFreshLevel();
   return (

@@ -3,17 +3,17 @@ import Snackbar from '@mui/material/Snackbar';
 import { useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getPlatform } from '@/platform/platform';
-import type { SavedFile } from '@/platform/types';
+import type { FileContent, SavedFile } from '@/platform/types';
 
 /**
  * Saves a file through the platform and says where it went, with a button that opens or shares it
  * where the platform can (the phones' share sheet; a browser has its own downloads bar).
  */
-export function useSaveFile(): { save: (name: string, data: Blob | string) => void; notice: ReactNode } {
+export function useSaveFile(): { save: (name: string, content: FileContent) => void; notice: ReactNode } {
   const { t } = useTranslation();
   const [saved, setSaved] = useState<{ file: SavedFile; canOpen: boolean } | null>(null);
-  const save = useCallback((name: string, data: Blob | string) => {
-    void getPlatform().then(async (p) => setSaved({ file: await p.saveFile(name, data), canOpen: p.canOpenSaved }));
+  const save = useCallback((name: string, content: FileContent) => {
+    void getPlatform().then(async (p) => setSaved({ file: await p.saveFile(name, content), canOpen: p.canOpenSaved }));
   }, []);
   const notice = (
     <Snackbar

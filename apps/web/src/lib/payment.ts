@@ -1,5 +1,6 @@
 import type { PaymentInstruction, Provider } from '@till/protocol';
 import { isNativeShell } from '@/platform/platform';
+import type { Platform } from '@/platform/types';
 
 /** A payment page to open at an address (as opposed to a form to post). */
 export type PaymentPage = Extract<PaymentInstruction, { url: string }>;
@@ -26,6 +27,23 @@ export function goToPayment(payment: PaymentInstruction, win: Window = window): 
   }
   doc.body.append(form);
   form.submit();
+}
+
+/**
+ * In the phone apps a payment page opens in the system browser and the app shows the order,
+ * following it (the order page's poller) until the page's return link brings the buyer back. Answers
+ * false outside the shell, and for a form to post (which only a page can send): the caller then
+ * leaves with {@link goToPayment}.
+ */
+export function payOutsideApp(
+  payment: PaymentInstruction,
+  platform: Pick<Platform, 'openPaymentPage'> | null,
+  showOrder: () => void,
+): boolean {
+  if (!isNativeShell() || !platform || !('url' in payment)) return false;
+  void platform.openPaymentPage(payment.url);
+  showOrder();
+  return true;
 }
 
 /** Routes whose page is made to be shown inside another site's page (Paymentwall's widget is). */

@@ -1,4 +1,13 @@
-import { ApiClient, CallQueue, OrderPoller, Session, StoreClient, type SessionStorage, type Till } from '@till/client';
+import {
+  ApiClient,
+  CallQueue,
+  OrderPoller,
+  Session,
+  StoreClient,
+  type SessionStorage,
+  type StepUpHandler,
+  type Till,
+} from '@till/client';
 
 /** The parts of the SDK the web app uses. */
 export type AppSdk = Pick<Till, 'api' | 'session' | 'queue' | 'store' | 'poller' | 'serviceCall'>;
@@ -14,6 +23,8 @@ export function createAppSdk(options: {
   storage?: SessionStorage;
   /** The interface's language now, sent with every call as `Accept-Language`. */
   language?: () => string | undefined;
+  /** Asks the user for the password (and code) when a call needs a recent proof (914). */
+  stepUp?: StepUpHandler;
 }): AppSdk {
   const session = new Session(options.storage ? { storage: options.storage } : {});
   const queue = new CallQueue({ session });
@@ -22,6 +33,7 @@ export function createAppSdk(options: {
     session,
     queue,
     ...language,
+    ...(options.stepUp ? { stepUp: options.stepUp } : {}),
     ...(options.apiHost !== undefined ? { apiHost: options.apiHost } : {}),
   });
   const store = new StoreClient({

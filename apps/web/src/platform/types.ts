@@ -10,6 +10,12 @@ export interface SavedFile {
   uri?: string;
 }
 
+/**
+ * What a saved file holds: bytes, text (written as UTF-8), or the address of a file to fetch (a link
+ * the server answered). Kept apart so that text is never taken for an address, nor an address for text.
+ */
+export type FileContent = { blob: Blob } | { text: string } | { url: string };
+
 /** The platform's own in-app store, named as the server's payment routes are. */
 export type InAppStore = Extract<Provider, 'appstore' | 'googleplay'>;
 
@@ -17,7 +23,7 @@ export type InAppStore = Extract<Provider, 'appstore' | 'googleplay'>;
 export interface Platform {
   readonly kind: 'web' | 'android' | 'ios';
   /** Hands a file to the user: a download in the browser, a saved document on a phone. */
-  saveFile(name: string, data: Blob | string): Promise<SavedFile>;
+  saveFile(name: string, content: FileContent): Promise<SavedFile>;
   /** Whether a saved file can be opened or shared from the app (phones: the system share sheet). */
   readonly canOpenSaved: boolean;
   /** Opens or shares a saved file with the system's sheet. */
@@ -33,8 +39,26 @@ export interface Platform {
   writeConfig(name: string, value: unknown): Promise<void>;
   /** Calls the listener whenever the app comes back to the foreground; answers the unsubscribe. */
   onResume(listener: () => void): () => void;
+  /**
+   * Calls the listener with each link the system opens the app with (the phone apps' app links);
+   * answers the unsubscribe. Never called in a browser, where a link opens a page.
+   */
+  onLinkOpened(listener: (url: string) => void): () => void;
+  /**
+   * Leaves the app for a payment page: the browser goes to it; the phone apps open it in the
+   * system browser (payments for the server's checkout never run inside an app's own view), from
+   * which the page's return link comes back to the app.
+   */
+  openPaymentPage(url: string): Promise<void>;
+  /** Closes the system browser a payment page was opened in (phones); nothing in a browser. */
+  closePaymentPage(): Promise<void>;
   /** The in-app store this platform can pay through now, or null (the browser, no store plugin). */
   inAppStore(): InAppStore | null;
+  /**
+   * Starts the in-app store with the catalog's products, so that it refreshes on every resume from
+   * the app's start on. Nothing where there is no in-app store.
+   */
+  startInAppStore(products: readonly Product[], store: { validatePurchase: InAppValidator }): Promise<void>;
   /** Buys the products through the in-app store; resolves with the flow's final message. */
   buyInApp(
     products: readonly Product[],
@@ -47,6 +71,11 @@ export interface Platform {
 
 /** The server's check of a store transaction: `till.store.validatePurchase`. */
 export type InAppValidator = PurchaseFlowOptions['store']['validatePurchase'];
+
+/** Text as a plain-text file's bytes (UTF-8). */
+export function textBlob(text: string): Blob {
+  return new Blob([text], { type: 'text/plain;charset=utf-8' });
+}
 
 /** The file name a config is kept under. */
 export function configFileName(name: string): string {

@@ -10,6 +10,8 @@ import { passkeysDeletionMigration } from './migrations/007-passkeys-deletion.js
 import { shopAdminMigration } from './migrations/008-shop-admin.js';
 import { storageWritesMigration } from './migrations/010-storage-writes.js';
 import { testPurchasesMigration } from './migrations/011-test-purchases.js';
+import { deviceTokensMigration } from './migrations/012-device-tokens.js';
+import { stepUpMigration } from './migrations/013-step-up.js';
 
 /**
  * Every migration, in order. One list serves SQLite and PostgreSQL: the migrations use only types
@@ -26,6 +28,8 @@ export const migrations: Record<string, Migration> = {
   '008-shop-admin': shopAdminMigration,
   '010-storage-writes': storageWritesMigration,
   '011-test-purchases': testPurchasesMigration,
+  '012-device-tokens': deviceTokensMigration,
+  '013-step-up': stepUpMigration,
 };
 
 class ListProvider implements MigrationProvider {

@@ -33,6 +33,8 @@ export interface SessionsTable {
   last_seen_at: Millis | null;
   user_agent: string | null;
   ip: string | null;
+  /** When the session last proved the password (and second factor) again; null when never. */
+  step_up_at: Millis | null;
 }
 
 export interface LinkTokensTable {
@@ -316,6 +318,14 @@ export interface KnownDevicesTable {
   last_seen_at: Millis;
 }
 
+/** A token a device got at a sign-in, by its hash: that device's own failure budget for the account. */
+export interface DeviceTokensTable {
+  token_hash: string;
+  user_id: string;
+  created_at: Millis;
+  last_used_at: Millis;
+}
+
 /** One entry of a user's security log; `detail` is JSON text. */
 export interface SecurityLogTable {
   id: string;
@@ -353,6 +363,7 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   login_challenges: LoginChallengesTable;
   known_devices: KnownDevicesTable;
+  device_tokens: DeviceTokensTable;
   security_log: SecurityLogTable;
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;

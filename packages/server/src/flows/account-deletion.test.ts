@@ -6,7 +6,7 @@ import { filesMatrix, startFilesApp, uploadOne, type FilesTestApp } from '../tes
 import { RecordedSecurityEvents } from '../test-support/security-events.js';
 import { startSmtp, type TestSmtp } from '../test-support/smtp.js';
 import { expectLedgerMatchesBalances, giveCredits, ok, saveProduct } from '../test-support/store.js';
-import { adminUser, GOOD_PASSWORD, registerUser } from '../test-support/users.js';
+import { adminUser, GOOD_PASSWORD, provenUser, registerUser } from '../test-support/users.js';
 import { SoftAuthenticator, type OptionsJson } from '../test-support/webauthn.js';
 
 describe.each(filesMatrix)('account deletion on %s with %s storage', (dialect, driver) => {
@@ -152,7 +152,7 @@ describe.each(filesMatrix)('account deletion on %s with %s storage', (dialect, d
   });
 
   it('accepts a fresh passkey assertion in place of the password, and the passkey no longer signs in', async () => {
-    const u = await registerUser(t);
+    const u = await provenUser(t);
     const device = new SoftAuthenticator(new URL(t.url).origin);
     const options = (await t.call('/api/auth/passkeys/registrationOptions', { token: u.token })).data as {
       options: OptionsJson;

@@ -20,6 +20,7 @@ import {
   renewSubscription,
   revokePaidTime,
   takeBackGrants,
+  takeBackRenewal,
   transitionOrder,
   type OrderRow,
 } from '../modules/store/index.js';
@@ -64,6 +65,11 @@ const refundUnpaid: Step = async (trx, order, _event, now) => {
 
 const reverse: Step = async (trx, order, event, now) => {
   const why = event.kind === 'reversed' ? event.reason : 'refund';
+  if (event.kind === 'reversed' && event.renewal) {
+    const reference = `${order.id} (${event.eventId})`.slice(0, 300);
+    await takeBackRenewal(trx, order, await itemsOf(trx, order.id), { ...event.renewal, reference }, now, why);
+    return { status: order.status, applied: true };
+  }
   await transitionOrder(trx, order.id, 'refunded', now, why === 'chargeback' ? 'chargeback' : 'refunded');
   await takeBackGrants(trx, order, grantLinesOf(await itemsOf(trx, order.id)), now, why);
   if (event.kind === 'reversed' && event.paidTime) {

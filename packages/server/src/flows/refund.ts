@@ -1,6 +1,8 @@
-import type { AdminOrder } from '@till/protocol';
+import type { AdminOrder, Provider } from '@till/protocol';
+import { readJson } from '../db/rows.js';
 import { runInTransaction } from '../db/transaction.js';
 import { Failure, fail, type Outcome } from '../errors.js';
+import { orderOfRef, type VerifiedPurchase } from '../modules/payments/index.js';
 import {
   adminOrderOf,
   dropRefund,
@@ -10,6 +12,7 @@ import {
   markRefundRequested,
   recordRefund,
   revokeGrants,
+  revokePaidTime,
   toOrder,
   transitionOrder,
 } from '../modules/store/index.js';
@@ -91,6 +94,8 @@ export async function refundOrder(deps: FlowDeps, ask: RefundAsk): Promise<Outco
     }
     return { order: await adminOrderOf(deps.db, found.order) };
   }
+  const paid = await paidTimeOf(deps, found.row);
+  if (paid instanceof Failure) return paid;
   return runInTransaction(deps.db, async (trx) => {
     const note = reason ? `refund: ${reason}` : 'refund';
     if (amount > 0) {
@@ -112,6 +117,33 @@ export async function refundOrder(deps: FlowDeps, ask: RefundAsk): Promise<Outco
       grantLinesOf(items),
       now,
     );
+    // A subscription's later transaction whose time the store put on the subscription's first
+    // order (Apple's DID_RENEW): that time ends too, as the store's own refund ends it.
+    const first = paid && (await orderOfRef(trx, row.provider as Provider, paid.subscription));
+    if (paid && first && first !== iden) {
+      await revokePaidTime(trx, { userId: row.user_id, orderIds: [first], from: paid.from, until: paid.until }, now);
+    }
     return { order: await adminOrderOf(trx, toOrder(row, items)) };
   });
+}
+
+type PaidTime = NonNullable<VerifiedPurchase['paidTime']>;
+
+/**
+ * The time a subscription's later transaction paid for, which the store may have put on the
+ * subscription's first order: kept on the order at validatePurchase, or, for a subscription's order
+ * recorded before orders kept it, asked of the store (910 when it cannot answer now, so that the
+ * refund never leaves that time running).
+ */
+async function paidTimeOf(
+  deps: FlowDeps,
+  row: { id: string; provider: string; data: string | null },
+): Promise<Outcome<PaidTime | undefined>> {
+  const data = readJson<{ transactionId?: string; paidTime?: PaidTime }>(row.data, {});
+  if (data.paidTime) return data.paidTime;
+  const platform = deps.payments.platformOf(row.provider);
+  if (!platform?.paidTimeOf || !data.transactionId) return undefined;
+  const items = await itemsOf(deps.db, row.id);
+  if (!items.some((i) => i.grant_period != null)) return undefined;
+  return platform.paidTimeOf(data.transactionId);
 }

@@ -105,6 +105,7 @@ export function registerFlowRoutes(calls: CallRegistry, flows: FlowCalls): void 
       'Refund a paid order, reversing its grants (912 when not paid or its credits are spent), or give some or all of its money back only (`amount`, `keepGrants`).',
     tag: 'admin',
     auth: Level.Admin,
+    stepUp: true,
     request: adminOrderRefundRequest,
     response: dataResponse(adminOrderRefundData),
     handler: async (input, ctx) => asData(await flows.refund({ ...input, adminId: ctx.caller.userId })),

@@ -1,6 +1,6 @@
 import type { Provider, ValidatePurchaseData } from '@till/protocol';
 import { runInTransaction } from '../db/transaction.js';
-import { Failure, fail, type Outcome } from '../errors.js';
+import { AbortTransaction, Failure, fail, type Outcome } from '../errors.js';
 import { claimEvent, linkRef, orderOfEvent, type VerifiedPurchase } from '../modules/payments/index.js';
 import { alignSubscription, insertOrder, moneySubtotal, newId, payOrder, type Line } from '../modules/store/index.js';
 import type { FlowDeps } from './deps.js';
@@ -65,6 +65,12 @@ export class PurchaseValidation {
       const iden = newId(now);
       const fresh = await claimEvent(trx, { provider, eventId: transactionId, orderId: iden, outcome: 'paid' }, now);
       if (!fresh) return 'duplicate' as const;
+      // A store notification reaches an order only after this claim committed: the renewal's key
+      // can be taken before only by another order, whose grant this one must not repeat.
+      if (purchase.renewalId !== undefined) {
+        const claim = { provider, eventId: purchase.renewalId, orderId: iden, outcome: 'renewed' };
+        if (!(await claimEvent(trx, claim, now))) throw new AbortTransaction(fail.paymentRejected('already_used'));
+      }
       const made = await insertOrder(
         trx,
         {
@@ -76,7 +82,7 @@ export class PurchaseValidation {
           creditsSpent: 0,
           couponCode: null,
           provider,
-          data: JSON.stringify({ transactionId }),
+          data: JSON.stringify({ transactionId, ...(purchase.paidTime ? { paidTime: purchase.paidTime } : {}) }),
           lines,
           sandbox: purchase.sandbox === true,
         },

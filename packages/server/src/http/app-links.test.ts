@@ -2,20 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { startTestApp, type TestApp } from '../test-support/app.js';
+import { configProblem } from '../test-support/config.js';
 
 const FINGERPRINT = Array.from({ length: 32 }, (_, i) => i.toString(16).padStart(2, '0')).join(':');
 const OTHER = Array.from({ length: 32 }, () => 'FA').join(':');
 
-const problem = (env: Record<string, string>) => {
-  try {
-    loadConfig(env);
-    return undefined;
-  } catch (error) {
-    return error instanceof ConfigError ? error.variable : String(error);
-  }
-};
+const problem = configProblem;
 
 describe('app links files', () => {
   const dist = mkdtempSync(join(tmpdir(), 'till-dist-'));

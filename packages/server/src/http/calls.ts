@@ -16,6 +16,9 @@ export interface Caller {
 /** Checks a session token; answers the caller, or 901 (at once when the session is already known). */
 export type Authenticate = (token: string) => Outcome<Caller> | Promise<Outcome<Caller>>;
 
+/** Whether the caller's session proved its password again recently: undefined when so, else 914. */
+export type RecentProof = (caller: Caller) => Promise<Failure | undefined>;
+
 /** What a handler gets besides its parsed input. */
 export interface CallContext {
   request: FastifyRequest;
@@ -51,6 +54,11 @@ export interface PublicCallSpec<S extends z.ZodType> extends CallSpecBase<S> {
 export interface AuthedCallSpec<S extends z.ZodType> extends CallSpecBase<S> {
   /** Minimum level; the token comes from the payload's `token` field. */
   auth: number;
+  /**
+   * A change of credentials or an administrator's sensitive action: the session must have proven the
+   * password (and second factor) again recently, else 914 (see {@link RecentProof}).
+   */
+  stepUp?: boolean;
   handler: (input: z.output<S>, ctx: AuthedContext) => Promise<Outcome<object>>;
 }
 
@@ -114,6 +122,8 @@ export class CallRegistry {
     readonly authenticate: Authenticate,
     /** Checks every answer against its declared schema (tests). */
     private readonly answerCheck?: AnswerCheck,
+    /** Checks the recent proof that `stepUp` calls need; without it they are refused. */
+    private readonly recentProof?: RecentProof,
   ) {}
 
   /** Holds an answer up against the schema its call declares, when answers are checked. */
@@ -175,6 +185,10 @@ export class CallRegistry {
     }
     const input = inputOf(spec, raw, caller !== undefined);
     if (input instanceof Failure) return this.respond(spec, reply, input);
+    if (caller && (spec as AuthedCallSpec<z.ZodType>).stepUp) {
+      const missing = this.recentProof ? await this.recentProof(caller) : fail.stepUpRequired(0);
+      if (missing) return this.respond(spec, reply, missing);
+    }
     const ip = request.ip;
     const userAgent = request.headers['user-agent']?.slice(0, 300) ?? null;
     const outcome = caller

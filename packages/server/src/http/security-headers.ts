@@ -58,8 +58,11 @@ export function registerSecurityHeaders(app: FastifyInstance, connectSrc: string
   // JSON is the hot path: its set goes on in one call before the handler runs; a route may still
   // replace any of them. Pages swap in the full set unless the route chose its own policy.
   const api = API_HEADERS;
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.headers(api);
+    // API answers hold accounts, sessions and orders: no browser or shared cache may keep them
+    // (ASVS 8.2.1). A route that serves a file may still choose its own policy.
+    if (request.url.startsWith('/api/')) void reply.header('cache-control', 'no-store');
     done();
   });
   app.addHook('onSend', (_request, reply, payload, done) => {

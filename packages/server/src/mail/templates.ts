@@ -8,7 +8,18 @@ export type MailKind =
   | 'email_change_confirm'
   | 'new_device'
   | 'second_factor_reset'
-  | 'account_deleted';
+  | 'account_deleted'
+  | 'security_notice';
+
+/** The changes a `security_notice` tells the owner of. */
+export type SecurityChange =
+  | 'password_changed'
+  | 'email_changed'
+  | 'totp_enabled'
+  | 'totp_disabled'
+  | 'passkey_added'
+  | 'passkey_removed'
+  | 'recovery_code_used';
 
 /** What a mail's text is made from. */
 export interface MailValues {
@@ -18,6 +29,8 @@ export interface MailValues {
   device?: string;
   ip?: string;
   at?: string;
+  /** What changed (security notice). */
+  change?: SecurityChange;
 }
 
 interface Texts {
@@ -28,6 +41,28 @@ interface Texts {
 }
 
 type Catalog = Record<MailKind, (v: { name: string } & MailValues) => Texts>;
+
+/** What each change is called in a notice; `{newEmail}` stands for the new address. */
+const enChanges: Record<SecurityChange, string> = {
+  password_changed: 'the password of your Till account was changed',
+  email_changed: 'the e-mail address of your Till account was changed to {newEmail}',
+  totp_enabled: 'two-step sign-in (an authenticator app) was turned on for your Till account',
+  totp_disabled: 'two-step sign-in was turned off for your Till account',
+  passkey_added: 'a passkey was added to your Till account',
+  passkey_removed: 'a passkey was removed from your Till account',
+  recovery_code_used: 'one of the recovery codes of your Till account was used',
+};
+const deChanges: Record<SecurityChange, string> = {
+  password_changed: 'das Passwort deines Till-Kontos wurde geändert',
+  email_changed: 'die E-Mail-Adresse deines Till-Kontos wurde auf {newEmail} geändert',
+  totp_enabled: 'die Anmeldung in zwei Schritten (Authenticator-App) wurde für dein Till-Konto eingeschaltet',
+  totp_disabled: 'die Anmeldung in zwei Schritten wurde für dein Till-Konto abgeschaltet',
+  passkey_added: 'deinem Till-Konto wurde ein Passkey hinzugefügt',
+  passkey_removed: 'aus deinem Till-Konto wurde ein Passkey entfernt',
+  recovery_code_used: 'einer der Wiederherstellungscodes deines Till-Kontos wurde benutzt',
+};
+const changeText = (texts: Record<SecurityChange, string>, v: MailValues) =>
+  (v.change ? texts[v.change] : '').replace('{newEmail}', v.newEmail ?? '');
 
 const en: Catalog = {
   confirm: ({ name }) => ({
@@ -70,6 +105,13 @@ const en: Catalog = {
     intro: `Hello ${name}, your Till account has been deleted: its sessions, passkeys, files and personal details are gone.`,
     outro:
       'Orders and credit records are kept without your name or address, as bookkeeping requires. If you did not ask for this, reply to this message.',
+  }),
+  security_notice: (v) => ({
+    subject: 'A change to your Till account',
+    intro: `Hello ${v.name}, ${changeText(enChanges, v)}${v.at ? ` (${v.at})` : ''}.`,
+    action: 'This was not me: reset my password',
+    outro:
+      'If it was you, there is nothing to do. If not, reset your password with the link above: that ends every session and removes every passkey.',
   }),
 };
 
@@ -114,6 +156,13 @@ const de: Catalog = {
     intro: `Hallo ${name}, dein Till-Konto wurde gelöscht: Sitzungen, Passkeys, Dateien und persönliche Angaben sind entfernt.`,
     outro:
       'Bestellungen und Guthabenbuchungen bleiben ohne deinen Namen und deine Adresse erhalten, wie es die Buchhaltung verlangt. Hast du das nicht veranlasst, antworte auf diese Nachricht.',
+  }),
+  security_notice: (v) => ({
+    subject: 'Eine Änderung an deinem Till-Konto',
+    intro: `Hallo ${v.name}, ${changeText(deChanges, v)}${v.at ? ` (${v.at})` : ''}.`,
+    action: 'Das war ich nicht: Passwort zurücksetzen',
+    outro:
+      'Warst du es, ist nichts zu tun. Wenn nicht, setze mit dem Link oben dein Passwort zurück: das beendet alle Sitzungen und entfernt alle Passkeys.',
   }),
 };
 

@@ -16,6 +16,9 @@ export const testRedisUrl = process.env.TEST_REDIS_URL;
  */
 export const dialects: Dialect[] = pgUrl ? ['sqlite', 'postgres'] : ['sqlite'];
 
+/** The advisory lock that keeps test schemas from being dropped while another test's migrations run. */
+const SCHEMA_CHANGES = 7_201_004;
+
 /** A throwaway database: a temp SQLite file, or a fresh PostgreSQL schema. `drop()` removes it. */
 export interface TestDb extends Db {
   url: string;
@@ -41,10 +44,18 @@ export async function createTestDb(dialect: Dialect, poolSize = 10): Promise<Tes
   const admin = new pg.Client({ connectionString: pgUrl });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
   const sep = pgUrl.includes('?') ? '&' : '?';
   const url = `${pgUrl}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  const db = await connect(url, { poolSize });
+  // The migrations look through every schema's tables, and a schema another test drops meanwhile
+  // fails that look-up ("schema does not exist"): migrations hold a shared lock that drops wait for.
+  let db: Db;
+  await admin.query('SELECT pg_advisory_lock_shared($1)', [SCHEMA_CHANGES]);
+  try {
+    db = await connect(url, { poolSize });
+  } finally {
+    await admin.query('SELECT pg_advisory_unlock_shared($1)', [SCHEMA_CHANGES]);
+    await admin.end();
+  }
   return {
     ...db,
     url,
@@ -52,8 +63,12 @@ export async function createTestDb(dialect: Dialect, poolSize = 10): Promise<Tes
       await db.close();
       const c = new pg.Client({ connectionString: pgUrl });
       await c.connect();
-      await c.query(`DROP SCHEMA ${schema} CASCADE`);
-      await c.end();
+      try {
+        await c.query('SELECT pg_advisory_lock($1)', [SCHEMA_CHANGES]);
+        await c.query(`DROP SCHEMA ${schema} CASCADE`);
+      } finally {
+        await c.end();
+      }
     },
   };
 }

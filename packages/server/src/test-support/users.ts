@@ -33,9 +33,26 @@ export async function confirmedUser(t: TestApp, fields: Parameters<typeof regist
   return u;
 }
 
-/** Registers an administrator (level 9). */
+/**
+ * Proves the password again on a session (`api/auth/stepUp`), as credential changes and
+ * administrators' sensitive actions need within the last minutes.
+ */
+export async function stepUp(t: TestApp, token: string, proof: { password?: string; code?: string } = {}) {
+  const res = await t.call('/api/auth/stepUp', { token, password: proof.password ?? GOOD_PASSWORD, code: proof.code });
+  if (res.code !== 900) throw new Error(`step-up failed: ${JSON.stringify(res)}`);
+}
+
+/** Registers a user whose session has just proved its password (see {@link stepUp}). */
+export async function provenUser(t: TestApp, fields: Parameters<typeof registerUser>[1] = {}) {
+  const u = await registerUser(t, fields);
+  await stepUp(t, u.token);
+  return u;
+}
+
+/** Registers an administrator (level 9), whose session has just proved its password (see {@link stepUp}). */
 export async function adminUser(t: TestApp) {
   const u = await registerUser(t);
   await t.ctx.db.kysely.updateTable('users').set({ email_confirmed: 1, level: 9 }).where('id', '=', u.userId).execute();
+  await stepUp(t, u.token);
   return u;
 }

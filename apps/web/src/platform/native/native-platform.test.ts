@@ -77,11 +77,11 @@ beforeEach(() => {
 describe('the native platform', () => {
   it('saves a file into the shared Download folder on Android, as base64, under a free name, and shares it', async () => {
     cap.platform = 'android';
-    const saved = await nativePlatform.saveFile('codes.txt', new Blob(['A1\nB2'], { type: 'text/plain' }));
+    const saved = await nativePlatform.saveFile('codes.txt', { blob: new Blob(['A1\nB2'], { type: 'text/plain' }) });
     expect(TillDownloads.save).toHaveBeenCalledWith({ name: 'codes.txt', data: btoa('A1\nB2') });
     expect(Filesystem.writeFile).not.toHaveBeenCalled();
     expect(saved).toEqual({ name: 'codes.txt', where: 'download-folder', uri: 'content://media/external/downloads/1' });
-    const again = await nativePlatform.saveFile('codes.txt', new Blob(['C3']));
+    const again = await nativePlatform.saveFile('codes.txt', { blob: new Blob(['C3']) });
     expect(again.name).toBe('codes (1).txt');
     await nativePlatform.openFile(saved);
     expect(TillDownloads.share).toHaveBeenCalledWith({ uri: saved.uri });
@@ -90,7 +90,7 @@ describe('the native platform', () => {
 
   it("saves a file into the iOS app's Documents (the Files app)", async () => {
     cap.platform = 'ios';
-    const saved = await nativePlatform.saveFile('codes.txt', new Blob(['A1']));
+    const saved = await nativePlatform.saveFile('codes.txt', { blob: new Blob(['A1']) });
     expect(Filesystem.writeFile).toHaveBeenCalledWith({
       path: 'codes.txt',
       data: btoa('A1'),
@@ -99,6 +99,31 @@ describe('the native platform', () => {
     });
     expect(saved.where).toBe('documents');
     expect(nativePlatform.kind).toBe('ios');
+  });
+
+  it('saves text as its UTF-8 bytes, never fetching it as an address', async () => {
+    cap.platform = 'ios';
+    const fetch = vi.spyOn(globalThis, 'fetch');
+    try {
+      await nativePlatform.saveFile('till-recovery-codes.txt', { text: 'ab12-cd34\nü\n' });
+      expect(fetch).not.toHaveBeenCalled();
+    } finally {
+      fetch.mockRestore();
+    }
+    const written = cap.files.get('DOCUMENTS/till-recovery-codes.txt') ?? '';
+    expect(new TextDecoder().decode(Uint8Array.from(atob(written), (c) => c.charCodeAt(0)))).toBe('ab12-cd34\nü\n');
+  });
+
+  it("saves a link's file by fetching its address", async () => {
+    cap.platform = 'ios';
+    const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('PDF', { status: 200 }));
+    try {
+      await nativePlatform.saveFile('report.pdf', { url: 'https://till.example/api/files/download/f1' });
+      expect(fetch).toHaveBeenCalledWith('https://till.example/api/files/download/f1');
+    } finally {
+      fetch.mockRestore();
+    }
+    expect(cap.files.get('DOCUMENTS/report.pdf')).toBe(btoa('PDF'));
   });
 
   it('keeps config files as JSON in the private Library folder, and replaces a corrupt one', async () => {

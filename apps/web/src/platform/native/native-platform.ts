@@ -8,13 +8,18 @@ import 'capacitor-plugin-cdv-purchase';
 import { IMAGE_MAX_HEIGHT, IMAGE_MAX_WIDTH } from '@/lib/ui-constants';
 import { readConfigFrom, writeConfigTo, type ConfigBackend } from '../config';
 import { scaleImage } from '../image';
-import type { Platform, SavedFile } from '../types';
+import { textBlob, type FileContent, type Platform, type SavedFile } from '../types';
 import { TillDownloads } from './downloads';
 
 const CONFIG_DIR = 'config';
 
-async function toBase64(data: Blob | string): Promise<string> {
-  const blob = typeof data === 'string' ? await (await fetch(data)).blob() : data;
+async function toBase64(content: FileContent): Promise<string> {
+  const blob =
+    'blob' in content
+      ? content.blob
+      : 'text' in content
+        ? textBlob(content.text)
+        : await (await fetch(content.url)).blob();
   const buf = new Uint8Array(await blob.arrayBuffer());
   let binary = '';
   for (let i = 0; i < buf.length; i += 0x8000) binary += String.fromCharCode(...buf.subarray(i, i + 0x8000));
@@ -61,17 +66,17 @@ export const nativePlatform: Platform = {
   get kind() {
     return isAndroid() ? 'android' : 'ios';
   },
-  async saveFile(name, data): Promise<SavedFile> {
+  async saveFile(name, content): Promise<SavedFile> {
     // Android: the shared Download folder, where the user's file manager and other apps find it,
     // through the app's own plugin (MediaStore; Filesystem cannot write there from Android 11 on).
     // iOS: the app's Documents, shown in the Files app.
     if (isAndroid()) {
-      const saved = await TillDownloads.save({ name, data: await toBase64(data) });
+      const saved = await TillDownloads.save({ name, data: await toBase64(content) });
       return { name: saved.name, where: 'download-folder', uri: saved.uri };
     }
     const res = await Filesystem.writeFile({
       path: name,
-      data: await toBase64(data),
+      data: await toBase64(content),
       directory: Directory.Documents,
       recursive: true,
     });
@@ -115,10 +120,29 @@ export const nativePlatform: Platform = {
     const handle = App.addListener('resume', listener);
     return () => void handle.then((h) => h.remove());
   },
+  onLinkOpened(listener) {
+    const handle = App.addListener('appUrlOpen', ({ url }) => listener(url));
+    return () => void handle.then((h) => h.remove());
+  },
+  async openPaymentPage(url) {
+    const { Browser } = await import('@capacitor/browser');
+    await Browser.open({ url });
+  },
+  async closePaymentPage() {
+    const { Browser } = await import('@capacitor/browser');
+    await Browser.close();
+  },
   inAppStore() {
     const cdv = (globalThis as { CdvPurchase?: unknown }).CdvPurchase;
     if (!cdv) return null;
     return isAndroid() ? 'googleplay' : 'appstore';
+  },
+  async startInAppStore(products, validator) {
+    const store = this.inAppStore();
+    if (!store) return;
+    const { startInAppStore, cdvStore } = await import('./purchase');
+    const cdv = cdvStore();
+    if (cdv) await startInAppStore({ store, cdv, products, validator, onResume: (l) => this.onResume(l) });
   },
   async buyInApp(products, validator, onMessage) {
     const store = this.inAppStore();

@@ -4,7 +4,7 @@ import type { StoreMessage } from '@till/client';
 // The plugin's native platforms scripted with the structures cordova-plugin-purchase 13 reports
 // (the SDK's own test support): App Store transactions and Google Play purchases.
 import { playNativePurchase, ScriptedCdvStore } from '../../../../../packages/client/src/test-support/cdv-native-store';
-import { buyInApp, cdvStore, resetInAppFlow } from './purchase';
+import { buyInApp, cdvStore, resetInAppFlow, startInAppStore } from './purchase';
 
 const product = (over: Partial<Product> = {}): Product => ({
   id: 'p1',
@@ -32,6 +32,28 @@ const validator = (result: 0 | 1) => ({
 afterEach(() => resetInAppFlow());
 
 describe('in-app purchases in the shell', () => {
+  it('refreshes the store on every resume from the start, before any purchase', async () => {
+    const store = new ScriptedCdvStore({ platform: 'android-playstore', purchase: () => ({ code: 1, message: '' }) });
+    const update = vi.spyOn(store, 'update');
+    let resume: (() => void) | undefined;
+    await startInAppStore({
+      store: 'googleplay',
+      cdv: store,
+      products: [product(), product({ id: 'p2', alias: 'web-only', storeIds: {} })],
+      validator: validator(1),
+      onResume: (l) => {
+        resume = l;
+        return () => undefined;
+      },
+    });
+    // Registered with the catalog's products that this store sells.
+    expect(store.products.map((p) => p.id)).toEqual(['till.credits100']);
+    expect(resume).toBeDefined();
+    const before = update.mock.calls.length;
+    resume?.();
+    await vi.waitFor(() => expect(update.mock.calls.length).toBe(before + 1));
+  });
+
   it('finds the plugin store the shell puts on the window', () => {
     const store = new ScriptedCdvStore({ platform: 'android-playstore', purchase: () => ({ code: 1, message: '' }) });
     expect(cdvStore({ CdvPurchase: { store } })).toBe(store);

@@ -19,26 +19,21 @@ const isFinal = (m: StoreMessage) => m.type !== 'ordered' && m.type !== 'approve
 
 let flow: { store: InAppStore; flow: PurchaseFlow; listeners: Set<(m: StoreMessage) => void> } | undefined;
 
-/**
- * Buys the products one after another through the platform's store: each is ordered by its store
- * id, approved by the store, verified by the server (`validatePurchase`, which pays the order) and
- * then finished. Resolves with the first message that is not a success, or the last one.
- *
- * One flow lives for the app's lifetime: the plugin's store initializes once per run.
- */
-export async function buyInApp(options: {
+interface FlowOptions {
   store: InAppStore;
   cdv: CdvStore;
-  products: readonly Product[];
   validator: { validatePurchase: InAppValidator };
   onResume: (listener: () => void) => () => void;
-  onMessage?: (message: StoreMessage) => void;
-}): Promise<StoreMessage> {
-  const items = options.products.map((p) => {
-    const id = p.storeIds[options.store];
-    if (!id) throw new Error(`${p.title} is not sold in the ${options.store} store`);
-    return { id, alias: p.alias, type: p.type };
+}
+
+const itemsOf = (store: InAppStore, products: readonly Product[]) =>
+  products.flatMap((p) => {
+    const id = p.storeIds[store];
+    return id ? [{ id, alias: p.alias, type: p.type }] : [];
   });
+
+/** The run's one flow, made and started with these products the first time, else given them. */
+async function ensureFlow(options: FlowOptions, items: ReturnType<typeof itemsOf>) {
   if (!flow || flow.store !== options.store) {
     const listeners = new Set<(m: StoreMessage) => void>();
     const created = new PurchaseFlow({
@@ -53,6 +48,33 @@ export async function buyInApp(options: {
     flow = { store: options.store, flow: created, listeners };
     await created.start();
   } else flow.flow.setProducts(items);
+  return flow;
+}
+
+/**
+ * Starts the in-app store with the catalog's products as the app starts, so that every return to
+ * the foreground refreshes it (prices, a purchase approved while the app was away) from the first
+ * one on, not only after the first purchase. Products without an id in this store are left out.
+ */
+export async function startInAppStore(options: FlowOptions & { products: readonly Product[] }): Promise<void> {
+  await ensureFlow(options, itemsOf(options.store, options.products));
+}
+
+/**
+ * Buys the products one after another through the platform's store: each is ordered by its store
+ * id, approved by the store, verified by the server (`validatePurchase`, which pays the order) and
+ * then finished. Resolves with the first message that is not a success, or the last one.
+ *
+ * One flow lives for the app's lifetime: the plugin's store initializes once per run.
+ */
+export async function buyInApp(
+  options: FlowOptions & { products: readonly Product[]; onMessage?: (message: StoreMessage) => void },
+): Promise<StoreMessage> {
+  for (const p of options.products)
+    if (!p.storeIds[options.store]) throw new Error(`${p.title} is not sold in the ${options.store} store`);
+  const items = itemsOf(options.store, options.products);
+  await ensureFlow(options, items);
+  if (!flow) throw new Error('The in-app store did not start');
   const { flow: current, listeners } = flow;
   let last: StoreMessage | undefined;
   for (const item of items) {

@@ -1,7 +1,7 @@
 import { IMAGE_MAX_HEIGHT, IMAGE_MAX_WIDTH } from '@/lib/ui-constants';
 import { readConfigFrom, writeConfigTo } from '../config';
 import { chooseImageFile, scaleImage } from '../image';
-import type { Platform } from '../types';
+import { textBlob, type Platform } from '../types';
 import { idbConfig } from './idb-config';
 
 /**
@@ -10,8 +10,10 @@ import { idbConfig } from './idb-config';
  */
 export const createWebPlatform = (onVisibleAgain: (listener: () => void) => () => void): Platform => ({
   kind: 'web',
-  async saveFile(name, data) {
-    const href = typeof data === 'string' ? data : URL.createObjectURL(data);
+  async saveFile(name, content) {
+    // A link downloads from its address; bytes and text from an object URL of their own.
+    const blob = 'url' in content ? null : 'blob' in content ? content.blob : textBlob(content.text);
+    const href = blob ? URL.createObjectURL(blob) : (content as { url: string }).url;
     const a = document.createElement('a');
     a.href = href;
     a.download = name;
@@ -20,7 +22,7 @@ export const createWebPlatform = (onVisibleAgain: (listener: () => void) => () =
     a.click();
     a.remove();
     // The click has been dispatched synchronously; the blob URL can go once the download started.
-    if (typeof data !== 'string') setTimeout(() => URL.revokeObjectURL(href), 10_000);
+    if (blob) setTimeout(() => URL.revokeObjectURL(href), 10_000);
     return { name, where: 'downloads' };
   },
   // The browser shows its own downloads bar, from which the file opens.
@@ -33,7 +35,13 @@ export const createWebPlatform = (onVisibleAgain: (listener: () => void) => () =
   readConfig: (name, defaults) => readConfigFrom(idbConfig, name, defaults),
   writeConfig: (name, value) => writeConfigTo(idbConfig, name, value),
   onResume: (listener) => onVisibleAgain(listener),
+  onLinkOpened: () => () => {},
+  async openPaymentPage(url) {
+    window.location.assign(url);
+  },
+  async closePaymentPage() {},
   inAppStore: () => null,
+  startInAppStore: async () => {},
   buyInApp: () => Promise.reject(new Error('The browser has no in-app store')),
   startShell() {},
 });

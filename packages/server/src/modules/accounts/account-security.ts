@@ -21,7 +21,10 @@ export class AccountSecurity {
     return this.accounts.factors.setup(caller.userId, caller.email);
   }
 
-  /** Turns TOTP on: the current password (902) and a code from the new secret (907 `code`). */
+  /**
+   * Turns TOTP on: the current password (902) and a code from the new secret (907 `code`). The
+   * user's other sessions end with it.
+   */
   async enable(
     caller: Caller,
     input: { code: string; currentPassword: string },
@@ -29,7 +32,20 @@ export class AccountSecurity {
   ): Promise<Outcome<{ recoveryCodes: string[] }>> {
     const checked = await this.checkPassword(caller, input.currentPassword, client, 'totp_enable');
     if (checked) return checked;
-    return this.accounts.factors.enable(caller.userId, input.code, { ip: client.ip, userAgent: client.userAgent });
+    // Sessions opened with the password alone (perhaps by whoever made the owner add a factor) end
+    // with the change; the session that turned it on stays.
+    const enabled = await this.accounts.factors.enable(
+      caller.userId,
+      input.code,
+      { ip: client.ip, userAgent: client.userAgent },
+      (trx) => this.accounts.repo.deleteOtherSessions(caller.userId, caller.sessionId, trx).then(() => undefined),
+    );
+    // The password and a code from the new factor: what a step-up proves.
+    if (!(enabled instanceof Failure)) {
+      await this.accounts.markProof(caller);
+      await this.notify(caller, 'totp_enabled');
+    }
+    return enabled;
   }
 
   /** Turns TOTP off: the current password (902) and a code or recovery code (907 `code`). */
@@ -44,7 +60,7 @@ export class AccountSecurity {
     if (checked) return checked;
     const spent = await this.accounts.spendFailure(caller.email, client.ip);
     if (spent) return spent;
-    return runInTransaction(this.db, async (trx) => {
+    const off = await runInTransaction(this.db, async (trx) => {
       const method = await factors.spend(caller.userId, input, trx);
       if (!method) return fail.invalidInput(input.code !== undefined ? 'code' : 'recoveryCode', 'invalid');
       await factors.remove(caller.userId, trx);
@@ -61,6 +77,11 @@ export class AccountSecurity {
       await this.accounts.forgiveFailure(caller.email, client.ip);
       return {};
     });
+    if (!(off instanceof Failure)) {
+      await this.accounts.markProof(caller);
+      await this.notify(caller, 'totp_disabled');
+    }
+    return off;
   }
 
   /**
@@ -89,6 +110,12 @@ export class AccountSecurity {
     if (reset instanceof Failure) return reset;
     if (reset) this.accounts.afterAnswer(() => this.accounts.sendMail(row, 'second_factor_reset', row.email, {}));
     return { reset };
+  }
+
+  /** Tells the owner of a change to the second factor (see `notifyChange`). */
+  private async notify(caller: Caller, change: 'totp_enabled' | 'totp_disabled'): Promise<void> {
+    const row = await this.accounts.repo.findUserById(caller.userId);
+    if (row) this.accounts.notifyChange(row, change);
   }
 
   /** The caller's current password, checked under the login's budgets (see `checkCurrentPassword`). */

@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../../test-support/app.js';
 import { dialects } from '../../test-support/db.js';
 import { linkToken, startSmtp, type TestSmtp } from '../../test-support/smtp.js';
 import { anAdmin, ok } from '../../test-support/store.js';
-import { confirmedUser, GOOD_PASSWORD, registerUser, uniqueEmail } from '../../test-support/users.js';
+import { confirmedUser, GOOD_PASSWORD, registerUser, stepUp, uniqueEmail } from '../../test-support/users.js';
 
 interface AdminUser {
   id: string;
@@ -109,6 +109,7 @@ describe.each(dialects)('user administration on %s', (dialect) => {
   it('refuses a level change for oneself, an unconfirmed address and a configured administrator', async () => {
     const self = await confirmedUser(t);
     await t.ctx.db.kysely.updateTable('users').set({ level: 9 }).where('id', '=', self.userId).execute();
+    await stepUp(t, self.token);
     expect(await t.call('/api/admin/users/setLevel', { token: self.token, userId: self.userId, level: 2 })).toEqual({
       code: 907,
       parameter: 'userId',

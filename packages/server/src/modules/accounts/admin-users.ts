@@ -76,7 +76,7 @@ export class AdminUsers {
   async get(userId: string): Promise<Outcome<AdminUserGetData>> {
     const row = await this.row(userId);
     if (!row) return fail.notFound('userId');
-    const sessions = await this.accounts.repo.listSessions(userId, this.now());
+    const sessions = await this.accounts.repo.listSessions(userId, this.now(), this.accounts.idleCutoff(this.now()));
     return {
       user: toAdminUser(this.accounts, row),
       levelFixed: this.adminEmails.includes(row.email),
@@ -150,6 +150,7 @@ export class AdminUsers {
       summary: 'Make a confirmed user an administrator (9) or a member (2); applies on their next call.',
       tag,
       auth,
+      stepUp: true,
       request: adminUserSetLevelRequest,
       response: dataResponse(adminUserSetLevelData),
       handler: async (input, ctx) => asData(await this.setLevel(ctx.caller.userId, input.userId, input.level)),

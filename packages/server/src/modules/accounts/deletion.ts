@@ -112,9 +112,15 @@ export async function eraseAccount(
   await trx.deleteFrom('link_tokens').where('user_id', '=', userId).execute();
   await passkeys.repo.removeAllOf(userId, trx);
   // The second factor, its codes and challenges, and the devices seen go; the security log keeps
-  // what happened and when, without the addresses and browsers it was seen from.
-  for (const table of ['user_totp', 'recovery_codes', 'login_challenges', 'known_devices'] as const)
+  // what happened and when, without the addresses and browsers it was seen from or any detail.
+  for (const table of ['user_totp', 'recovery_codes', 'login_challenges', 'known_devices', 'device_tokens'] as const)
     await trx.deleteFrom(table).where('user_id', '=', userId).execute();
-  await trx.updateTable('security_log').set({ ip: null, user_agent: null }).where('user_id', '=', userId).execute();
+  // Details hold addresses (an e-mail change's old and new ones), passkey names and reasons: only the
+  // kinds and times stay.
+  await trx
+    .updateTable('security_log')
+    .set({ ip: null, user_agent: null, detail: null })
+    .where('user_id', '=', userId)
+    .execute();
   return { userId, email: row.email, name: row.name, lang: row.lang, avatarKey: row.avatar_key };
 }

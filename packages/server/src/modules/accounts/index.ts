@@ -1,4 +1,4 @@
-import type { Outcome } from '../../errors.js';
+import type { Failure, Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
 import type { Job } from '../../db/jobs.js';
 import type { ModuleHost, TillModule } from '../../http/module.js';
@@ -39,6 +39,11 @@ export class AccountsModule implements TillModule {
     },
   };
 
+  /** Whether the caller's session proved its password again recently (914 when not): for `stepUp` calls. */
+  recentProof(caller: Caller): Promise<Failure | undefined> {
+    return this.service.recentProof(caller);
+  }
+
   /** Checks a session token: what every other module's calls are authenticated with. */
   authenticate(token: string): Outcome<Caller> | Promise<Outcome<Caller>> {
     return this.service.authenticate(token);
@@ -54,7 +59,7 @@ export class AccountsModule implements TillModule {
         name: 'accounts.expired',
         everyMs: 3_600_000,
         run: async (now) =>
-          (await this.service.repo.purgeExpired(now)) +
+          (await this.service.repo.purgeExpired(now, this.service.idleCutoff(now))) +
           (await this.service.factors.purge(now)) +
           (await this.passkeys.repo.purgeChallenges(now)),
       },

@@ -12,7 +12,14 @@ export function accountLimiters(limits: RateLimits, redis: Redis | undefined): A
       { points: limits.loginFailuresPerAccountAndIp, duration: 900 },
       redis,
     ),
-    loginFailures: new Limiter('login-fail', { points: limits.loginFailuresPerAccount, duration: 900 }, redis),
+    // A known device gets the budget of one client address, on its own.
+    loginFailuresFromDevice: new Limiter(
+      'login-fail-device',
+      { points: limits.loginFailuresPerAccountAndIp, duration: 900 },
+      redis,
+    ),
+    // An hour (ASVS 2.2.1: at most 100 failures an hour per account).
+    loginFailures: new Limiter('login-fail', { points: limits.loginFailuresPerAccount, duration: 3600 }, redis),
     registerPerIp: new Limiter('register-ip', { points: limits.registerPerIp, duration: 3600 }, redis),
     mailPerIp: new Limiter('mail-ip', { points: limits.mailPerIp, duration: 3600 }, redis),
     mailPerAddress: new Limiter('mail-to', { points: limits.mailPerAddress, duration: 3600 }, redis),

@@ -62,6 +62,12 @@ async function signIn(
   return session;
 }
 
+/** Tells the owner that a passkey was added or removed (see `notifyChange`). */
+async function notifyChange(accounts: AccountsService, userId: string, change: 'passkey_added' | 'passkey_removed') {
+  const row = await accounts.repo.findUserById(userId);
+  if (row) accounts.notifyChange(row, change);
+}
+
 /** The passkey calls: options and verification for registration, sign-in and confirmation; list, rename, remove. */
 export function registerPasskeyRoutes(
   calls: CallRegistry,
@@ -74,6 +80,7 @@ export function registerPasskeyRoutes(
     summary: 'WebAuthn options for adding a passkey to the account (a single-use challenge, 5 minutes).',
     tag,
     auth: Level.Registered,
+    stepUp: true,
     request: tokenRequest,
     response: webauthnOptionsResponse,
     handler: async (_input, ctx) => {
@@ -89,11 +96,14 @@ export function registerPasskeyRoutes(
     summary: "Keep a new passkey: the browser's answer to registrationOptions, with a name for it.",
     tag,
     auth: Level.Registered,
+    stepUp: true,
     request: passkeyRegisterRequest,
     response: passkeyResponse,
     handler: async (input, ctx) => {
       const passkey = await passkeys.register(ctx.caller, input, ctx);
-      return passkey instanceof Failure ? passkey : { data: { passkey } };
+      if (passkey instanceof Failure) return passkey;
+      await notifyChange(accounts, ctx.caller.userId, 'passkey_added');
+      return { data: { passkey } };
     },
   });
 
@@ -125,11 +135,14 @@ export function registerPasskeyRoutes(
     summary: 'Remove one of the account’s passkeys; it no longer signs in.',
     tag,
     auth: Level.Registered,
+    stepUp: true,
     request: passkeyRemoveRequest,
     response: dataResponse(z.object({})),
     handler: async (input, ctx) => {
       const done = await passkeys.remove(ctx.caller, input.id, ctx);
-      return done instanceof Failure ? done : { data: {} };
+      if (done instanceof Failure) return done;
+      await notifyChange(accounts, ctx.caller.userId, 'passkey_removed');
+      return { data: {} };
     },
   });
 

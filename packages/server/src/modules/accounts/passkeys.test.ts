@@ -3,7 +3,7 @@ import { defaultRateLimits } from '../../config.js';
 import { startTestApp, type TestApp } from '../../test-support/app.js';
 import { dialects } from '../../test-support/db.js';
 import { RecordedSecurityEvents } from '../../test-support/security-events.js';
-import { registerUser } from '../../test-support/users.js';
+import { provenUser } from '../../test-support/users.js';
 import { SoftAuthenticator, type OptionsJson, type Tamper } from '../../test-support/webauthn.js';
 
 type Body = Record<string, unknown> & { code: number };
@@ -31,7 +31,7 @@ describe.each(dialects)('passkeys on %s', (dialect) => {
   }
 
   it('registers a passkey from the profile and signs in with it alone, like a login', async () => {
-    const u = await registerUser(t, { name: 'Ada' });
+    const u = await provenUser(t, { name: 'Ada' });
     const device = new SoftAuthenticator(origin);
     const options = optionsOf(await t.call('/api/auth/passkeys/registrationOptions', { token: u.token }));
     expect(options).toMatchObject({
@@ -81,7 +81,7 @@ describe.each(dialects)('passkeys on %s', (dialect) => {
   });
 
   it('refuses a registration from another origin, for another relying party, or with a used challenge', async () => {
-    const u = await registerUser(t);
+    const u = await provenUser(t);
     const device = new SoftAuthenticator(origin);
     expect(await addPasskey(u.token, device, 'x', { origin: 'http://evil.example' })).toEqual({
       code: 907,
@@ -100,7 +100,7 @@ describe.each(dialects)('passkeys on %s', (dialect) => {
       reason: 'challenge',
     });
     // Another user cannot answer a challenge made for this one.
-    const other = await registerUser(t);
+    const other = await provenUser(t);
     const stolen = optionsOf(await t.call('/api/auth/passkeys/registrationOptions', { token: u.token }));
     const answer = new SoftAuthenticator(origin).create(stolen);
     expect(
@@ -111,7 +111,7 @@ describe.each(dialects)('passkeys on %s', (dialect) => {
   });
 
   it('refuses a sign-in from another origin, for another relying party, replayed, badly signed, unverified, expired or cloned', async () => {
-    const u = await registerUser(t);
+    const u = await provenUser(t);
     const device = new SoftAuthenticator(origin);
     expect((await addPasskey(u.token, device)).code).toBe(900);
 
@@ -147,7 +147,7 @@ describe.each(dialects)('passkeys on %s', (dialect) => {
   });
 
   it('lists, renames and removes passkeys; a removed one no longer signs in; others are out of reach', async () => {
-    const u = await registerUser(t);
+    const u = await provenUser(t);
     const phone = new SoftAuthenticator(origin);
     const laptop = new SoftAuthenticator(origin);
     const first = (await addPasskey(u.token, phone, 'Phone')).data as { passkey: { id: string } };
@@ -168,7 +168,7 @@ describe.each(dialects)('passkeys on %s', (dialect) => {
     expect((renamed.data as { passkey: { name: string } }).passkey.name).toBe('Work phone');
     expect(await t.call('/api/auth/passkeys/rename', { token: u.token, id, name: '' })).toMatchObject({ code: 907 });
 
-    const stranger = await registerUser(t);
+    const stranger = await provenUser(t);
     expect(await t.call('/api/auth/passkeys/rename', { token: stranger.token, id, name: 'Mine' })).toEqual({
       code: 904,
       parameter: 'id',
@@ -227,7 +227,7 @@ describe.each(dialects)('passkey sign-in limits on %s', (dialect) => {
     });
     try {
       const origin = 'http://localhost:3000';
-      const u = await registerUser(t);
+      const u = await provenUser(t);
       const device = new SoftAuthenticator(origin);
       const options = (await t.call('/api/auth/passkeys/registrationOptions', { token: u.token })).data as {
         options: OptionsJson;

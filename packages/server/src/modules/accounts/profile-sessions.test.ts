@@ -33,6 +33,41 @@ describe.each(dialects)('profile and sessions on %s', (dialect) => {
     }
   });
 
+  it('ends a session left unused for longer than SESSION_IDLE_TTL, and only then', async () => {
+    let now = Date.now();
+    const t2 = await startTestApp({ dialect, now: () => now, env: { SESSION_IDLE_TTL: '600' } });
+    try {
+      const u = await registerUser(t2);
+      const other = await registerUser(t2);
+      // Used every nine minutes, a session lives on well past the idle lifetime.
+      for (let i = 0; i < 4; i++) {
+        now += 540_000;
+        expect((await t2.call('/api/auth/getUserInfo', { token: u.token })).code).toBe(900);
+      }
+      const sessions = await t2.call('/api/auth/sessions', { token: u.token });
+      expect((sessions.data as { sessions: unknown[] }).sessions).toHaveLength(1);
+      // The other one was last used 36 minutes ago: gone, also from a cache of found sessions.
+      expect(await t2.call('/api/auth/getUserInfo', { token: other.token })).toEqual({ code: 901 });
+      now += 11 * 60_000 + 1;
+      expect(await t2.call('/api/auth/getUserInfo', { token: u.token })).toEqual({ code: 901 });
+    } finally {
+      await t2.close();
+    }
+  });
+
+  it('answers every API call with Cache-Control: no-store', async () => {
+    const u = await registerUser(t);
+    const answers = [
+      await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: GOOD_PASSWORD } }),
+      await t.app.inject({ method: 'POST', url: '/api/auth/getUserInfo', payload: { token: u.token } }),
+      await t.app.inject({ method: 'POST', url: '/api/auth/getUserInfo', payload: { token: 'unknown' } }),
+      await t.app.inject({ method: 'GET', url: '/api/health' }),
+      await t.app.inject({ method: 'GET', url: '/api/nothing-here' }),
+      await t.app.inject({ method: 'GET', url: '/api/%E0%A4%A' }),
+    ];
+    for (const res of answers) expect(res.headers['cache-control'], res.body).toBe('no-store');
+  });
+
   it('changes name and language, and never level, credits or confirmation', async () => {
     const u = await registerUser(t);
     const res = await t.call('/api/auth/updateInfo', {

@@ -72,28 +72,33 @@ describe.each(dialects)('AccountsRepo on %s', (dialect) => {
   it('keeps sessions: live ones are found, expired ones are not, others can be ended', async () => {
     const u = await newUser();
     const now = Date.now();
-    const session = (id: string, hash: string, expires: number) => ({
+    const session = (id: string, hash: string, expires: number, lastSeen = now) => ({
       id,
       user_id: u.id,
       token_hash: hash,
       created_at: now,
       expires_at: expires,
-      last_seen_at: null,
+      last_seen_at: lastSeen,
       user_agent: 'test',
       ip: '127.0.0.1',
+      step_up_at: null,
     });
     await repo.insertSession(session('s1', `h1-${u.id}`, now + 60_000));
     await repo.insertSession(session('s2', `h2-${u.id}`, now + 60_000));
     await repo.insertSession(session('s3', `h3-${u.id}`, now - 1));
+    // Unused since before the idle cutoff: not listed, and purged.
+    await repo.insertSession(session('s4', `h4-${u.id}`, now + 60_000, now - 10_000));
     expect(await repo.findSession(`h1-${u.id}`, now)).toMatchObject({ session_id: 's1', user_id: u.id });
     expect(await repo.findSession(`h3-${u.id}`, now)).toBeUndefined();
-    expect((await repo.listSessions(u.id, now)).map((s) => s.id).sort()).toEqual(['s1', 's2']);
+    expect((await repo.listSessions(u.id, now, now - 5_000)).map((s) => s.id).sort()).toEqual(['s1', 's2']);
+    expect(await repo.purgeExpired(now, now - 5_000)).toBeGreaterThanOrEqual(2);
+    expect(await repo.findSession(`h4-${u.id}`, now)).toBeUndefined();
     await repo.touchSession('s1', now + 5);
     expect((await repo.findSession(`h1-${u.id}`, now))?.last_seen_at).toBe(now + 5);
-    expect(await repo.deleteOtherSessions(u.id, 's1')).toBe(2);
-    expect((await repo.listSessions(u.id, now)).map((s) => s.id)).toEqual(['s1']);
+    expect(await repo.deleteOtherSessions(u.id, 's1')).toBe(1);
+    expect((await repo.listSessions(u.id, now, now - 5_000)).map((s) => s.id)).toEqual(['s1']);
     await repo.deleteSession('s1');
-    expect(await repo.listSessions(u.id, now)).toEqual([]);
+    expect(await repo.listSessions(u.id, now, now - 5_000)).toEqual([]);
   });
 
   it('spends a link token once, only of its kind and before it expires', async () => {

@@ -72,6 +72,7 @@ const insertSessionRow = preparedInsert<SessionsTable>('sessions', {
   last_seen_at: 1,
   user_agent: 1,
   ip: 1,
+  step_up_at: 1,
 });
 
 const insertLinkTokenRow = preparedInsert<LinkTokensTable>('link_tokens', {
@@ -226,12 +227,14 @@ export class AccountsRepo {
     await this.db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
   }
 
-  listSessions(userId: string, now: number): Promise<SessionRow[]> {
+  /** The user's live sessions: not past their end, and used since `idleBefore`. */
+  listSessions(userId: string, now: number, idleBefore: number): Promise<SessionRow[]> {
     return this.db
       .selectFrom('sessions')
       .selectAll()
       .where('user_id', '=', userId)
       .where('expires_at', '>', now)
+      .where('last_seen_at', '>=', idleBefore)
       .orderBy('created_at', 'desc')
       .execute();
   }
@@ -248,9 +251,17 @@ export class AccountsRepo {
     return Number(res.numDeletedRows);
   }
 
-  /** Removes sessions past their end and link tokens past theirs or used; answers how many went. */
-  async purgeExpired(now: number): Promise<number> {
-    const sessions = await this.db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
+  /**
+   * Removes sessions past their end or unused since `idleBefore`, and link tokens past theirs or
+   * used; answers how many went.
+   */
+  async purgeExpired(now: number, idleBefore: number): Promise<number> {
+    const sessions = await this.db
+      .deleteFrom('sessions')
+      .where((eb) =>
+        eb.or([eb('expires_at', '<=', now), eb('last_seen_at', 'is', null), eb('last_seen_at', '<', idleBefore)]),
+      )
+      .executeTakeFirst();
     const links = await this.db
       .deleteFrom('link_tokens')
       .where((eb) => eb.or([eb('expires_at', '<=', now), eb('used_at', 'is not', null)]))

@@ -53,6 +53,23 @@ describe.each(dialects)('TOTP second factor on %s', (dialect) => {
     return first.challenge as string;
   }
 
+  it("ends the user's other sessions when the second factor is turned on, and keeps the one that did it", async () => {
+    now = T0;
+    const u = await confirmedUser(t);
+    const others = await Promise.all([login(u.email), login(u.email)]);
+    for (const o of others) expect(o.code).toBe(900);
+    const setup = await t.call('/api/auth/totp/setup', { token: u.token });
+    const { secret } = setup.data as { secret: string };
+    const enabled = await t.call('/api/auth/totp/enable', {
+      token: u.token,
+      code: codeAt(secret, now),
+      currentPassword: GOOD_PASSWORD,
+    });
+    expect(enabled.code).toBe(900);
+    for (const o of others) expect(await t.call('/api/auth/getUserInfo', { token: o.token })).toEqual({ code: 901 });
+    expect((await t.call('/api/auth/getUserInfo', { token: u.token })).code).toBe(900);
+  });
+
   it('sets up, enables with code and password, then asks every login for a code', async () => {
     now = T0;
     const u = await confirmedUser(t);

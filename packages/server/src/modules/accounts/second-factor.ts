@@ -98,7 +98,12 @@ export class SecondFactor {
    * caller has checked the password. 912 `not_set_up` without a pending secret; 907 `code` for a
    * code that does not match.
    */
-  async enable(userId: string, code: string, client: ClientFacts): Promise<Outcome<{ recoveryCodes: string[] }>> {
+  async enable(
+    userId: string,
+    code: string,
+    client: ClientFacts,
+    alongside?: (trx: Kysely<Database>) => Promise<void>,
+  ): Promise<Outcome<{ recoveryCodes: string[] }>> {
     const row = await this.db.selectFrom('user_totp').selectAll().where('user_id', '=', userId).executeTakeFirst();
     if (!row) return fail.conflict('not_set_up');
     if (row.enabled_at != null) return fail.conflict('enabled');
@@ -130,6 +135,7 @@ export class SecondFactor {
         )
         .execute();
       await this.log.write({ userId, kind: 'totp_enabled', ...client }, trx);
+      await alongside?.(trx);
       return { recoveryCodes: codes };
     });
   }

@@ -103,6 +103,35 @@ describe.each(dialects)('security log on %s', (dialect) => {
     expect(await only(u.token, 'email_changed')).toMatchObject({ detail: { from: u.email, to } });
   });
 
+  it('keeps kinds and times but no personal data once the account is deleted', async () => {
+    const u = await confirmedUser(t, { name: 'Ada Lovelace' });
+    const to = uniqueEmail('moved');
+    await from('/api/login', { email: u.email, password: GOOD_PASSWORD });
+    await from('/api/auth/updateInfo', { token: u.token, email: to, currentPassword: GOOD_PASSWORD });
+    const token = linkToken(await smtp.next(to, /Confirm your new e-mail/), 'confirm');
+    expect((await t.app.inject({ method: 'GET', url: `/api/confirmUser/${token}` })).json()).toEqual({ code: 900 });
+    const rows = () =>
+      t.ctx.db.kysely.selectFrom('security_log').selectAll().where('user_id', '=', u.userId).orderBy('at').execute();
+    const before = await rows();
+    expect(before.map((r) => r.kind)).toEqual(
+      expect.arrayContaining(['signin', 'email_change_requested', 'email_changed']),
+    );
+    expect(JSON.stringify(before)).toContain(u.email);
+
+    expect((await from('/api/auth/deleteAccount', { token: u.token, confirm: to, password: GOOD_PASSWORD })).code).toBe(
+      900,
+    );
+    const after = await rows();
+    // Every entry is still there, with its kind and time, and the deletion is added.
+    expect(after.slice(0, before.length).map((r) => [r.kind, Number(r.at)])).toEqual(
+      before.map((r) => [r.kind, Number(r.at)]),
+    );
+    expect(after.map((r) => r.kind)).toContain('account_deleted');
+    const text = JSON.stringify(after);
+    for (const personal of [u.email, to, '203.0.113.7', 'Firefox', 'Ada']) expect(text).not.toContain(personal);
+    for (const row of after.filter((r) => r.kind !== 'account_deleted')) expect(row.detail).toBeNull();
+  });
+
   it('logs a reset link asked for and a reset', async () => {
     const u = await confirmedUser(t);
     expect((await from('/api/genResetLink', { email: u.email })).code).toBe(900);

@@ -4,6 +4,7 @@ import type { SecurityEventKind, SecurityLogEntry } from '@till/protocol';
 import { iso, pageOf, readJson, type Executor } from '../../db/rows.js';
 import { preparedInsert } from '../../db/prepared.js';
 import type { Database, SecurityLogTable } from '../../db/schema.js';
+import { purgeDeviceTokens } from './device-tokens.js';
 import { describeDevice, forgetDevices } from './devices.js';
 
 export type { SecurityEventKind } from '@till/protocol';
@@ -112,12 +113,14 @@ export class SecurityLog implements SecurityEvents {
   }
 
   /**
-   * Removes entries older than the retention time, and the devices not used for as long; answers
+   * Removes entries older than the retention time, and the devices and device tokens not used for as long; answers
    * how many went (the housekeeping job).
    */
   async purge(now: number): Promise<number> {
     const before = now - this.retentionDays * DAY;
     const res = await this.db.deleteFrom('security_log').where('at', '<', before).executeTakeFirst();
-    return Number(res.numDeletedRows) + (await forgetDevices(this.db, before));
+    return (
+      Number(res.numDeletedRows) + (await forgetDevices(this.db, before)) + (await purgeDeviceTokens(this.db, before))
+    );
   }
 }

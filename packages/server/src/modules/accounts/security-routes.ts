@@ -2,11 +2,14 @@ import {
   adminResetSecondFactorRequest,
   adminSecurityLogRequest,
   authSuccess,
+  dataResponse,
   Level,
   loginSecondFactorRequest,
   securityLogRequest,
   securityResponses,
   SecurityPaths,
+  stepUpData,
+  stepUpRequest,
   tokenRequest,
   totpDisableRequest,
   totpEnableRequest,
@@ -94,10 +97,22 @@ export function registerSecurityRoutes(
   });
 
   calls.define({
+    path: path(SecurityPaths.stepUp),
+    summary:
+      'Prove the password (and a code when the second factor is on) again on this session: credential changes and administrators’ sensitive actions answer 914 without a recent proof.',
+    tag,
+    auth: Level.Registered,
+    request: stepUpRequest,
+    response: dataResponse(stepUpData),
+    handler: async (input, ctx) => accounts.stepUp(ctx.caller, input, ctx),
+  });
+
+  calls.define({
     path: path(SecurityPaths.adminResetSecondFactor),
     summary: "Turn a user's second factor off (administrators); logged and mailed to the user.",
     tag: 'admin',
     auth: Level.Admin,
+    stepUp: true,
     request: adminResetSecondFactorRequest,
     response: securityResponses.adminReset,
     handler: async (input, ctx) => asData(await security.resetByAdmin(ctx.caller, input.userId, ctx)),

@@ -9,12 +9,13 @@ import type { Database } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { fail, Failure, type Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
-import { renderMail, type MailKind, type MailValues } from '../../mail/templates.js';
+import { renderMail, type MailKind, type MailValues, type SecurityChange } from '../../mail/templates.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { isCommonPassword, standardHasher, type PasswordHasher } from '../../security/passwords.js';
 import type { Limiter } from '../../security/rate-limit.js';
 import type { SecurityEvents } from '../../security/security-events.js';
 import { hashToken, newToken } from '../../security/tokens.js';
+import { deviceTokenFor, forgetDeviceTokens, knownDevice } from './device-tokens.js';
 import { describeDevice, rememberDevice } from './devices.js';
 import { AccountsRepo, type SessionFields, type SessionUser, type UserRow } from './repo.js';
 import { SecondFactor, type FactorProof, type ProofMethod } from './second-factor.js';
@@ -28,6 +29,8 @@ function describeClient(userAgent: string | null): string {
   return [browser ?? 'an unknown browser', os].filter(Boolean).join(' / ');
 }
 export const RESET_LINK_TTL_MS = 1 * HOUR;
+/** How often a session's last use is written at most (see `callerOf`). */
+export const TOUCH_INTERVAL_MS = 60_000;
 export const CONFIRM_LINK_TTL_MS = 24 * HOUR;
 
 /** The budgets the account calls spend. */
@@ -35,8 +38,10 @@ export interface AccountLimiters {
   loginPerIp: Limiter;
   /** Failures per account and client address. */
   loginFailuresFromIp: Limiter;
-  /** Failures per account, from anywhere. */
+  /** Failures per account, from anywhere but its known devices. */
   loginFailures: Limiter;
+  /** Failures per device token (a device that signed in to the account before). */
+  loginFailuresFromDevice: Limiter;
   registerPerIp: Limiter;
   mailPerIp: Limiter;
   mailPerAddress: Limiter;
@@ -67,7 +72,14 @@ export interface AccountsDeps {
 }
 
 /** Why a signed-in user's password was asked for, as the security log records a wrong one. */
-export type PasswordCheckPurpose = 'profile' | 'totp_enable' | 'totp_disable' | 'delete';
+export type PasswordCheckPurpose = 'profile' | 'totp_enable' | 'totp_disable' | 'delete' | 'step_up';
+
+/**
+ * How long a proof of the password (and second factor) on a session stands for credential changes
+ * and administrators' sensitive actions: long enough to finish the change, short enough that a
+ * session left open or taken over is not enough.
+ */
+export const STEP_UP_TTL_S = 300;
 
 /** Request facts kept with a session. */
 export interface ClientInfo {
@@ -80,7 +92,12 @@ export interface IssuedSession {
   token: string;
   expire: number;
   user: User;
+  /** The device's token for later logins (see `device-tokens.ts`); answered by sign-ins. */
+  deviceToken?: string;
 }
+
+/** A device token a login carried that is live for its account: the token and its hash. */
+type KnownDevice = { token: string; hash: string } | undefined;
 
 /**
  * Where avatars come from: uploaded files, which this module does not own. The app hands in the
@@ -200,11 +217,15 @@ export class AccountsService {
     return made.session;
   }
 
-  async login(input: { email: string; password: string }, client: ClientInfo): Promise<Outcome<IssuedSession>> {
+  async login(
+    input: { email: string; password: string; deviceToken?: string | undefined },
+    client: ClientInfo,
+  ): Promise<Outcome<IssuedSession>> {
     const email = input.email.toLowerCase();
     const ipWait = await this.deps.limiters.loginPerIp.hit(client.ip);
     if (ipWait) return fail.rateLimited(ipWait);
-    const spent = await this.spendFailure(email, client.ip);
+    const device = await this.knownDevice(input.deviceToken, email);
+    const spent = await this.spendFailure(email, client.ip, device?.hash);
     if (spent) return spent;
     const row = await this.repo.findUserByEmail(email);
     const ok = await this.passwords.verify(row?.password_hash, input.password);
@@ -224,12 +245,18 @@ export class AccountsService {
       // A right password is no failure, so its point comes back; but the failures counted so far
       // stay until a code is right too: signing in with the password again must not wipe the count
       // of wrong codes.
-      await this.forgiveFailure(email, client.ip, 'one');
+      await this.forgiveFailure(email, client.ip, 'one', device?.hash);
       const { challenge, expire } = await this.factors.newChallenge(row.id);
       return fail.secondFactorRequired(challenge, expire);
     }
-    await this.forgiveFailure(email, client.ip);
-    return this.signIn(row, client, 'password');
+    await this.forgiveFailure(email, client.ip, 'all', device?.hash);
+    return this.signIn(row, client, 'password', device);
+  }
+
+  /** The device token a login carried, when it is live for that account (see `device-tokens.ts`). */
+  private async knownDevice(token: string | undefined, email: string): Promise<KnownDevice> {
+    const hash = await knownDevice(this.deps.db, token, email);
+    return token && hash ? { token, hash } : undefined;
   }
 
   /**
@@ -238,7 +265,7 @@ export class AccountsService {
    * and per account), reserved before the check as a login's are.
    */
   async loginSecondFactor(
-    input: { challenge: string } & FactorProof,
+    input: { challenge: string; deviceToken?: string | undefined } & FactorProof,
     client: ClientInfo,
   ): Promise<Outcome<IssuedSession>> {
     const ipWait = await this.deps.limiters.loginPerIp.hit(client.ip);
@@ -247,7 +274,8 @@ export class AccountsService {
     if (userId instanceof Failure) return userId;
     const row = await this.repo.findUserById(userId);
     if (!row) return fail.badLinkToken();
-    const spent = await this.spendFailure(row.email, client.ip);
+    const device = await this.knownDevice(input.deviceToken, row.email);
+    const spent = await this.spendFailure(row.email, client.ip, device?.hash);
     if (spent) return spent;
     const method = await this.factors.complete(input.challenge, userId, input);
     if (method instanceof Failure) {
@@ -261,9 +289,12 @@ export class AccountsService {
       }
       return method;
     }
-    await this.forgiveFailure(row.email, client.ip);
-    if (method === 'recovery_code') await this.securityLog.write({ userId, kind: 'recovery_code_used', ...client });
-    return this.signIn(row, client, method);
+    await this.forgiveFailure(row.email, client.ip, 'all', device?.hash);
+    if (method === 'recovery_code') {
+      await this.securityLog.write({ userId, kind: 'recovery_code_used', ...client });
+      this.notifyChange(row, 'recovery_code_used');
+    }
+    return this.signIn(row, client, method, device);
   }
 
   /**
@@ -272,15 +303,17 @@ export class AccountsService {
    * afterwards, so at most the budget is ever checked. {@link forgiveFailure} gives the points back
    * once the proof was right.
    */
-  async spendFailure(email: string, ip: string): Promise<Failure | undefined> {
-    const { loginFailuresFromIp, loginFailures } = this.deps.limiters;
+  async spendFailure(email: string, ip: string, device?: string): Promise<Failure | undefined> {
+    const { loginFailuresFromIp, loginFailures, loginFailuresFromDevice } = this.deps.limiters;
     // Failures count per account and address (a guesser is stopped) and, with a higher budget, per
     // account (guessing from many addresses is bounded without one guesser locking the owner out).
-    // Unknown addresses count too, so that the answer does not tell which ones exist.
+    // Unknown addresses count too, so that the answer does not tell which ones exist. A device that
+    // signed in before spends a budget of its own instead of the account's: guesses from elsewhere
+    // spend the account's budget, and the owner's known devices still get in.
     const pair = `${email}|${ip}`;
     const pairWait = await loginFailuresFromIp.hit(pair);
     if (pairWait) return fail.rateLimited(pairWait);
-    const accountWait = await loginFailures.hit(email);
+    const accountWait = device ? await loginFailuresFromDevice.hit(device) : await loginFailures.hit(email);
     if (accountWait) {
       await loginFailuresFromIp.refund(pair);
       return fail.rateLimited(accountWait);
@@ -293,12 +326,12 @@ export class AccountsService {
    * sign-in the address's count starts again (`all`), after a right password that still needs its
    * code only this attempt's point comes back (`one`).
    */
-  async forgiveFailure(email: string, ip: string, what: 'all' | 'one' = 'all'): Promise<void> {
-    const { loginFailuresFromIp, loginFailures } = this.deps.limiters;
+  async forgiveFailure(email: string, ip: string, what: 'all' | 'one' = 'all', device?: string): Promise<void> {
+    const { loginFailuresFromIp, loginFailures, loginFailuresFromDevice } = this.deps.limiters;
     const pair = `${email}|${ip}`;
     await Promise.all([
       what === 'all' ? loginFailuresFromIp.reset(pair) : loginFailuresFromIp.refund(pair),
-      loginFailures.refund(email),
+      device ? loginFailuresFromDevice.refund(device) : loginFailures.refund(email),
     ]);
   }
 
@@ -324,13 +357,70 @@ export class AccountsService {
     return undefined;
   }
 
+  /**
+   * Proves the password (and the second factor when it is on) again on the caller's session, under
+   * the login's failure budgets: credential changes and administrators' sensitive actions then stand
+   * for {@link STEP_UP_TTL_S} seconds.
+   */
+  async stepUp(
+    caller: Caller,
+    input: { password: string } & FactorProof,
+    client: ClientInfo,
+  ): Promise<Outcome<{ data: { validFor: number } }>> {
+    const row = await this.repo.findUserById(caller.userId);
+    if (!row) return fail.invalidToken();
+    const checked = await this.checkCurrentPassword(row, input.password, client, 'step_up');
+    if (checked) return checked;
+    if (await this.factors.isEnabled(row.id)) {
+      if (input.code === undefined && input.recoveryCode === undefined) return fail.invalidInput('code', 'required');
+      const spent = await this.spendFailure(row.email, client.ip);
+      if (spent) return spent;
+      const method = await this.factors.spend(row.id, input);
+      if (!method) return fail.invalidInput(input.code !== undefined ? 'code' : 'recoveryCode', 'invalid');
+      await this.forgiveFailure(row.email, client.ip, 'one');
+      if (method === 'recovery_code') {
+        await this.securityLog.write({ userId: row.id, kind: 'recovery_code_used', ...client });
+        this.notifyChange(row, 'recovery_code_used');
+      }
+    }
+    await this.markProof(caller);
+    return { data: { validFor: STEP_UP_TTL_S } };
+  }
+
+  /** Records that the caller's session has just proved the password (and second factor when on). */
+  async markProof(caller: Caller): Promise<void> {
+    await this.deps.db
+      .updateTable('sessions')
+      .set({ step_up_at: this.now() })
+      .where('id', '=', caller.sessionId)
+      .execute();
+  }
+
+  /** Undefined when the caller's session proved its password within {@link STEP_UP_TTL_S}, else 914. */
+  async recentProof(caller: Caller): Promise<Failure | undefined> {
+    const row = await this.deps.db
+      .selectFrom('sessions')
+      .select('step_up_at')
+      .where('id', '=', caller.sessionId)
+      .executeTakeFirst();
+    const at = row?.step_up_at;
+    const age = at == null ? Infinity : this.now() - Number(at);
+    return age >= 0 && age <= STEP_UP_TTL_S * 1000 ? undefined : fail.stepUpRequired(STEP_UP_TTL_S);
+  }
+
   /** A session for a user who proved who they are; logged, and a new device is told of by mail. */
-  private async signIn(row: UserRow, client: ClientInfo, method: ProofMethod | 'password'): Promise<IssuedSession> {
-    // The session and its log line commit together: one commit, and no session without its line.
+  private async signIn(
+    row: UserRow,
+    client: ClientInfo,
+    method: ProofMethod | 'password',
+    device: KnownDevice,
+  ): Promise<IssuedSession> {
+    // The session, its log line and the device token commit together: one commit, and no session
+    // without its line.
     const session = await inTransaction(this.deps.db, async (trx) => {
       const issued = await this.issueSession(row, client, trx);
       await this.securityLog.write({ userId: row.id, kind: 'signin', ...client, detail: { method } }, trx);
-      return issued;
+      return { ...issued, deviceToken: await deviceTokenFor(trx, row.id, device, this.now()) };
     });
     this.noticeNewDevice(row, client);
     return session;
@@ -362,6 +452,10 @@ export class AccountsService {
     now: number,
   ): Outcome<Caller> | Promise<Outcome<Caller>> {
     if (!found) return fail.invalidToken();
+    // Last use is recorded at most once a minute, so a session counts as idle only when even a call
+    // just after that record would be older than the idle lifetime: the owner always gets the whole of it.
+    const idleMs = this.deps.config.sessionIdleTtl * 1000 + TOUCH_INTERVAL_MS;
+    if (now - (found.last_seen_at ?? 0) > idleMs) return fail.invalidToken();
     const caller: LoadedCaller = {
       userId: found.id,
       sessionId: found.session_id,
@@ -370,7 +464,7 @@ export class AccountsService {
       [LOADED]: found,
     };
     // Writing last-seen on every call would make every read a write; once a minute is plenty.
-    if (!found.last_seen_at || now - found.last_seen_at > 60_000) {
+    if (!found.last_seen_at || now - found.last_seen_at > TOUCH_INTERVAL_MS) {
       return this.repo.touchSession(found.session_id, now).then(() => caller);
     }
     return caller;
@@ -400,6 +494,18 @@ export class AccountsService {
   /** Stores the password hashed with the current settings, unless it changed since `row` was read. */
   private async rehash(row: UserRow, password: string): Promise<void> {
     await this.repo.replacePasswordHash(row.id, row.password_hash, await this.passwords.hash(password));
+  }
+
+  /**
+   * Tells the owner of a change to the account's security, after the answer, in the account's
+   * language, with a "this was not me" link to ask for a password reset.
+   */
+  notifyChange(row: Pick<UserRow, 'name' | 'lang' | 'email'>, change: SecurityChange, extra: MailValues = {}): void {
+    const at = iso(this.now()).replace('T', ' ').slice(0, 16) + ' UTC';
+    const link = `${this.deps.config.publicUrl}/forgot`;
+    const to = extra.newEmail && change === 'email_changed' ? [row.email, extra.newEmail] : [row.email];
+    for (const address of to)
+      this.afterAnswer(() => this.sendMail(row, 'security_notice', address, { ...extra, change, at, link }));
   }
 
   /** Mails `to` after the answer (a notice that needs no link), in the user's language. */
@@ -444,7 +550,18 @@ export class AccountsService {
     // A mailed link proves the address, so a reset also confirms it.
     await this.repo.updateUser(link.user_id, { password_hash: passwordHash, email_confirmed: 1 });
     await this.repo.deleteOtherSessions(link.user_id, null);
-    await this.securityLog.write({ userId: link.user_id, kind: 'password_reset', ...client });
+    // A reset says the account may be in someone else's hands, and a passkey is a way in of its own
+    // that the new password would not close: every passkey goes, and the owner adds theirs again.
+    const passkeys = await this.deps.db.deleteFrom('passkeys').where('user_id', '=', link.user_id).executeTakeFirst();
+    // A reset says the password may be known to someone else, who may have signed in with it: no
+    // device keeps a failure budget of its own until it signs in with the new one.
+    await forgetDeviceTokens(this.deps.db, link.user_id);
+    await this.securityLog.write({
+      userId: link.user_id,
+      kind: 'password_reset',
+      ...client,
+      detail: { passkeysRemoved: Number(passkeys.numDeletedRows) },
+    });
     return {};
   }
 
@@ -473,6 +590,7 @@ export class AccountsService {
         ...client,
         detail: { from: row.email, to: link.new_email },
       });
+      this.notifyChange(row, 'email_changed', { newEmail: link.new_email });
     } else {
       await this.repo.updateUser(row.id, { email_confirmed: 1, level: Math.max(row.level, Level.Confirmed) });
     }
@@ -535,8 +653,16 @@ export class AccountsService {
     const emailChange = newEmail !== undefined && newEmail !== row.email;
     if (emailChange || input.password !== undefined) {
       if (!input.currentPassword) return fail.invalidInput('currentPassword', 'required');
+      // With a second factor on, the password alone does not prove the owner: the session must have
+      // proven both recently (api/auth/stepUp).
+      const factor = await this.factors.isEnabled(row.id);
+      if (factor) {
+        const missing = await this.recentProof(caller);
+        if (missing) return missing;
+      }
       const checked = await this.checkCurrentPassword(row, input.currentPassword, client, 'profile');
       if (checked) return checked;
+      if (!factor) await this.markProof(caller);
     }
     const changes: Parameters<AccountsRepo['updateUser']>[1] = {};
     if (input.name !== undefined) changes.name = input.name;
@@ -572,6 +698,7 @@ export class AccountsService {
       // A reset link mailed before the change must not undo it.
       await this.repo.voidLinkTokens(row.id, 'reset', this.now());
       await this.securityLog.write({ userId: row.id, kind: 'password_changed', ...client });
+      this.notifyChange(row, 'password_changed');
     }
     const updated = { ...row, ...changes };
     if (emailChange) {
@@ -593,7 +720,7 @@ export class AccountsService {
   }
 
   async listSessions(caller: Caller) {
-    const rows = await this.repo.listSessions(caller.userId, this.now());
+    const rows = await this.repo.listSessions(caller.userId, this.now(), this.idleCutoff());
     return rows.map((s) => ({
       id: s.id,
       createdAt: iso(s.created_at),
@@ -603,6 +730,11 @@ export class AccountsService {
       ip: s.ip,
       current: s.id === caller.sessionId,
     }));
+  }
+
+  /** Sessions last used before this moment are idle past their lifetime (see `callerOf`). */
+  idleCutoff(now = this.now()): number {
+    return now - this.deps.config.sessionIdleTtl * 1000 - TOUCH_INTERVAL_MS;
   }
 
   async revokeOtherSessions(caller: Caller, client: ClientInfo): Promise<number> {
@@ -644,6 +776,7 @@ export class AccountsService {
         last_seen_at: now,
         user_agent: client.userAgent,
         ip: client.ip,
+        step_up_at: null,
       },
       trx,
     );

@@ -33,6 +33,11 @@ export class PaymentsModule implements TillModule {
     return this.platforms.get(name);
   }
 
+  /** The in-app store platform whose orders carry this provider, if one is on. */
+  platformOf(provider: string): StorePlatform | undefined {
+    return [...this.platforms.values()].find((p) => p.enabled && p.provider === provider);
+  }
+
   /** Each provider and store platform registers its own pages, webhooks and pingbacks. */
   async register(host: ModuleHost): Promise<void> {
     for (const provider of this.providers.list()) await provider.register?.(host, this.ports);

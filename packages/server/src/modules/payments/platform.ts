@@ -17,6 +17,18 @@ export interface VerifiedPurchase {
   /** When the store says a subscription's current period ends (epoch ms): the entitlement follows it. */
   expiresAt?: number;
   /**
+   * The store's id of the renewal this purchase's current period was paid by, when it is not
+   * `transactionId` (Google's `GPA.…..0`): the store's renewal notification is applied under the
+   * same key, so the period is granted once, by whichever of the two comes first.
+   */
+  renewalId?: string;
+  /**
+   * The time a later transaction of a subscription paid for (epoch ms), where the store may have
+   * put it on the order the subscription's first transaction made (Apple's DID_RENEW): a refund of
+   * this purchase's order ends that time there too.
+   */
+  paidTime?: { subscription: string; from: number; until: number };
+  /**
    * A store's test purchase (Apple's sandbox, a Google Play license tester's): no money was taken,
    * and the order is marked so that administrators can tell it from a sale.
    */
@@ -50,6 +62,12 @@ export interface StorePlatform {
    * is logged and left for the store's own retry, never undoing the grant.
    */
   afterGrant?(purchase: VerifiedPurchase): Promise<void>;
+  /**
+   * Asks the store for {@link VerifiedPurchase.paidTime} of a transaction recorded before orders
+   * kept it; undefined when it is none (not a subscription's later transaction), 910 when the store
+   * cannot answer now.
+   */
+  paidTimeOf?(transactionId: string): Promise<Outcome<VerifiedPurchase['paidTime']>>;
   /** Registers the store's notification endpoint, if it has one. */
   register?(host: ModuleHost, ports: PaymentPorts): Promise<void> | void;
 }

@@ -40,6 +40,13 @@ export type ProviderEvent = EventTarget & {
          * that started it), and ends there too.
          */
         paidTime?: { orderIds: string[]; from: number; until: number };
+        /**
+         * The refunded transaction is a renewal that this order holds (applied to the order that
+         * started its subscription), not the order's own payment: only the renewal's time (`from`
+         * to `until`) ends, and with `credits` what the renewal granted is taken back; the order
+         * stays paid.
+         */
+        renewal?: { from: number; until: number; credits: boolean };
       }
     | {
         /**

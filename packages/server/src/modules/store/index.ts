@@ -94,6 +94,7 @@ export {
   renewSubscription,
   revokePaidTime,
   takeBackGrants,
+  takeBackRenewal,
 } from './reversals.js';
 export { dropRefund, recordRefund, type RefundRecord } from './refunds.js';
 export { forgetBuyerData } from './erase.js';

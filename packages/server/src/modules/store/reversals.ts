@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { moveCredits } from './credits.js';
 import { applyGrants, revokeEntitlements, type GrantLine } from './grants.js';
+import { newId } from './ids.js';
 import type { OrderItemRow, OrderRow } from './order-view.js';
 
 /**
@@ -18,28 +19,54 @@ export async function takeBackGrants(
   now: number,
   why: 'refund' | 'chargeback',
 ): Promise<number> {
-  const reference = order.id;
   if (order.credits_spent > 0) {
-    await moveCredits(trx, { userId: order.user_id, amount: order.credits_spent, reason: 'refund', reference, now });
-  }
-  let shortfall = 0;
-  const granted = lines.reduce((sum, l) => sum + (l.grantCredits ?? 0) * l.quantity, 0);
-  if (granted > 0) {
-    // The no-op write takes the row lock on PostgreSQL, so the balance read next cannot be spent by a
-    // racing purchase before the take below (SQLite runs one writer at a time anyway).
-    await trx
-      .updateTable('users')
-      .set({ credits: sql<number>`credits` })
-      .where('id', '=', order.user_id)
-      .execute();
-    const user = await trx.selectFrom('users').select('credits').where('id', '=', order.user_id).executeTakeFirst();
-    const take = Math.min(user?.credits ?? 0, granted);
-    if (take > 0) await moveCredits(trx, { userId: order.user_id, amount: -take, reason: 'refund', reference, now });
-    shortfall = granted - take;
+    await moveCredits(trx, {
+      userId: order.user_id,
+      amount: order.credits_spent,
+      reason: 'refund',
+      reference: order.id,
+      now,
+    });
   }
   await revokeEntitlements(trx, order.id, now);
+  return takeBackCredits(trx, order, creditsOf(lines), order.id, now, why);
+}
+
+/** The credits lines grant. */
+function creditsOf(lines: Pick<GrantLine, 'grantCredits' | 'quantity'>[]): number {
+  return lines.reduce((sum, l) => sum + (l.grantCredits ?? 0) * l.quantity, 0);
+}
+
+/**
+ * Takes back `granted` credits after the money went back, never below zero: what the buyer has
+ * spent already is added to the order's shortfall and the buyer is flagged. Answers the shortfall.
+ */
+async function takeBackCredits(
+  trx: Transaction<Database>,
+  order: Pick<OrderRow, 'id' | 'user_id'>,
+  granted: number,
+  reference: string,
+  now: number,
+  why: 'refund' | 'chargeback',
+): Promise<number> {
+  if (granted <= 0) return 0;
+  // The no-op write takes the row lock on PostgreSQL, so the balance read next cannot be spent by a
+  // racing purchase before the take below (SQLite runs one writer at a time anyway).
+  await trx
+    .updateTable('users')
+    .set({ credits: sql<number>`credits` })
+    .where('id', '=', order.user_id)
+    .execute();
+  const user = await trx.selectFrom('users').select('credits').where('id', '=', order.user_id).executeTakeFirst();
+  const take = Math.min(user?.credits ?? 0, granted);
+  if (take > 0) await moveCredits(trx, { userId: order.user_id, amount: -take, reason: 'refund', reference, now });
+  const shortfall = granted - take;
   if (shortfall > 0) {
-    await trx.updateTable('orders').set({ shortfall_credits: shortfall }).where('id', '=', order.id).execute();
+    await trx
+      .updateTable('orders')
+      .set({ shortfall_credits: sql<number>`shortfall_credits + ${shortfall}` })
+      .where('id', '=', order.id)
+      .execute();
     await trx
       .updateTable('users')
       .set({ flagged_at: now, flag_reason: `${why} of order ${order.id}: ${shortfall} credits already spent` })
@@ -51,25 +78,67 @@ export async function takeBackGrants(
 
 /**
  * Ends the subscription time a refunded transaction paid for where another order of the same
- * subscription holds it: the orders' subscription time that overlaps `from` to `until`, for the
- * same buyer. Time before and after that period, paid by other transactions, stays.
+ * subscription holds it: the orders' subscription time that falls between `from` and `until`, for
+ * the same buyer, is cut out. Time before and after that period, paid by other transactions, stays
+ * (a row that reaches past both ends keeps its two outer parts).
  */
 export async function revokePaidTime(
   trx: Transaction<Database>,
   paid: { userId: string; orderIds: string[]; from: number; until: number },
   now: number,
 ): Promise<void> {
-  if (!paid.orderIds.length || !(paid.until > paid.from)) return;
-  await trx
-    .updateTable('entitlements')
-    .set({ revoked_at: now })
+  const { from, until } = paid;
+  if (!paid.orderIds.length || !(until > from)) return;
+  const rows = await trx
+    .selectFrom('entitlements')
+    .selectAll()
     .where('order_id', 'in', paid.orderIds)
     .where('user_id', '=', paid.userId)
     .where('kind', '=', 'subscription')
     .where('revoked_at', 'is', null)
-    .where('starts_at', '<', paid.until)
-    .where('expires_at', '>', paid.from)
+    .where('starts_at', '<', until)
+    .where('expires_at', '>', from)
     .execute();
+  for (const row of rows) {
+    const starts = Number(row.starts_at);
+    const expires = Number(row.expires_at);
+    if (starts >= from && expires <= until) {
+      await trx.updateTable('entitlements').set({ revoked_at: now }).where('id', '=', row.id).execute();
+      continue;
+    }
+    if (starts < from) {
+      await trx.updateTable('entitlements').set({ expires_at: from }).where('id', '=', row.id).execute();
+      if (expires > until) {
+        await trx
+          .insertInto('entitlements')
+          .values({ ...row, id: newId(now), starts_at: until, expires_at: expires, created_at: now })
+          .execute();
+      }
+    } else {
+      await trx.updateTable('entitlements').set({ starts_at: until }).where('id', '=', row.id).execute();
+    }
+  }
+}
+
+/**
+ * A renewal applied to the order that started its subscription was refunded: the time it paid for
+ * (`from` to `until`) ends, and with `credits` what it granted is taken back, never below zero. The
+ * order stays paid: its own period, and other renewals, were paid by other transactions.
+ */
+export async function takeBackRenewal(
+  trx: Transaction<Database>,
+  order: Pick<OrderRow, 'id' | 'user_id'>,
+  items: OrderItemRow[],
+  renewal: { from: number; until: number; credits: boolean; reference: string },
+  now: number,
+  why: 'refund' | 'chargeback',
+): Promise<number> {
+  await revokePaidTime(trx, { userId: order.user_id, orderIds: [order.id], ...renewal }, now);
+  if (!renewal.credits) return 0;
+  const renewed = items
+    .filter((i) => i.grant_period != null)
+    .map((i) => ({ grantCredits: i.grant_credits, quantity: i.quantity }));
+  return takeBackCredits(trx, order, creditsOf(renewed), renewal.reference, now, why);
 }
 
 /**

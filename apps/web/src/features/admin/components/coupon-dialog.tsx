@@ -179,11 +179,7 @@ export function CouponDialog({
             </Box>
           </DialogContent>
           <DialogActions>
-            <Button
-              onClick={() =>
-                save(`coupons-${batch.batch}.txt`, new Blob([batch.codes.join('\n')], { type: 'text/plain' }))
-              }
-            >
+            <Button onClick={() => save(`coupons-${batch.batch}.txt`, { text: batch.codes.join('\n') })}>
               {t('admin.downloadCodes')}
             </Button>
             <Button variant="contained" onClick={onClose}>

@@ -52,7 +52,7 @@ export function ProductImageField({
         {preview && !broken ? (
           <Box
             component="img"
-            src={preview}
+            src={till.api.serverUrl(preview)}
             alt={t('shopAdmin.imagePreview')}
             onError={() => setBroken(true)}
             data-testid="product-image-preview"

@@ -28,7 +28,11 @@ function phone(kind: 'ios' | 'android', answer: StoreMessage): Platform {
     readConfig: async (_name, defaults) => defaults,
     writeConfig: vi.fn(async () => undefined),
     onResume: () => () => undefined,
+    onLinkOpened: () => () => undefined,
+    openPaymentPage: vi.fn(),
+    closePaymentPage: vi.fn(),
     inAppStore: () => (kind === 'ios' ? 'appstore' : 'googleplay'),
+    startInAppStore: vi.fn(async () => undefined),
     buyInApp: vi.fn(async () => answer),
     startShell: vi.fn(),
   };

@@ -9,7 +9,14 @@ import { OrderStatus, type Money, type Order, type Provider } from '@till/protoc
 import { PaymentRouteChoice } from '@/components/payment-route-choice';
 import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { ApiError, codeOf, isApiError } from '@/lib/api-error';
-import { goToPayment, isInAppRoute, opensInFrame, routesForPlatform, type PaymentPage } from '@/lib/payment';
+import {
+  goToPayment,
+  isInAppRoute,
+  opensInFrame,
+  payOutsideApp,
+  routesForPlatform,
+  type PaymentPage,
+} from '@/lib/payment';
 import { useTill } from '@/lib/till';
 import { getPlatform, isNativeShell } from '@/platform/platform';
 import type { Platform } from '@/platform/types';
@@ -104,7 +111,7 @@ export function CheckoutPanel({
       }
       store.checkedOut(order.iden);
       if (opensInFrame(payment)) onPayInFrame(order, payment);
-      else goToPayment(payment);
+      else if (!payOutsideApp(payment, platform, () => onPaid(order))) goToPayment(payment);
     },
   });
 

@@ -65,7 +65,7 @@ export function FileList() {
               <>
                 <IconButton
                   aria-label={t('files.download', { name: f.name })}
-                  onClick={() => save(f.name, serverUrl(f.url))}
+                  onClick={() => save(f.name, { url: serverUrl(f.url) })}
                 >
                   <DownloadIcon />
                 </IconButton>

@@ -19,8 +19,9 @@ import { ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { codeOf } from '@/lib/api-error';
 import { formatDate, formatMoney } from '@/lib/format';
 import { orderRef } from '@/lib/order-ref';
-import { goToPayment, opensInFrame, type PaymentPage } from '@/lib/payment';
+import { goToPayment, opensInFrame, payOutsideApp, type PaymentPage } from '@/lib/payment';
 import { useTill } from '@/lib/till';
+import { getPlatform, isNativeShell } from '@/platform/platform';
 import { cancelOrder, payAgain, useCatalog, useOrder, usePaymentRoutes } from '../api/orders-api';
 import { OrderStatusChip } from './order-status-chip';
 
@@ -85,7 +86,10 @@ export function OrderView({
       if (opensInFrame(data.payment)) {
         setFrameClosed(false);
         setFrame(data.payment);
-      } else goToPayment(data.payment);
+      } else if (isNativeShell())
+        // The order page stays, following the order, while the page is paid in the system browser.
+        void getPlatform().then((p) => payOutsideApp(data.payment, p, () => undefined) || goToPayment(data.payment));
+      else goToPayment(data.payment);
     },
   });
   const cancel = useMutation({

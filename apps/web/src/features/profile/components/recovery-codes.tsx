@@ -43,7 +43,7 @@ export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () =
         >
           {t('security.copy')}
         </Button>
-        <Button variant="outlined" onClick={() => save('till-recovery-codes.txt', `${text}\n`)}>
+        <Button variant="outlined" onClick={() => save('till-recovery-codes.txt', { text: `${text}\n` })}>
           {t('security.download')}
         </Button>
         <Button variant="contained" onClick={onDone}>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Product } from '@till/protocol';
 import { FrameButton } from '@/components/frame-button';
 import { EmptyState, ErrorState, LoadingState } from '@/components/states';
+import { useTill } from '@/lib/till';
 import { useOwnedProducts } from '@/lib/use-owned';
 import { useProducts } from '../api/store-api';
 import { ProductPrice, useGrantText } from './product-price';
@@ -17,6 +18,7 @@ export function ProductCatalog({
   onAddToCart: (product: Product) => void;
 }) {
   const { t } = useTranslation();
+  const till = useTill();
   const grantText = useGrantText();
   const query = useProducts();
   const owned = useOwnedProducts();
@@ -57,7 +59,7 @@ export function ProductCatalog({
           {product.imageUrl ? (
             <Box
               component="img"
-              src={product.imageUrl}
+              src={till.api.serverUrl(product.imageUrl)}
               alt=""
               loading="lazy"
               width={640}

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { Product } from '@till/protocol';
 import { ErrorState, LoadingState } from '@/components/states';
 import { usePageTitle } from '@/lib/use-page-title';
+import { useTill } from '@/lib/till';
 import { useOwnedProducts } from '@/lib/use-owned';
 import { useProduct } from '../api/store-api';
 import { ProductPrice, useGrantText } from './product-price';
@@ -23,6 +24,7 @@ export function ProductDetail({
   onBuy: (product: Product) => void;
 }) {
   const { t } = useTranslation();
+  const till = useTill();
   const grantText = useGrantText();
   const { product, ...query } = useProduct(idOrAlias);
   const owned = useOwnedProducts();
@@ -42,7 +44,7 @@ export function ProductDetail({
       {product.imageUrl ? (
         <Box
           component="img"
-          src={product.imageUrl}
+          src={till.api.serverUrl(product.imageUrl)}
           alt={product.title}
           width={720}
           height={405}

@@ -3,7 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../../config.js';
+import { loadConfig } from '../../../../config.js';
+import { configProblem } from '../../../../test-support/config.js';
 
 // Files the variables point at: a key as App Store Connect hands it out, and a file that is no certificate.
 const dir = mkdtempSync(join(tmpdir(), 'till-apple-config-'));
@@ -23,14 +24,7 @@ const base = {
   APPLE_PRIVATE_KEY: keyPath,
 };
 
-const problem = (env: Record<string, string>) => {
-  try {
-    loadConfig(env);
-    return undefined;
-  } catch (error) {
-    return error instanceof ConfigError ? error.variable : String(error);
-  }
-};
+const problem = configProblem;
 
 describe('App Store route configuration', () => {
   it('is off when no APPLE_ variable is set', () => {

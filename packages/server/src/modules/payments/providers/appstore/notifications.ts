@@ -15,12 +15,15 @@ export type Change =
  *   is left alone: it is granted when the app reports it. A resubscription is a new transaction,
  *   granted the same way.
  * - `DID_RENEW`: `renewed`, the subscription's time ending where Apple says (`expiresDate`).
- *   Apple reports no amount, and the price is Apple's per storefront, so none is checked.
+ *   Apple reports no amount, and the price is Apple's per storefront, so none is checked. It is
+ *   applied under the renewal's transaction id, the key validatePurchase records the same
+ *   transaction under: whichever of the two comes first grants the renewal, the other nothing.
  * - `EXPIRED`, `GRACE_PERIOD_EXPIRED`: `ended`; the time already paid stays.
  * - `DID_FAIL_TO_RENEW`: `ended` only without a grace period (no subtype). With subtype
  *   `GRACE_PERIOD` Apple keeps trying to bill while the buyer keeps access, and a later `DID_RENEW`
  *   or `GRACE_PERIOD_EXPIRED` settles it.
- * - `REFUND`, `REVOKE`: `reversed` (a refund): the order's grants are taken back.
+ * - `REFUND`, `REVOKE`: `reversed` (a refund): the order's grants are taken back. A renewal that
+ *   DID_RENEW applied to the subscription's first order takes back only its own period and credits.
  * - `TEST`, and every other type (`DID_CHANGE_RENEWAL_STATUS`, `REFUND_DECLINED`, `PRICE_INCREASE`,
  *   `CONSUMPTION_REQUEST`, ...): acknowledged, nothing applied.
  */
@@ -66,13 +69,19 @@ export function periodOf(tx: JWSTransactionDecodedPayload): { from: number; unti
   return from !== undefined && until !== undefined && until > from ? { from, until } : undefined;
 }
 
-/** The provider event for a change, once its order is known (and the orders holding a subscription's time). */
+/** Where a reversal's time and grants sit, when not all of its order's: see {@link ProviderEvent}. */
+export interface ReversalScope {
+  paidTime?: { orderIds: string[]; from: number; until: number };
+  renewal?: { from: number; until: number; credits: boolean };
+}
+
+/** The provider event for a change, once its order is known (and, for a reversal, what it reaches). */
 export function eventOf(
   change: Change,
   eventId: string,
   orderId: string,
   total: { amount: number; currency: string },
-  paidTime?: { orderIds: string[]; from: number; until: number },
+  scope: ReversalScope = {},
 ): ProviderEvent {
   switch (change.kind) {
     case 'paid':
@@ -89,6 +98,6 @@ export function eventOf(
     case 'ended':
       return { kind: 'ended', eventId, orderId };
     case 'reversed':
-      return { kind: 'reversed', eventId, orderId, reason: 'refund', ...(paidTime ? { paidTime } : {}) };
+      return { kind: 'reversed', eventId, orderId, reason: 'refund', ...scope };
   }
 }

@@ -6,9 +6,10 @@ import type { ModuleHost } from '../../../../http/module.js';
 import type { PaymentsDeps } from '../../deps.js';
 import type { RefusedPurchase, StorePlatform, VerifiedPurchase } from '../../platform.js';
 import type { PaymentPorts } from '../../provider.js';
+import { orderOfEvent } from '../../events.js';
 import { orderOfRef } from '../../refs.js';
 import { AppleStore, NotFetched, NotVerified, type Verified } from './apple.js';
-import { changeOf, eventOf, periodOf, refsToTry } from './notifications.js';
+import { changeOf, eventOf, periodOf, refsToTry, type Change, type ReversalScope } from './notifications.js';
 import { appStoreTransaction, evidenceOf, type Evidence } from './transaction.js';
 
 /** Apple sells at most 10 of a consumable at once; anything far past that is not a real purchase. */
@@ -52,6 +53,20 @@ export class AppStorePlatform implements StorePlatform {
     return this.purchaseOf(tx);
   }
 
+  async paidTimeOf(transactionId: string): Promise<Outcome<VerifiedPurchase['paidTime']>> {
+    let tx: JWSTransactionDecodedPayload;
+    try {
+      tx = (await this.apple.fetchTransaction(transactionId)).payload;
+    } catch (error) {
+      if (!(error instanceof NotVerified || error instanceof NotFetched)) throw error;
+      this.deps.log.warn({ reason: error.reason, ...fetchDetails(error) }, 'App Store transaction not fetched');
+      return fail.paymentRejected('provider_error');
+    }
+    const period = periodOf(tx);
+    const original = tx.originalTransactionId;
+    return period && original && original !== tx.transactionId ? { subscription: original, ...period } : undefined;
+  }
+
   /** Apple's transaction for the evidence: verified as sent, or fetched from Apple's API and verified. */
   private async read(evidence: Evidence): Promise<Verified<JWSTransactionDecodedPayload> | undefined> {
     if ('jws' in evidence) return this.apple.transaction(evidence.jws);
@@ -85,6 +100,10 @@ export class AppStorePlatform implements StorePlatform {
       if (originalTransactionId) {
         if (originalTransactionId === transactionId) refs.length = 0;
         refs.unshift({ kind: 'subscription', ref: originalTransactionId });
+        const period = periodOf(tx);
+        if (originalTransactionId !== transactionId && period) {
+          purchase.paidTime = { subscription: originalTransactionId, ...period };
+        }
       }
     }
     return purchase;
@@ -126,18 +145,13 @@ export class AppStorePlatform implements StorePlatform {
     const type = n.notificationType ?? 'unknown';
     const change = tx && changeOf(n, tx);
     if (!tx || !change || !n.notificationUUID) return { status: 200, body: { received: true, ignored: type } };
-    let orderId: string | undefined;
-    for (const ref of refsToTry(change, tx)) {
-      orderId = await orderOfRef(this.deps.db, this.provider, ref);
-      if (orderId) break;
-    }
+    const target = await this.targetOf(change, tx, n.notificationUUID);
     // No order: the app never reported this purchase here, so nothing was granted to change.
-    const order = orderId ? await ports.findOrder(orderId) : undefined;
-    if (!order) return { status: 200, body: { received: true, ignored: type } };
-    const paidTime = change.kind === 'reversed' ? await this.paidTime(tx) : undefined;
+    const order = target ? await ports.findOrder(target.orderId) : undefined;
+    if (!target || !order) return { status: 200, body: { received: true, ignored: type } };
     const applied = await ports.applyEvent(
       this.provider,
-      eventOf(change, n.notificationUUID, order.iden, order.total, paidTime),
+      eventOf(change, target.eventId, order.iden, order.total, target.scope),
     );
     if (applied instanceof Failure) {
       if (applied.body.code === 912) return { status: 409, body: { error: 'not_yet' } };
@@ -147,15 +161,48 @@ export class AppStorePlatform implements StorePlatform {
   }
 
   /**
+   * The order a change applies to and the key it is applied under. A renewal is keyed by its
+   * transaction id, as validatePurchase keys the app's report of it, so that the renewal is granted
+   * once whichever comes first. A refunded transaction with no order of its own is a renewal
+   * DID_RENEW applied to the subscription's first order: only its period (and, when it was applied
+   * under its transaction id, its credits) is taken back there, once per transaction.
+   */
+  private async targetOf(
+    change: Change,
+    tx: JWSTransactionDecodedPayload,
+    notificationId: string,
+  ): Promise<{ orderId: string; eventId: string; scope?: ReversalScope } | undefined> {
+    const own = tx.transactionId;
+    const original = tx.originalTransactionId;
+    if (change.kind === 'reversed' && own && original && own !== original) {
+      const ownOrder = await orderOfRef(this.deps.db, this.provider, own);
+      if (ownOrder) return { orderId: ownOrder, eventId: notificationId, scope: await this.paidTime(tx) };
+      const period = periodOf(tx);
+      const renewedOn = await orderOfEvent(this.deps.db, this.provider, own);
+      const orderId = renewedOn ?? (await orderOfRef(this.deps.db, this.provider, original));
+      if (!orderId || !period) return undefined;
+      return { orderId, eventId: `reversed:${own}`, scope: { renewal: { ...period, credits: !!renewedOn } } };
+    }
+    for (const ref of refsToTry(change, tx)) {
+      const orderId = await orderOfRef(this.deps.db, this.provider, ref);
+      if (!orderId) continue;
+      if (change.kind === 'renewed') return { orderId, eventId: own ?? notificationId };
+      if (change.kind === 'reversed') return { orderId, eventId: notificationId, scope: await this.paidTime(tx) };
+      return { orderId, eventId: notificationId };
+    }
+    return undefined;
+  }
+
+  /**
    * Where a refunded subscription transaction's time sits: a renewal Apple announced was applied to
    * the order its original transaction started, whichever order the app's report of it made.
    */
-  private async paidTime(tx: JWSTransactionDecodedPayload) {
+  private async paidTime(tx: JWSTransactionDecodedPayload): Promise<ReversalScope> {
     const period = periodOf(tx);
     const original = tx.originalTransactionId;
-    if (!period || !original) return undefined;
+    if (!period || !original) return {};
     const subscriptionOrder = await orderOfRef(this.deps.db, this.provider, original);
-    return subscriptionOrder ? { orderIds: [subscriptionOrder], ...period } : undefined;
+    return subscriptionOrder ? { paidTime: { orderIds: [subscriptionOrder], ...period } } : {};
   }
 }
 

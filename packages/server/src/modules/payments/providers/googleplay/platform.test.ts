@@ -11,7 +11,7 @@ import {
   SECRET,
   AUDIENCE,
 } from '../../../../test-support/fake-google-play.js';
-import { anAdmin, expectLedgerMatchesBalances, ok, spendCredits } from '../../../../test-support/store.js';
+import { anAdmin, expectLedgerMatchesBalances, ok, saveProduct, spendCredits } from '../../../../test-support/store.js';
 import { registerUser } from '../../../../test-support/users.js';
 
 describe.each(dialects)('Google Play platform on %s', (dialect) => {
@@ -324,6 +324,78 @@ describe.each(dialects)('Google Play platform on %s', (dialect) => {
     ).toBe(200);
     expect((await orderOf(b.userId)).subscription_ended_at).not.toBeNull();
     expect((await orderOf(b.userId)).status).toBe('paid');
+  });
+
+  it("grants a renewal once when the app first reports the subscription after it and Google's push of it comes too, also at the same moment", async () => {
+    const productId = await saveProduct(t, {
+      alias: `monthly-credits-${seq}`,
+      title: 'Monthly with credits',
+      type: 2,
+      price: { amount: 499, currency: 'USD' },
+      grants: { credits: 50, period: 'P1M' },
+      storeIds: { googleplay: `till.monthly_credits_${seq}` },
+    });
+    const month = 30 * 24 * 3600 * 1000;
+    /** Google's subscription after its `renewals`-th renewal: the order id of each renewal ends in `..N`. */
+    const renewed = (token: string, renewals: number) => {
+      const order = `GPA.3322-${token}`;
+      google.subscriptions.set(token, {
+        regionCode: 'US',
+        startTime: new Date().toISOString(),
+        subscriptionState: 'SUBSCRIPTION_STATE_ACTIVE',
+        acknowledgementState: 'ACKNOWLEDGEMENT_STATE_ACKNOWLEDGED',
+        lineItems: [
+          {
+            productId: `till.monthly_credits_${seq}`,
+            expiryTime: new Date(Date.now() + (renewals + 1) * month).toISOString(),
+            autoRenewingPlan: { autoRenewEnabled: true },
+            latestSuccessfulOrderId: renewals ? `${order}..${renewals - 1}` : order,
+          },
+        ],
+      });
+    };
+    const renewedPush = (token: string) =>
+      push(
+        {
+          subscriptionNotification: {
+            version: '1.0',
+            notificationType: 2,
+            purchaseToken: token,
+            subscriptionId: `till.monthly_credits_${seq}`,
+          },
+        },
+        { bearer: google.oidc() },
+      );
+
+    // Reported for the first time after its first renewal, and the renewal's push comes after.
+    const b = await registerUser(t);
+    const token = `tok-late-${seq}`;
+    renewed(token, 1);
+    expect((await validate(b.token, playTransaction(token, `till.monthly_credits_${seq}`))).data).toEqual({
+      result: 1,
+      products: productId,
+    });
+    expect(await (await renewedPush(token)).json()).toEqual({ received: true, applied: false });
+    expect(await balance(b.token)).toBe(50);
+    // The next renewal is granted.
+    renewed(token, 2);
+    expect(await (await renewedPush(token)).json()).toEqual({ received: true, applied: true });
+    expect(await balance(b.token)).toBe(100);
+
+    // The report and the push at the same moment: the push applies only once the order exists.
+    const racers = await Promise.all(Array.from({ length: 6 }, () => registerUser(t)));
+    await Promise.all(
+      racers.flatMap((r, i) => {
+        const raced = `tok-race-${seq}-${i}`;
+        renewed(raced, 1);
+        return [
+          validate(r.token, playTransaction(raced, `till.monthly_credits_${seq}`)),
+          renewedPush(raced).then(() => renewedPush(raced)),
+        ];
+      }),
+    );
+    for (const r of racers) expect(await balance(r.token)).toBe(50);
+    await expectLedgerMatchesBalances(t);
   });
 
   it('reverses a voided purchase: credits taken back without a negative balance, the shortfall recorded and the buyer flagged', async () => {

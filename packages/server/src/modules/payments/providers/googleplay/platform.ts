@@ -117,6 +117,7 @@ export class GooglePlayPlatform implements StorePlatform {
       return { refused: s.subscriptionState === 'SUBSCRIPTION_STATE_EXPIRED' ? 'expired' : 'not_active' };
     }
     const order = line.latestSuccessfulOrderId;
+    const renewalId = renewalOrderId(order);
     const purchase: VerifiedPurchase = {
       // Each renewal's order id is the first one with `..N` added: the first one names the whole
       // subscription, so validating it again after a renewal is the same transaction.
@@ -124,6 +125,8 @@ export class GooglePlayPlatform implements StorePlatform {
       storeProductIds: [productId],
       refs: [{ kind: 'subscription', ref: token }],
       expiresAt,
+      // First reported after a renewal: the renewal's push must not grant the period again.
+      ...(renewalId ? { renewalId } : {}),
       // The v2 resource carries `testPurchase` (an empty object) only for a license tester's purchase.
       ...(s.testPurchase ? { sandbox: true } : {}),
     };
@@ -225,9 +228,13 @@ export class GooglePlayPlatform implements StorePlatform {
         case N.RENEWED:
         case N.RECOVERED:
         case N.DEFERRED: {
-          const expiresAt = paidUntil(await this.api.subscription(ref), this.deps.now());
+          const s = await this.api.subscription(ref);
+          const expiresAt = paidUntil(s, this.deps.now());
           if (expiresAt === undefined) return { ignored: 'not_active' };
-          return { event: { kind: 'renewed', eventId, ref, expiresAt } };
+          // Keyed by the renewal's order id, as validatePurchase keys a purchase first reported
+          // after that renewal: the period is granted once, whichever comes first.
+          const renewalId = renewalOrderId(latestLine(s)?.latestSuccessfulOrderId);
+          return { event: { kind: 'renewed', eventId: renewalId ?? eventId, ref, expiresAt } };
         }
         case N.EXPIRED: {
           const s = await this.api.subscription(ref);
@@ -261,4 +268,18 @@ function paidUntil(s: SubscriptionPurchase, now: number): number | undefined {
   const ends = (s.lineItems ?? []).map((l) => (l.expiryTime ? Date.parse(l.expiryTime) : NaN)).filter(Number.isFinite);
   const latest = Math.max(...ends);
   return ends.length && latest > now ? latest : undefined;
+}
+
+/** The line that runs longest: the one whose latest order paid the current period. */
+function latestLine(s: SubscriptionPurchase) {
+  const end = (l: { expiryTime?: string | null }) => (l.expiryTime ? Date.parse(l.expiryTime) : -Infinity);
+  return (s.lineItems ?? []).reduce<(typeof s.lineItems & object)[number] | undefined>(
+    (best, l) => (!best || end(l) > end(best) ? l : best),
+    undefined,
+  );
+}
+
+/** A renewal's order id (`GPA.…..N`); undefined for the first order of a subscription, or none. */
+function renewalOrderId(order: string | null | undefined): string | undefined {
+  return order && /\.\.\d+$/.test(order) ? order : undefined;
 }

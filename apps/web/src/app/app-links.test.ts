@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { linkedRoute } from './app-links';
+
+describe('linkedRoute', () => {
+  const hosts = ['https://till.example'];
+
+  it("routes the server's confirmation, reset and order links to the app's pages", () => {
+    expect(linkedRoute('https://till.example/confirm/t0k', hosts)).toBe('/confirm/t0k');
+    expect(linkedRoute('https://till.example/reset/t0k', hosts)).toBe('/reset/t0k');
+    expect(linkedRoute('https://till.example/orders/A-1?paid=1', hosts)).toBe('/orders/A-1?paid=1');
+  });
+
+  it('ignores other hosts, other pages and what is no address', () => {
+    expect(linkedRoute('https://till.example.evil/orders/A-1', hosts)).toBeNull();
+    expect(linkedRoute('http://till.example/orders/A-1', hosts)).toBeNull();
+    expect(linkedRoute('https://till.example/admin', hosts)).toBeNull();
+    expect(linkedRoute('not a url', hosts)).toBeNull();
+    expect(linkedRoute('https://till.example/orders/A-1', [])).toBeNull();
+  });
+});
