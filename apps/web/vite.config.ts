@@ -70,6 +70,9 @@ export default defineConfig({
   ],
   build: {
     target: 'es2022',
+    // The page names its one small entry and nothing else: what the entry imports it fetches itself,
+    // after the drawn page is painted (a preload hint in the page would compete with that paint).
+    modulePreload: { resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? [] : deps) },
     sourcemap: false,
     chunkSizeWarningLimit: 400,
   },
