@@ -61,6 +61,29 @@ export function axiosWithoutFetch(): Plugin {
 }
 
 /**
+ * Builds MUI's `createTheme` as the theme-without-CSS-variables function it calls for such themes.
+ * `createTheme` picks between that and the CSS-variables theme at run time, so both ship, and
+ * every styled component imports it through MUI's default theme: the CSS-variables half (its
+ * variables, colour-scheme selectors and channel colours) reaches the first screen unused. For
+ * options without `cssVariables` and `colorSchemes`, as this app's theme and MUI's default are,
+ * `createTheme` returns exactly `createThemeNoVars(options)`. A theme that sets either of them
+ * needs this plugin gone.
+ */
+export function muiThemeWithoutVars(): Plugin {
+  return {
+    name: 'till-mui-theme-without-vars',
+    enforce: 'pre',
+    apply: 'build',
+    async resolveId(source, importer, options) {
+      const from = importer?.replaceAll('\\', '/') ?? '';
+      if (!/\/@mui\/material\/(esm\/)?styles\/(index|defaultTheme)\.m?js$/.test(from)) return null;
+      if (!/^\.\/createTheme(\.m?js)?$/.test(source)) return null;
+      return this.resolve(source.replace('createTheme', 'createThemeNoVars'), importer, { ...options, skipSelf: true });
+    },
+  };
+}
+
+/**
  * Builds with React Router's production bundle. Its package points every condition at
  * `dist/development` (remix-run/react-router#12532, #14753), which ships the development warnings
  * and their strings to the browser; `dist/production` is the same API without them.

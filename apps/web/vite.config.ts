@@ -8,6 +8,7 @@ import {
   axiosWithoutFetch,
   eagerCompileHint,
   lowPriorityScripts,
+  muiThemeWithoutVars,
   precompress,
   reactRouterProduction,
 } from './vite-plugins.ts';
@@ -31,6 +32,7 @@ export default defineConfig({
     requireServerHosts(),
     react(),
     axiosWithoutFetch(),
+    muiThemeWithoutVars(),
     reactRouterProduction(),
     eagerCompileHint(AT_START),
     lowPriorityScripts(),
@@ -68,6 +70,9 @@ export default defineConfig({
   ],
   build: {
     target: 'es2022',
+    // The page names its one small entry and nothing else: what the entry imports it fetches itself,
+    // after the drawn page is painted (a preload hint in the page would compete with that paint).
+    modulePreload: { resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? [] : deps) },
     sourcemap: false,
     chunkSizeWarningLimit: 400,
   },

@@ -10,7 +10,7 @@ import { createI18n, initialLanguage } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query-client';
 import { createAppSdk } from '@/lib/sdk';
 import { StepUpPrompt } from '@/lib/step-up';
-import { StepUpDialog } from '@/components/step-up-dialog';
+import { StepUpHost } from '@/components/step-up-host';
 import { registerServiceWorker } from '@/lib/service-worker';
 import { getPlatform, isNativeShell, onResume } from '@/platform/platform';
 import { appSessionStorage } from '@/platform/session-storage';
@@ -70,7 +70,7 @@ startTransition(() => {
     <StrictMode>
       <AppProvider till={till} queryClient={queryClient} i18n={i18n} cart={cart}>
         <AppRouter />
-        <StepUpDialog prompt={stepUp} />
+        <StepUpHost prompt={stepUp} />
       </AppProvider>
     </StrictMode>,
   );

@@ -1,17 +1,12 @@
-import AccountIcon from '@mui/icons-material/AccountCircle';
-import CartIcon from '@mui/icons-material/ShoppingCart';
-import LanguageIcon from '@mui/icons-material/Translate';
-import MenuIcon from '@mui/icons-material/Menu';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
-import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { Level } from '@till/protocol';
+import { FrameButton } from '@/components/frame-button';
+import { AccountIcon, CartIcon, LanguageIcon, MenuIcon } from '@/components/frame-icons';
 import { LoadingState } from '@/components/states';
 import { useCart } from '@/features/cart/hooks/use-cart';
 import { LANGUAGES, setLanguage } from '@/lib/i18n';
@@ -109,14 +104,15 @@ function LanguageMenu() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
-      <IconButton
+      <FrameButton
+        icon
         color="inherit"
         aria-label={t('nav.language')}
         aria-haspopup="menu"
         onClick={(e) => setAnchor(e.currentTarget)}
       >
         <LanguageIcon />
-      </IconButton>
+      </FrameButton>
       {anchor ? (
         <Suspense fallback={null}>
           <LanguageMenuList anchor={anchor} onClose={() => setAnchor(null)} />
@@ -135,9 +131,9 @@ function AccountMenu() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   if (!session.loggedIn) {
     return (
-      <Button color="inherit" component={RouterLink} to={paths.login.href()}>
+      <FrameButton color="inherit" to={paths.login.href()}>
         {t('nav.signIn')}
-      </Button>
+      </FrameButton>
     );
   }
   const signOut = async () => {
@@ -150,14 +146,15 @@ function AccountMenu() {
   };
   return (
     <>
-      <IconButton
+      <FrameButton
+        icon
         color="inherit"
         aria-label={t('nav.account', { name: session.user?.name ?? '' })}
         aria-haspopup="menu"
         onClick={(e) => setAnchor(e.currentTarget)}
       >
         <AccountIcon />
-      </IconButton>
+      </FrameButton>
       {anchor ? (
         <Suspense fallback={null}>
           <AccountMenuList
@@ -247,16 +244,26 @@ export function Layout() {
           boxShadow: 1,
         }}
       >
-        <Toolbar sx={{ gap: 0.5 }}>
-          <IconButton
+        {/* MUI's Toolbar in look (the first screen would load it only for this). */}
+        <Box
+          sx={(theme) => ({
+            ...theme.mixins.toolbar,
+            position: 'relative',
+            display: 'flex',
+            alignItems: 'center',
+            gap: 0.5,
+            px: { xs: 2, sm: 3 },
+          })}
+        >
+          <FrameButton
+            icon="start"
             color="inherit"
-            edge="start"
             aria-label={t('nav.menu')}
             onClick={() => setDrawer(true)}
             sx={{ display: { md: 'none' } }}
           >
             <MenuIcon />
-          </IconButton>
+          </FrameButton>
           <Typography
             variant="h6"
             component={RouterLink}
@@ -271,30 +278,24 @@ export function Layout() {
             sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5, flexGrow: 1 }}
           >
             {items.map((i) => (
-              <Button
+              <FrameButton
                 key={i.to}
                 color="inherit"
-                component={RouterLink}
                 to={i.to}
                 aria-current={location.pathname === i.to ? 'page' : undefined}
               >
                 {i.label}
-              </Button>
+              </FrameButton>
             ))}
           </Box>
           <Box sx={{ flexGrow: { xs: 1, md: 0 } }} />
-          <IconButton
-            color="inherit"
-            component={RouterLink}
-            to={paths.cart.href()}
-            aria-label={t('nav.cart', { count })}
-          >
+          <FrameButton icon color="inherit" to={paths.cart.href()} aria-label={t('nav.cart', { count })}>
             <CartIcon />
             <CartCount count={count} />
-          </IconButton>
+          </FrameButton>
           <LanguageMenu />
           <AccountMenu />
-        </Toolbar>
+        </Box>
       </Box>
       {drawer ? (
         <Suspense fallback={null}>

@@ -1,12 +1,13 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
-import { alpha } from '@mui/material/styles';
+import { alpha, keyframes } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Code } from '@till/protocol';
+import { FrameButton } from './frame-button';
 import { codeOf, messageKeys, messageValues } from '@/lib/api-error';
+
+const spin = keyframes({ to: { transform: 'rotate(360deg)' } });
 
 export function LoadingState({ label }: { label?: string }) {
   const { t } = useTranslation();
@@ -16,7 +17,22 @@ export function LoadingState({ label }: { label?: string }) {
       aria-live="polite"
       sx={{ display: 'flex', alignItems: 'center', gap: 2, py: 4, justifyContent: 'center' }}
     >
-      <CircularProgress size={28} aria-hidden />
+      {/* MUI's CircularProgress in look, drawn with a border: the first screen shows it while the
+          catalog loads, and would load the component only for this. */}
+      <Box
+        component="span"
+        aria-hidden
+        sx={{
+          width: 28,
+          height: 28,
+          boxSizing: 'border-box',
+          border: 3,
+          borderColor: 'primary.main',
+          borderRightColor: 'transparent',
+          borderRadius: '50%',
+          animation: `${spin} 1.4s linear infinite`,
+        }}
+      />
       <Typography>{label ?? t('common.loading')}</Typography>
     </Box>
   );
@@ -75,9 +91,9 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
         {message}
       </Typography>
       {onRetry ? (
-        <Button color="inherit" size="small" onClick={onRetry}>
+        <FrameButton color="inherit" size="small" onClick={onRetry}>
           {t('common.retry')}
-        </Button>
+        </FrameButton>
       ) : null}
     </Box>
   );

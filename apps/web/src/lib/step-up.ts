@@ -14,6 +14,7 @@ export interface StepUpAsk {
  */
 export class StepUpPrompt {
   private open: (StepUpAsk & { resolve: (proof: Proof) => void }) | null = null;
+  private asked = false;
   private readonly listeners = new Set<() => void>();
 
   /** The SDK's hook: resolves with the user's proof, or null when they cancel. */
@@ -22,8 +23,14 @@ export class StepUpPrompt {
       // One question at a time: an older one still open is given up.
       this.open?.resolve(null);
       this.open = { refused, resolve };
+      this.asked = true;
       this.emit();
     });
+
+  /** Whether a question was ever asked (the dialog is loaded from then on). */
+  get everAsked(): boolean {
+    return this.asked;
+  }
 
   /** The open question, or null. */
   get current(): StepUpAsk | null {

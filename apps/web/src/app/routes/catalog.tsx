@@ -1,7 +1,6 @@
-import Button from '@mui/material/Button';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router-dom';
+import { FrameButton } from '@/components/frame-button';
 import { Page } from '@/components/page';
 import { AddedNotice } from '@/features/cart/components/added-notice';
 import { useCartStore } from '@/features/cart/hooks/use-cart';
@@ -18,9 +17,9 @@ export function CatalogRoute() {
     <Page
       title={t('store.title')}
       actions={
-        <Button component={RouterLink} to={paths.cart.href()} variant="outlined">
+        <FrameButton to={paths.cart.href()} variant="outlined">
           {t('nav.cartShort')}
-        </Button>
+        </FrameButton>
       }
     >
       <ProductCatalog

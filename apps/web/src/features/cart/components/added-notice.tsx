@@ -1,9 +1,8 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router-dom';
+import { FrameButton } from '@/components/frame-button';
 
 const SHOWN_MS = 6000;
 
@@ -53,14 +52,13 @@ export function AddedNotice({
         {title ? t('store.added', { title }) : ''}
       </Typography>
       {title ? (
-        <Button
-          component={RouterLink}
+        <FrameButton
           to={cartHref}
           size="small"
           sx={{ color: 'common.white', fontWeight: 700, textDecoration: 'underline' }}
         >
           {t('store.viewCart')}
-        </Button>
+        </FrameButton>
       ) : null}
     </Box>
   );

@@ -1,12 +1,8 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardActions from '@mui/material/CardActions';
-import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { Product } from '@till/protocol';
+import { FrameButton } from '@/components/frame-button';
 import { EmptyState, ErrorState, LoadingState } from '@/components/states';
 import { useTill } from '@/lib/till';
 import { useOwnedProducts } from '@/lib/use-owned';
@@ -44,7 +40,22 @@ export function ProductCatalog({
       }}
     >
       {products.map((product) => (
-        <Card component="li" key={product.id} variant="outlined" sx={{ display: 'flex', flexDirection: 'column' }}>
+        // An outlined Card, CardContent and CardActions in look, drawn with Box: the catalog is
+        // the first screen, and they would load Paper and three components only for this.
+        <Box
+          component="li"
+          key={product.id}
+          sx={{
+            display: 'flex',
+            flexDirection: 'column',
+            overflow: 'hidden',
+            bgcolor: 'background.paper',
+            color: 'text.primary',
+            border: 1,
+            borderColor: 'divider',
+            borderRadius: 1,
+          }}
+        >
           {product.imageUrl ? (
             <Box
               component="img"
@@ -56,7 +67,7 @@ export function ProductCatalog({
               sx={{ width: '100%', height: 'auto', aspectRatio: '16 / 9', objectFit: 'cover' }}
             />
           ) : null}
-          <CardContent sx={{ flexGrow: 1 }}>
+          <Box sx={{ flexGrow: 1, p: 2 }}>
             <Typography variant="h6" component="h2">
               {product.title}
             </Typography>
@@ -74,15 +85,14 @@ export function ProductCatalog({
               {grantText(product)}
             </Typography>
             <ProductPrice product={product} />
-          </CardContent>
-          <CardActions>
-            <Button
-              component={RouterLink}
+          </Box>
+          <Box sx={{ display: 'flex', alignItems: 'center', p: 1, gap: 1 }}>
+            <FrameButton
               to={productHref(product.alias || product.id)}
               aria-label={t('store.detailsOf', { title: product.title })}
             >
               {t('store.details')}
-            </Button>
+            </FrameButton>
             {owned.has(product.id) ? (
               // Owned for good: nothing to buy again. Drawn like a chip, without MUI's Chip (first screen).
               <Typography
@@ -93,16 +103,16 @@ export function ProductCatalog({
                 ✓ {t('store.owned')}
               </Typography>
             ) : (
-              <Button
+              <FrameButton
                 variant="contained"
                 onClick={() => onAddToCart(product)}
                 aria-label={t('store.addToCartNamed', { title: product.title })}
               >
                 {t('store.addToCart')}
-              </Button>
+              </FrameButton>
             )}
-          </CardActions>
-        </Card>
+          </Box>
+        </Box>
       ))}
     </Box>
   );
