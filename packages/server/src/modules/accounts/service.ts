@@ -690,27 +690,40 @@ export class AccountsService {
         changes.avatar_key = key;
       }
     }
-    if (Object.keys(changes).length) await this.repo.updateUser(row.id, changes);
+    const updated = { ...row, ...changes };
+    // The row, the sessions and links the change ends, its log lines and the new e-mail link commit
+    // together: a failure part way must not leave, say, a new password with the old sessions still
+    // signed in, or a pending address without its link. Mails go only once all of it stands.
+    let emailLink: string | undefined;
+    try {
+      emailLink = await inTransaction(this.deps.db, async (trx) => {
+        if (Object.keys(changes).length) await this.repo.updateUser(row.id, changes, trx);
+        if (input.password !== undefined) {
+          await this.repo.deleteOtherSessions(row.id, caller.sessionId, trx);
+          // A reset link mailed before the change must not undo it.
+          await this.repo.voidLinkTokens(row.id, 'reset', this.now(), trx);
+          await this.securityLog.write({ userId: row.id, kind: 'password_changed', ...client }, trx);
+        }
+        if (!emailChange) return undefined;
+        await this.repo.voidLinkTokens(row.id, 'email_change', this.now(), trx);
+        const link = await this.newLink(updated, 'email_change_confirm', CONFIRM_LINK_TTL_MS, newEmail, trx);
+        await this.securityLog.write(
+          { userId: row.id, kind: 'email_change_requested', ...client, detail: { to: newEmail } },
+          trx,
+        );
+        return link;
+      });
+    } catch (error) {
+      // The avatar copy made for this change belongs to no row now.
+      if (changes.avatar_key) await this.deps.avatars?.remove(changes.avatar_key);
+      throw error;
+    }
     // A removed avatar's copy goes once the row no longer points at it.
     if (input.avatarFileId === null && row.avatar_key) await this.deps.avatars?.remove(row.avatar_key);
-    if (input.password !== undefined) {
-      await this.repo.deleteOtherSessions(row.id, caller.sessionId);
-      // A reset link mailed before the change must not undo it.
-      await this.repo.voidLinkTokens(row.id, 'reset', this.now());
-      await this.securityLog.write({ userId: row.id, kind: 'password_changed', ...client });
-      this.notifyChange(row, 'password_changed');
-    }
-    const updated = { ...row, ...changes };
-    if (emailChange) {
-      await this.repo.voidLinkTokens(row.id, 'email_change', this.now());
-      await this.sendLink(updated, 'email_change_confirm', newEmail, CONFIRM_LINK_TTL_MS, newEmail);
+    if (input.password !== undefined) this.notifyChange(row, 'password_changed');
+    if (emailChange && emailLink) {
+      await this.sendMail(updated, 'email_change_confirm', newEmail, { link: emailLink });
       await this.sendMail(updated, 'email_change_notice', row.email, { newEmail });
-      await this.securityLog.write({
-        userId: row.id,
-        kind: 'email_change_requested',
-        ...client,
-        detail: { to: newEmail },
-      });
     }
     return this.toUser((await this.repo.findUserById(row.id)) ?? updated);
   }
