@@ -1,173 +1,88 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Code, Level, type User } from '@till/protocol';
-import type { Config } from '../../config.js';
-import type { Db } from '../../db/connect.js';
-import { type Executor, iso } from '../../db/rows.js';
+import { iso } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { fail, Failure, type Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
-import { renderMail, type MailKind, type MailValues, type SecurityChange } from '../../mail/templates.js';
-import type { Mailer } from '../../mail/mailer.js';
-import { isCommonPassword, standardHasher, type PasswordHasher } from '../../security/passwords.js';
-import type { Limiter } from '../../security/rate-limit.js';
-import type { SecurityEvents } from '../../security/security-events.js';
-import { hashToken, newToken } from '../../security/tokens.js';
+import { isCommonPassword, type PasswordHasher } from '../../security/passwords.js';
+import { hashToken } from '../../security/tokens.js';
 import { deviceTokenFor, forgetDeviceTokens, knownDevice } from './device-tokens.js';
 import { describeDevice, rememberDevice } from './devices.js';
-import { AccountsRepo, type SessionFields, type SessionUser, type UserRow } from './repo.js';
-import { SecondFactor, type FactorProof, type ProofMethod } from './second-factor.js';
-import { SecurityLog } from './security-log.js';
+import type { AccountsRepo } from './repo.js';
+import { type SessionFields, type SessionUser, type UserRow } from './repo.js';
+import type { SecondFactor } from './second-factor.js';
+import { type FactorProof, type ProofMethod } from './second-factor.js';
+import type { SecurityLog } from './security-log.js';
+import {
+  type AccountLimiters,
+  type AccountsDeps,
+  type PasswordCheckPurpose,
+  STEP_UP_TTL_S,
+  type ClientInfo,
+  type IssuedSession,
+  type KnownDevice,
+  LOADED,
+  type LoadedCaller,
+  RESET_LINK_TTL_MS,
+  CONFIRM_LINK_TTL_MS,
+  TOUCH_INTERVAL_MS,
+} from './accounts-types.js';
+import { AccountsCore } from './accounts-core.js';
 
-const HOUR = 3_600_000;
+export {
+  CONFIRM_LINK_TTL_MS,
+  RESET_LINK_TTL_MS,
+  STEP_UP_TTL_S,
+  TOUCH_INTERVAL_MS,
+  type AccountLimiters,
+  type AccountsDeps,
+  type Avatars,
+  type ClientInfo,
+  type IssuedSession,
+  type PasswordCheckPurpose,
+} from './accounts-types.js';
 
 /** "Firefox on Linux", for a mail: the browser and system, never the whole user agent. */
 function describeClient(userAgent: string | null): string {
   const { browser, os } = userAgent ? describeDevice(userAgent) : { browser: null, os: null };
   return [browser ?? 'an unknown browser', os].filter(Boolean).join(' / ');
 }
-export const RESET_LINK_TTL_MS = 1 * HOUR;
-/** How often a session's last use is written at most (see `callerOf`). */
-export const TOUCH_INTERVAL_MS = 60_000;
-export const CONFIRM_LINK_TTL_MS = 24 * HOUR;
-
-/** The budgets the account calls spend. */
-export interface AccountLimiters {
-  loginPerIp: Limiter;
-  /** Failures per account and client address. */
-  loginFailuresFromIp: Limiter;
-  /** Failures per account, from anywhere but its known devices. */
-  loginFailures: Limiter;
-  /** Failures per device token (a device that signed in to the account before). */
-  loginFailuresFromDevice: Limiter;
-  registerPerIp: Limiter;
-  mailPerIp: Limiter;
-  mailPerAddress: Limiter;
-  /** Password resets per client address, and tries per reset token. */
-  resetPerIp: Limiter;
-  resetPerToken: Limiter;
-  /** Confirmations per client address, and tries per confirmation token. */
-  confirmPerIp: Limiter;
-  confirmPerToken: Limiter;
-}
-
-export interface AccountsDeps {
-  db: Kysely<Database>;
-  /** Hot-path reads outside transactions (see `Db.read`). */
-  read?: Db['read'];
-  /** When the hot-path reads may be answered again (see `Db.version`). */
-  version?: Db['version'];
-  config: Config;
-  mailer: Mailer;
-  limiters: AccountLimiters;
-  log: FastifyBaseLogger;
-  avatars?: Avatars | undefined;
-  /** Where passkey changes and sign-ins are recorded. */
-  events: SecurityEvents;
-  now?: () => number;
-  /** How passwords are hashed (the production settings unless a test server says otherwise). */
-  passwords?: PasswordHasher | undefined;
-}
-
-/** Why a signed-in user's password was asked for, as the security log records a wrong one. */
-export type PasswordCheckPurpose = 'profile' | 'totp_enable' | 'totp_disable' | 'delete' | 'step_up';
 
 /**
- * How long a proof of the password (and second factor) on a session stands for credential changes
- * and administrators' sensitive actions: long enough to finish the change, short enough that a
- * session left open or taken over is not enough.
+ * The accounts module's service: registration and sign-in, links, profile and sessions, each in a
+ * file of its own (see the fields), behind the one surface the routes and other modules use.
  */
-export const STEP_UP_TTL_S = 300;
-
-/** Request facts kept with a session. */
-export interface ClientInfo {
-  ip: string;
-  userAgent: string | null;
-}
-
-/** A fresh session: the opaque token and its lifetime in seconds. */
-export interface IssuedSession {
-  token: string;
-  expire: number;
-  user: User;
-  /** The device's token for later logins (see `device-tokens.ts`); answered by sign-ins. */
-  deviceToken?: string;
-}
-
-/** A device token a login carried that is live for its account: the token and its hash. */
-type KnownDevice = { token: string; hash: string } | undefined;
-
-/**
- * Where avatars come from: uploaded files, which this module does not own. The app hands in the
- * files module's implementation; without one, `avatarFileId` is refused as not found.
- */
-export interface Avatars {
-  /** Checks the user's uploaded image, stores its avatar copy and answers that copy's key. */
-  make(userId: string, fileId: string): Promise<Outcome<string>>;
-  /** The link to a stored avatar copy. */
-  url(key: string): string;
-  /** Removes an avatar copy that is no longer used. */
-  remove(key: string): Promise<void>;
-}
-
-// The user row read with the session rides on the caller for the rest of that request, so that
-// getUserInfo needs no second query. A symbol keeps it out of sight of other modules and of JSON;
-// a WeakMap did the same but cost the collector visibly under load.
-const LOADED = Symbol('loaded user');
-type LoadedCaller = Caller & { [LOADED]?: SessionUser & Pick<SessionFields, 'stale_credits'> };
-
-/** Registration, login, links, profile and sessions. */
 export class AccountsService {
   readonly repo: AccountsRepo;
   readonly securityLog: SecurityLog;
   readonly factors: SecondFactor;
   readonly now: () => number;
   readonly passwords: PasswordHasher;
-  private readonly pending = new Set<Promise<void>>();
-  /** getUserInfo's text for each session row read (see {@link getUserText}); gone with the row. */
-  private readonly userTexts = new WeakMap<object, string>();
+  private readonly core: AccountsCore;
 
   constructor(private readonly deps: AccountsDeps) {
-    this.repo = new AccountsRepo(deps.db, deps.read, deps.version);
-    this.now = deps.now ?? Date.now;
-    this.passwords = deps.passwords ?? standardHasher;
-    this.securityLog = new SecurityLog(deps.db, this.now, deps.config.securityLogRetentionDays);
-    this.factors = new SecondFactor(deps.db, this.now, deps.config.totpKey, this.securityLog);
+    const core = new AccountsCore(deps);
+    this.core = core;
+    this.repo = core.repo;
+    this.securityLog = core.securityLog;
+    this.factors = core.factors;
+    this.now = core.now;
+    this.passwords = core.passwords;
   }
 
   /** The account calls' budgets (passkey sign-in and deletion spend the login's). */
   get limiters(): AccountLimiters {
-    return this.deps.limiters;
+    return this.core.limiters;
   }
 
   get db(): Kysely<Database> {
-    return this.deps.db;
+    return this.core.db;
   }
 
-  /** The level a user has now: admins by configuration once confirmed, 2 once confirmed, else 1. */
-  levelOf(row: Pick<UserRow, 'email' | 'level' | 'email_confirmed'>): number {
-    if (!row.email_confirmed) return Level.Registered;
-    if (this.deps.config.adminEmails.includes(row.email)) return Level.Admin;
-    return Math.max(row.level, Level.Confirmed);
-  }
-
-  /** The user as the protocol shows it. */
-  toUser(row: SessionUser): User {
-    return {
-      id: row.id,
-      email: row.email,
-      name: row.name,
-      lang: row.lang,
-      level: this.levelOf(row),
-      emailConfirmed: Boolean(row.email_confirmed),
-      avatarUrl: row.avatar_key && this.deps.avatars ? this.deps.avatars.url(row.avatar_key) : null,
-      credits: row.credits,
-      createdAt: iso(row.created_at),
-      pendingEmail: row.pending_email,
-    };
-  }
+  /** getUserInfo's text for each session row read (see {@link getUserText}); gone with the row. */
+  private readonly userTexts = new WeakMap<object, string>();
 
   async register(
     input: { email: string; password: string; name: string; lang?: string | undefined },
@@ -497,41 +412,6 @@ export class AccountsService {
   }
 
   /**
-   * Tells the owner of a change to the account's security, after the answer, in the account's
-   * language, with a "this was not me" link to ask for a password reset.
-   */
-  notifyChange(row: Pick<UserRow, 'name' | 'lang' | 'email'>, change: SecurityChange, extra: MailValues = {}): void {
-    const at = iso(this.now()).replace('T', ' ').slice(0, 16) + ' UTC';
-    const link = `${this.deps.config.publicUrl}/forgot`;
-    const to = extra.newEmail && change === 'email_changed' ? [row.email, extra.newEmail] : [row.email];
-    for (const address of to)
-      this.afterAnswer(() => this.sendMail(row, 'security_notice', address, { ...extra, change, at, link }));
-  }
-
-  /** Mails `to` after the answer (a notice that needs no link), in the user's language. */
-  mailAfterAnswer(row: UserRow, kind: MailKind, to: string): void {
-    this.afterAnswer(() => this.sendMail(row, kind, to, {}));
-  }
-
-  /** Work that runs after the answer; {@link settle} waits for it (the app does so as it closes). */
-  afterAnswer(work: () => Promise<void>): void {
-    const task = work()
-      .catch((error: unknown) => {
-        this.deps.log.error(
-          { err: error instanceof Error ? error.message : String(error) },
-          'work after the answer failed',
-        );
-      })
-      .finally(() => this.pending.delete(task));
-    this.pending.add(task);
-  }
-
-  /** Waits for the work still running after its answer (mails on their way). */
-  async settle(): Promise<void> {
-    while (this.pending.size) await Promise.allSettled([...this.pending]);
-  }
-
-  /**
    * Sets a new password with a mailed token. Hashing a password is the costly step, so it comes
    * last: the tries are counted per client address and per token first (one atomic spend each),
    * then the token must be live, and only then is the password hashed. A loop of unknown tokens,
@@ -774,73 +654,43 @@ export class AccountsService {
     return {};
   }
 
-  /** Starts a session for the user (in `trx` when given) and answers it as login does. */
-  async issueSession(row: UserRow, client: ClientInfo, trx?: Executor): Promise<IssuedSession> {
-    const token = newToken();
-    const now = this.now();
-    const ttl = this.deps.config.sessionTtl;
-    await this.repo.insertSession(
-      {
-        id: randomUUID(),
-        user_id: row.id,
-        token_hash: hashToken(token),
-        created_at: now,
-        expires_at: now + ttl * 1000,
-        last_seen_at: now,
-        user_agent: client.userAgent,
-        ip: client.ip,
-        step_up_at: null,
-      },
-      trx,
-    );
-    return { token, expire: ttl, user: this.toUser(row) };
+  levelOf(...args: Parameters<AccountsCore['levelOf']>): ReturnType<AccountsCore['levelOf']> {
+    return this.core.levelOf(...args);
   }
 
-  private async sendLink(
-    row: UserRow,
-    kind: 'confirm' | 'reset' | 'email_change_confirm',
-    to: string,
-    ttlMs: number,
-    newEmail?: string,
-  ): Promise<void> {
-    const link = await this.newLink(row, kind, ttlMs, newEmail);
-    await this.sendMail(row, kind, to, { link });
+  toUser(...args: Parameters<AccountsCore['toUser']>): ReturnType<AccountsCore['toUser']> {
+    return this.core.toUser(...args);
   }
 
-  /** Stores a new link token of `kind` for the user (in `trx` when given) and answers its link. */
-  private async newLink(
-    row: UserRow,
-    kind: 'confirm' | 'reset' | 'email_change_confirm',
-    ttlMs: number,
-    newEmail?: string,
-    trx?: Executor,
-  ): Promise<string> {
-    const token = newToken();
-    const now = this.now();
-    await this.repo.insertLinkToken(
-      {
-        token_hash: hashToken(token),
-        user_id: row.id,
-        kind: kind === 'email_change_confirm' ? 'email_change' : kind,
-        new_email: newEmail ?? null,
-        created_at: now,
-        expires_at: now + ttlMs,
-        used_at: null,
-      },
-      trx,
-    );
-    return `${this.deps.config.publicUrl}/${kind === 'reset' ? 'reset' : 'confirm'}/${token}`;
+  notifyChange(...args: Parameters<AccountsCore['notifyChange']>): ReturnType<AccountsCore['notifyChange']> {
+    return this.core.notifyChange(...args);
   }
 
-  /** Sends one of the account mails; a failure is logged, never answered. */
-  async sendMail(row: Pick<UserRow, 'name' | 'lang'>, kind: MailKind, to: string, values: MailValues): Promise<void> {
-    const mail = renderMail(kind, row.lang, { name: row.name, ...values });
-    try {
-      await this.deps.mailer.send({ to, ...mail });
-    } catch (error) {
-      // The account change stands; the user can ask for the mail again. The error is logged
-      // without the message body, which holds a link token.
-      this.deps.log.error({ kind, err: error instanceof Error ? error.message : String(error) }, 'mail not sent');
-    }
+  mailAfterAnswer(...args: Parameters<AccountsCore['mailAfterAnswer']>): ReturnType<AccountsCore['mailAfterAnswer']> {
+    return this.core.mailAfterAnswer(...args);
+  }
+
+  afterAnswer(...args: Parameters<AccountsCore['afterAnswer']>): ReturnType<AccountsCore['afterAnswer']> {
+    return this.core.afterAnswer(...args);
+  }
+
+  settle(...args: Parameters<AccountsCore['settle']>): ReturnType<AccountsCore['settle']> {
+    return this.core.settle(...args);
+  }
+
+  issueSession(...args: Parameters<AccountsCore['issueSession']>): ReturnType<AccountsCore['issueSession']> {
+    return this.core.issueSession(...args);
+  }
+
+  private sendLink(...args: Parameters<AccountsCore['sendLink']>): ReturnType<AccountsCore['sendLink']> {
+    return this.core.sendLink(...args);
+  }
+
+  private newLink(...args: Parameters<AccountsCore['newLink']>): ReturnType<AccountsCore['newLink']> {
+    return this.core.newLink(...args);
+  }
+
+  sendMail(...args: Parameters<AccountsCore['sendMail']>): ReturnType<AccountsCore['sendMail']> {
+    return this.core.sendMail(...args);
   }
 }
