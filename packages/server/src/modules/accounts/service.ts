@@ -11,14 +11,13 @@ import { hashToken } from '../../security/tokens.js';
 import { deviceTokenFor, forgetDeviceTokens, knownDevice } from './device-tokens.js';
 import { describeDevice, rememberDevice } from './devices.js';
 import type { AccountsRepo } from './repo.js';
-import { type SessionFields, type SessionUser, type UserRow } from './repo.js';
+import { type UserRow } from './repo.js';
 import type { SecondFactor } from './second-factor.js';
 import { type FactorProof, type ProofMethod } from './second-factor.js';
 import type { SecurityLog } from './security-log.js';
 import {
   type AccountLimiters,
   type AccountsDeps,
-  STEP_UP_TTL_S,
   type ClientInfo,
   type IssuedSession,
   type KnownDevice,
@@ -26,10 +25,10 @@ import {
   type LoadedCaller,
   RESET_LINK_TTL_MS,
   CONFIRM_LINK_TTL_MS,
-  TOUCH_INTERVAL_MS,
 } from './accounts-types.js';
 import { AccountsCore } from './accounts-core.js';
 import { FailureBudgets } from './failure-budgets.js';
+import { SessionFlows } from './sessions.js';
 
 export {
   CONFIRM_LINK_TTL_MS,
@@ -62,6 +61,7 @@ export class AccountsService {
   readonly passwords: PasswordHasher;
   private readonly core: AccountsCore;
   private readonly budgets: FailureBudgets;
+  private readonly sessions: SessionFlows;
 
   constructor(private readonly deps: AccountsDeps) {
     const core = new AccountsCore(deps);
@@ -72,6 +72,7 @@ export class AccountsService {
     this.now = core.now;
     this.passwords = core.passwords;
     this.budgets = new FailureBudgets(core);
+    this.sessions = new SessionFlows(core, this.budgets);
   }
 
   /** The account calls' budgets (passkey sign-in and deletion spend the login's). */
@@ -214,57 +215,6 @@ export class AccountsService {
     return this.signIn(row, client, method, device);
   }
 
-  /**
-   * Proves the password (and the second factor when it is on) again on the caller's session, under
-   * the login's failure budgets: credential changes and administrators' sensitive actions then stand
-   * for {@link STEP_UP_TTL_S} seconds.
-   */
-  async stepUp(
-    caller: Caller,
-    input: { password: string } & FactorProof,
-    client: ClientInfo,
-  ): Promise<Outcome<{ data: { validFor: number } }>> {
-    const row = await this.repo.findUserById(caller.userId);
-    if (!row) return fail.invalidToken();
-    const checked = await this.checkCurrentPassword(row, input.password, client, 'step_up');
-    if (checked) return checked;
-    if (await this.factors.isEnabled(row.id)) {
-      if (input.code === undefined && input.recoveryCode === undefined) return fail.invalidInput('code', 'required');
-      const spent = await this.spendFailure(row.email, client.ip);
-      if (spent) return spent;
-      const method = await this.factors.spend(row.id, input);
-      if (!method) return fail.invalidInput(input.code !== undefined ? 'code' : 'recoveryCode', 'invalid');
-      await this.forgiveFailure(row.email, client.ip, 'one');
-      if (method === 'recovery_code') {
-        await this.securityLog.write({ userId: row.id, kind: 'recovery_code_used', ...client });
-        this.notifyChange(row, 'recovery_code_used');
-      }
-    }
-    await this.markProof(caller);
-    return { data: { validFor: STEP_UP_TTL_S } };
-  }
-
-  /** Records that the caller's session has just proved the password (and second factor when on). */
-  async markProof(caller: Caller): Promise<void> {
-    await this.deps.db
-      .updateTable('sessions')
-      .set({ step_up_at: this.now() })
-      .where('id', '=', caller.sessionId)
-      .execute();
-  }
-
-  /** Undefined when the caller's session proved its password within {@link STEP_UP_TTL_S}, else 914. */
-  async recentProof(caller: Caller): Promise<Failure | undefined> {
-    const row = await this.deps.db
-      .selectFrom('sessions')
-      .select('step_up_at')
-      .where('id', '=', caller.sessionId)
-      .executeTakeFirst();
-    const at = row?.step_up_at;
-    const age = at == null ? Infinity : this.now() - Number(at);
-    return age >= 0 && age <= STEP_UP_TTL_S * 1000 ? undefined : fail.stepUpRequired(STEP_UP_TTL_S);
-  }
-
   /** A session for a user who proved who they are; logged, and a new device is told of by mail. */
   private async signIn(
     row: UserRow,
@@ -294,37 +244,6 @@ export class AccountsService {
         at: iso(at).replace('T', ' ').slice(0, 16) + ' UTC',
       });
     });
-  }
-
-  /** Checks a session token: the caller, or 901. */
-  authenticate(token: string): Outcome<Caller> | Promise<Outcome<Caller>> {
-    const now = this.now();
-    const found = this.repo.findSession(hashToken(token), now);
-    // A kept session (every call but the first of a while) is answered without a promise.
-    return found instanceof Promise ? found.then((row) => this.callerOf(row, now)) : this.callerOf(found, now);
-  }
-
-  private callerOf(
-    found: (SessionUser & SessionFields) | undefined,
-    now: number,
-  ): Outcome<Caller> | Promise<Outcome<Caller>> {
-    if (!found) return fail.invalidToken();
-    // Last use is recorded at most once a minute, so a session counts as idle only when even a call
-    // just after that record would be older than the idle lifetime: the owner always gets the whole of it.
-    const idleMs = this.deps.config.sessionIdleTtl * 1000 + TOUCH_INTERVAL_MS;
-    if (now - (found.last_seen_at ?? 0) > idleMs) return fail.invalidToken();
-    const caller: LoadedCaller = {
-      userId: found.id,
-      sessionId: found.session_id,
-      email: found.email,
-      level: this.levelOf(found),
-      [LOADED]: found,
-    };
-    // Writing last-seen on every call would make every read a write; once a minute is plenty.
-    if (!found.last_seen_at || now - found.last_seen_at > TOUCH_INTERVAL_MS) {
-      return this.repo.touchSession(found.session_id, now).then(() => caller);
-    }
-    return caller;
   }
 
   async genResetLink(
@@ -550,35 +469,6 @@ export class AccountsService {
     return this.toUser((await this.repo.findUserById(row.id)) ?? updated);
   }
 
-  async logout(caller: Caller): Promise<void> {
-    await this.repo.deleteSession(caller.sessionId);
-  }
-
-  async listSessions(caller: Caller) {
-    const rows = await this.repo.listSessions(caller.userId, this.now(), this.idleCutoff());
-    return rows.map((s) => ({
-      id: s.id,
-      createdAt: iso(s.created_at),
-      expiresAt: iso(s.expires_at),
-      lastSeenAt: s.last_seen_at ? iso(s.last_seen_at) : null,
-      userAgent: s.user_agent,
-      ip: s.ip,
-      current: s.id === caller.sessionId,
-    }));
-  }
-
-  /** Sessions last used before this moment are idle past their lifetime (see `callerOf`). */
-  idleCutoff(now = this.now()): number {
-    return now - this.deps.config.sessionIdleTtl * 1000 - TOUCH_INTERVAL_MS;
-  }
-
-  async revokeOtherSessions(caller: Caller, client: ClientInfo): Promise<number> {
-    const count = await this.repo.deleteOtherSessions(caller.userId, caller.sessionId);
-    if (count)
-      await this.securityLog.write({ userId: caller.userId, kind: 'sessions_revoked', ...client, detail: { count } });
-    return count;
-  }
-
   /**
    * Mails the confirmation link again to a user not confirmed yet (the older links stop working),
    * under the same mail limits as reset links; answers 912 `confirmed` when there is nothing to
@@ -618,6 +508,22 @@ export class AccountsService {
     return this.budgets.checkCurrentPassword(...args);
   }
 
+  stepUp(...args: Parameters<SessionFlows['stepUp']>): ReturnType<SessionFlows['stepUp']> {
+    return this.sessions.stepUp(...args);
+  }
+
+  markProof(...args: Parameters<SessionFlows['markProof']>): ReturnType<SessionFlows['markProof']> {
+    return this.sessions.markProof(...args);
+  }
+
+  recentProof(...args: Parameters<SessionFlows['recentProof']>): ReturnType<SessionFlows['recentProof']> {
+    return this.sessions.recentProof(...args);
+  }
+
+  authenticate(...args: Parameters<SessionFlows['authenticate']>): ReturnType<SessionFlows['authenticate']> {
+    return this.sessions.authenticate(...args);
+  }
+
   notifyChange(...args: Parameters<AccountsCore['notifyChange']>): ReturnType<AccountsCore['notifyChange']> {
     return this.core.notifyChange(...args);
   }
@@ -632,6 +538,24 @@ export class AccountsService {
 
   settle(...args: Parameters<AccountsCore['settle']>): ReturnType<AccountsCore['settle']> {
     return this.core.settle(...args);
+  }
+
+  logout(...args: Parameters<SessionFlows['logout']>): ReturnType<SessionFlows['logout']> {
+    return this.sessions.logout(...args);
+  }
+
+  listSessions(...args: Parameters<SessionFlows['listSessions']>): ReturnType<SessionFlows['listSessions']> {
+    return this.sessions.listSessions(...args);
+  }
+
+  idleCutoff(...args: Parameters<SessionFlows['idleCutoff']>): ReturnType<SessionFlows['idleCutoff']> {
+    return this.sessions.idleCutoff(...args);
+  }
+
+  revokeOtherSessions(
+    ...args: Parameters<SessionFlows['revokeOtherSessions']>
+  ): ReturnType<SessionFlows['revokeOtherSessions']> {
+    return this.sessions.revokeOtherSessions(...args);
   }
 
   issueSession(...args: Parameters<AccountsCore['issueSession']>): ReturnType<AccountsCore['issueSession']> {
