@@ -1,12 +1,10 @@
 import type { Kysely } from 'kysely';
-import { Level, type User } from '@till/protocol';
+import type { User } from '@till/protocol';
 import type { Database } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { fail, Failure, type Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
 import { isCommonPassword, type PasswordHasher } from '../../security/passwords.js';
-import { hashToken } from '../../security/tokens.js';
-import { forgetDeviceTokens } from './device-tokens.js';
 import type { AccountsRepo } from './repo.js';
 import type { SecondFactor } from './second-factor.js';
 import type { SecurityLog } from './security-log.js';
@@ -16,13 +14,13 @@ import {
   type ClientInfo,
   LOADED,
   type LoadedCaller,
-  RESET_LINK_TTL_MS,
   CONFIRM_LINK_TTL_MS,
 } from './accounts-types.js';
 import { AccountsCore } from './accounts-core.js';
 import { FailureBudgets } from './failure-budgets.js';
 import { SessionFlows } from './sessions.js';
 import { SignInFlows } from './sign-in.js';
+import { LinkFlows } from './links.js';
 
 export {
   CONFIRM_LINK_TTL_MS,
@@ -51,6 +49,7 @@ export class AccountsService {
   private readonly budgets: FailureBudgets;
   private readonly sessions: SessionFlows;
   private readonly signIns: SignInFlows;
+  private readonly links: LinkFlows;
 
   constructor(private readonly deps: AccountsDeps) {
     const core = new AccountsCore(deps);
@@ -63,6 +62,7 @@ export class AccountsService {
     this.budgets = new FailureBudgets(core);
     this.sessions = new SessionFlows(core, this.budgets);
     this.signIns = new SignInFlows(core, this.budgets);
+    this.links = new LinkFlows(core);
   }
 
   /** The account calls' budgets (passkey sign-in and deletion spend the login's). */
@@ -76,93 +76,6 @@ export class AccountsService {
 
   /** getUserInfo's text for each session row read (see {@link getUserText}); gone with the row. */
   private readonly userTexts = new WeakMap<object, string>();
-
-  async genResetLink(
-    input: { email: string; lang?: string | undefined },
-    client: ClientInfo,
-  ): Promise<Outcome<object>> {
-    const email = input.email.toLowerCase();
-    const wait =
-      (await this.deps.limiters.mailPerIp.hit(client.ip)) || (await this.deps.limiters.mailPerAddress.hit(email));
-    if (wait) return fail.rateLimited(wait);
-    const row = await this.repo.findUserByEmail(email);
-    // The answer is the same whether or not the address has an account, and so is its time: the
-    // link is made and mailed after the answer, so that a slow mail server cannot tell who has one.
-    if (row && row.deleted_at == null) {
-      this.afterAnswer(async () => {
-        await this.securityLog.write({ userId: row.id, kind: 'password_reset_requested', ...client });
-        await this.repo.voidLinkTokens(row.id, 'reset', this.now());
-        await this.sendLink({ ...row, lang: input.lang ?? row.lang }, 'reset', email, RESET_LINK_TTL_MS);
-      });
-    }
-    return {};
-  }
-
-  /**
-   * Sets a new password with a mailed token. Hashing a password is the costly step, so it comes
-   * last: the tries are counted per client address and per token first (one atomic spend each),
-   * then the token must be live, and only then is the password hashed. A loop of unknown tokens,
-   * or of one token, makes the server hash nothing or at most the token's budget.
-   */
-  async resetPassword(token: string, password: string, client: ClientInfo): Promise<Outcome<object>> {
-    const hash = hashToken(token);
-    const wait =
-      (await this.deps.limiters.resetPerIp.hit(client.ip)) || (await this.deps.limiters.resetPerToken.hit(hash));
-    if (wait) return fail.rateLimited(wait);
-    if (!(await this.repo.findLiveLinkToken(hash, 'reset', this.now()))) return fail.badLinkToken();
-    if (await isCommonPassword(password)) return fail.invalidInput('password', 'weak');
-    const passwordHash = await this.passwords.hash(password);
-    const link = await this.repo.consumeLinkToken(hash, 'reset', this.now());
-    if (!link) return fail.badLinkToken();
-    // A mailed link proves the address, so a reset also confirms it.
-    await this.repo.updateUser(link.user_id, { password_hash: passwordHash, email_confirmed: 1 });
-    await this.repo.deleteOtherSessions(link.user_id, null);
-    // A reset says the account may be in someone else's hands, and a passkey is a way in of its own
-    // that the new password would not close: every passkey goes, and the owner adds theirs again.
-    const passkeys = await this.deps.db.deleteFrom('passkeys').where('user_id', '=', link.user_id).executeTakeFirst();
-    // A reset says the password may be known to someone else, who may have signed in with it: no
-    // device keeps a failure budget of its own until it signs in with the new one.
-    await forgetDeviceTokens(this.deps.db, link.user_id);
-    await this.securityLog.write({
-      userId: link.user_id,
-      kind: 'password_reset',
-      ...client,
-      detail: { passkeysRemoved: Number(passkeys.numDeletedRows) },
-    });
-    return {};
-  }
-
-  async confirmUser(token: string, client: ClientInfo): Promise<Outcome<object>> {
-    const hash = hashToken(token);
-    const wait =
-      (await this.deps.limiters.confirmPerIp.hit(client.ip)) || (await this.deps.limiters.confirmPerToken.hit(hash));
-    if (wait) return fail.rateLimited(wait);
-    const now = this.now();
-    const link =
-      (await this.repo.consumeLinkToken(hash, 'confirm', now)) ??
-      (await this.repo.consumeLinkToken(hash, 'email_change', now));
-    if (!link) return fail.badLinkToken();
-    const row = await this.repo.findUserById(link.user_id);
-    if (!row) return fail.badLinkToken();
-    if (link.kind === 'email_change' && link.new_email) {
-      if (row.pending_email !== link.new_email) return fail.badLinkToken();
-      const owner = await this.repo.findUserByEmail(link.new_email);
-      if (owner && owner.id !== row.id) return fail.invalidInput('email', 'taken');
-      await this.repo.updateUser(row.id, { email: link.new_email, pending_email: null, email_confirmed: 1 });
-      // Reset links went to the old address: whoever still reads it must not take the account back.
-      await this.repo.voidLinkTokens(row.id, 'reset', now);
-      await this.securityLog.write({
-        userId: row.id,
-        kind: 'email_changed',
-        ...client,
-        detail: { from: row.email, to: link.new_email },
-      });
-      this.notifyChange(row, 'email_changed', { newEmail: link.new_email });
-    } else {
-      await this.repo.updateUser(row.id, { email_confirmed: 1, level: Math.max(row.level, Level.Confirmed) });
-    }
-    return {};
-  }
 
   /** The caller's account, as read with their session when the request was authenticated. */
   async getUser(caller: Caller): Promise<Outcome<User>> {
@@ -295,23 +208,6 @@ export class AccountsService {
     return this.toUser((await this.repo.findUserById(row.id)) ?? updated);
   }
 
-  /**
-   * Mails the confirmation link again to a user not confirmed yet (the older links stop working),
-   * under the same mail limits as reset links; answers 912 `confirmed` when there is nothing to
-   * confirm.
-   */
-  async resendConfirmation(caller: Caller, client: ClientInfo): Promise<Outcome<object>> {
-    const row = await this.repo.findUserById(caller.userId);
-    if (!row) return fail.invalidToken();
-    if (row.email_confirmed) return fail.conflict('confirmed');
-    const wait =
-      (await this.deps.limiters.mailPerIp.hit(client.ip)) || (await this.deps.limiters.mailPerAddress.hit(row.email));
-    if (wait) return fail.rateLimited(wait);
-    await this.repo.voidLinkTokens(row.id, 'confirm', this.now());
-    await this.sendLink(row, 'confirm', row.email, CONFIRM_LINK_TTL_MS);
-    return {};
-  }
-
   levelOf(...args: Parameters<AccountsCore['levelOf']>): ReturnType<AccountsCore['levelOf']> {
     return this.core.levelOf(...args);
   }
@@ -368,6 +264,10 @@ export class AccountsService {
     return this.sessions.authenticate(...args);
   }
 
+  genResetLink(...args: Parameters<LinkFlows['genResetLink']>): ReturnType<LinkFlows['genResetLink']> {
+    return this.links.genResetLink(...args);
+  }
+
   notifyChange(...args: Parameters<AccountsCore['notifyChange']>): ReturnType<AccountsCore['notifyChange']> {
     return this.core.notifyChange(...args);
   }
@@ -382,6 +282,14 @@ export class AccountsService {
 
   settle(...args: Parameters<AccountsCore['settle']>): ReturnType<AccountsCore['settle']> {
     return this.core.settle(...args);
+  }
+
+  resetPassword(...args: Parameters<LinkFlows['resetPassword']>): ReturnType<LinkFlows['resetPassword']> {
+    return this.links.resetPassword(...args);
+  }
+
+  confirmUser(...args: Parameters<LinkFlows['confirmUser']>): ReturnType<LinkFlows['confirmUser']> {
+    return this.links.confirmUser(...args);
   }
 
   logout(...args: Parameters<SessionFlows['logout']>): ReturnType<SessionFlows['logout']> {
@@ -402,12 +310,14 @@ export class AccountsService {
     return this.sessions.revokeOtherSessions(...args);
   }
 
-  issueSession(...args: Parameters<AccountsCore['issueSession']>): ReturnType<AccountsCore['issueSession']> {
-    return this.core.issueSession(...args);
+  resendConfirmation(
+    ...args: Parameters<LinkFlows['resendConfirmation']>
+  ): ReturnType<LinkFlows['resendConfirmation']> {
+    return this.links.resendConfirmation(...args);
   }
 
-  private sendLink(...args: Parameters<AccountsCore['sendLink']>): ReturnType<AccountsCore['sendLink']> {
-    return this.core.sendLink(...args);
+  issueSession(...args: Parameters<AccountsCore['issueSession']>): ReturnType<AccountsCore['issueSession']> {
+    return this.core.issueSession(...args);
   }
 
   private newLink(...args: Parameters<AccountsCore['newLink']>): ReturnType<AccountsCore['newLink']> {
