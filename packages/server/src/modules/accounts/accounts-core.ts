@@ -11,7 +11,10 @@ import { SecondFactor } from './second-factor.js';
 import { SecurityLog } from './security-log.js';
 import type { AccountLimiters, AccountsDeps, ClientInfo, IssuedSession } from './accounts-types.js';
 
-/** What the account flows share: the stores, the user as the protocol shows it, links, mails and work after the answer. */
+/**
+ * What the account flows share: the stores, the user as the protocol shows it, link tokens, mails and
+ * work after the answer.
+ */
 export class AccountsCore {
   readonly repo: AccountsRepo;
   readonly securityLog: SecurityLog;

@@ -1,5 +1,4 @@
-import type { Failure } from '../../errors.js';
-import { fail } from '../../errors.js';
+import { fail, type Failure } from '../../errors.js';
 import type { UserRow } from './repo.js';
 import type { PasswordCheckPurpose, ClientInfo } from './accounts-types.js';
 import { AccountsPart } from './accounts-core.js';

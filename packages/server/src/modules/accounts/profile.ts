@@ -5,8 +5,7 @@ import type { Caller } from '../../http/calls.js';
 import { isCommonPassword } from '../../security/passwords.js';
 import type { AccountsRepo } from './repo.js';
 import { type ClientInfo, LOADED, type LoadedCaller, CONFIRM_LINK_TTL_MS } from './accounts-types.js';
-import type { AccountsCore } from './accounts-core.js';
-import { AccountsPart } from './accounts-core.js';
+import { AccountsPart, type AccountsCore } from './accounts-core.js';
 import type { FailureBudgets } from './failure-budgets.js';
 import type { SessionFlows } from './sessions.js';
 

@@ -1,13 +1,11 @@
 import { iso } from '../../db/rows.js';
-import type { Failure } from '../../errors.js';
-import { fail, type Outcome } from '../../errors.js';
+import { fail, type Outcome, type Failure } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
 import { hashToken } from '../../security/tokens.js';
 import type { SessionFields, SessionUser } from './repo.js';
 import type { FactorProof } from './second-factor.js';
 import { STEP_UP_TTL_S, type ClientInfo, LOADED, type LoadedCaller, TOUCH_INTERVAL_MS } from './accounts-types.js';
-import type { AccountsCore } from './accounts-core.js';
-import { AccountsPart } from './accounts-core.js';
+import { AccountsPart, type AccountsCore } from './accounts-core.js';
 import type { FailureBudgets } from './failure-budgets.js';
 
 /** Sessions: checking a token, listing and ending sessions, and step-up proofs on a session. */

@@ -9,8 +9,7 @@ import { describeDevice, rememberDevice } from './devices.js';
 import type { UserRow } from './repo.js';
 import type { FactorProof, ProofMethod } from './second-factor.js';
 import { type ClientInfo, type IssuedSession, type KnownDevice, CONFIRM_LINK_TTL_MS } from './accounts-types.js';
-import type { AccountsCore } from './accounts-core.js';
-import { AccountsPart } from './accounts-core.js';
+import { AccountsPart, type AccountsCore } from './accounts-core.js';
 import type { FailureBudgets } from './failure-budgets.js';
 
 /** "Firefox on Linux", for a mail: the browser and system, never the whole user agent. */
