@@ -1,833 +1,196 @@
-import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { Code, Level, type User } from '@till/protocol';
-import type { Config } from '../../config.js';
-import type { Db } from '../../db/connect.js';
-import { type Executor, iso } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
-import { inTransaction } from '../../db/transaction.js';
-import { fail, Failure, type Outcome } from '../../errors.js';
-import type { Caller } from '../../http/calls.js';
-import { renderMail, type MailKind, type MailValues, type SecurityChange } from '../../mail/templates.js';
-import type { Mailer } from '../../mail/mailer.js';
-import { isCommonPassword, standardHasher, type PasswordHasher } from '../../security/passwords.js';
-import type { Limiter } from '../../security/rate-limit.js';
-import type { SecurityEvents } from '../../security/security-events.js';
-import { hashToken, newToken } from '../../security/tokens.js';
-import { deviceTokenFor, forgetDeviceTokens, knownDevice } from './device-tokens.js';
-import { describeDevice, rememberDevice } from './devices.js';
-import { AccountsRepo, type SessionFields, type SessionUser, type UserRow } from './repo.js';
-import { SecondFactor, type FactorProof, type ProofMethod } from './second-factor.js';
-import { SecurityLog } from './security-log.js';
+import type { PasswordHasher } from '../../security/passwords.js';
+import type { AccountsRepo } from './repo.js';
+import type { SecondFactor } from './second-factor.js';
+import type { SecurityLog } from './security-log.js';
+import type { AccountLimiters, AccountsDeps } from './accounts-types.js';
+import { AccountsCore } from './accounts-core.js';
+import { FailureBudgets } from './failure-budgets.js';
+import { SessionFlows } from './sessions.js';
+import { SignInFlows } from './sign-in.js';
+import { LinkFlows } from './links.js';
+import { ProfileFlows } from './profile.js';
 
-const HOUR = 3_600_000;
-
-/** "Firefox on Linux", for a mail: the browser and system, never the whole user agent. */
-function describeClient(userAgent: string | null): string {
-  const { browser, os } = userAgent ? describeDevice(userAgent) : { browser: null, os: null };
-  return [browser ?? 'an unknown browser', os].filter(Boolean).join(' / ');
-}
-export const RESET_LINK_TTL_MS = 1 * HOUR;
-/** How often a session's last use is written at most (see `callerOf`). */
-export const TOUCH_INTERVAL_MS = 60_000;
-export const CONFIRM_LINK_TTL_MS = 24 * HOUR;
-
-/** The budgets the account calls spend. */
-export interface AccountLimiters {
-  loginPerIp: Limiter;
-  /** Failures per account and client address. */
-  loginFailuresFromIp: Limiter;
-  /** Failures per account, from anywhere but its known devices. */
-  loginFailures: Limiter;
-  /** Failures per device token (a device that signed in to the account before). */
-  loginFailuresFromDevice: Limiter;
-  registerPerIp: Limiter;
-  mailPerIp: Limiter;
-  mailPerAddress: Limiter;
-  /** Password resets per client address, and tries per reset token. */
-  resetPerIp: Limiter;
-  resetPerToken: Limiter;
-  /** Confirmations per client address, and tries per confirmation token. */
-  confirmPerIp: Limiter;
-  confirmPerToken: Limiter;
-}
-
-export interface AccountsDeps {
-  db: Kysely<Database>;
-  /** Hot-path reads outside transactions (see `Db.read`). */
-  read?: Db['read'];
-  /** When the hot-path reads may be answered again (see `Db.version`). */
-  version?: Db['version'];
-  config: Config;
-  mailer: Mailer;
-  limiters: AccountLimiters;
-  log: FastifyBaseLogger;
-  avatars?: Avatars | undefined;
-  /** Where passkey changes and sign-ins are recorded. */
-  events: SecurityEvents;
-  now?: () => number;
-  /** How passwords are hashed (the production settings unless a test server says otherwise). */
-  passwords?: PasswordHasher | undefined;
-}
-
-/** Why a signed-in user's password was asked for, as the security log records a wrong one. */
-export type PasswordCheckPurpose = 'profile' | 'totp_enable' | 'totp_disable' | 'delete' | 'step_up';
+export {
+  CONFIRM_LINK_TTL_MS,
+  RESET_LINK_TTL_MS,
+  STEP_UP_TTL_S,
+  TOUCH_INTERVAL_MS,
+  type AccountLimiters,
+  type AccountsDeps,
+  type Avatars,
+  type ClientInfo,
+  type IssuedSession,
+  type PasswordCheckPurpose,
+} from './accounts-types.js';
 
 /**
- * How long a proof of the password (and second factor) on a session stands for credential changes
- * and administrators' sensitive actions: long enough to finish the change, short enough that a
- * session left open or taken over is not enough.
+ * The accounts module's service: registration and sign-in, links, profile and sessions, each in a
+ * file of its own (see the fields), behind the one surface the routes and other modules use.
  */
-export const STEP_UP_TTL_S = 300;
-
-/** Request facts kept with a session. */
-export interface ClientInfo {
-  ip: string;
-  userAgent: string | null;
-}
-
-/** A fresh session: the opaque token and its lifetime in seconds. */
-export interface IssuedSession {
-  token: string;
-  expire: number;
-  user: User;
-  /** The device's token for later logins (see `device-tokens.ts`); answered by sign-ins. */
-  deviceToken?: string;
-}
-
-/** A device token a login carried that is live for its account: the token and its hash. */
-type KnownDevice = { token: string; hash: string } | undefined;
-
-/**
- * Where avatars come from: uploaded files, which this module does not own. The app hands in the
- * files module's implementation; without one, `avatarFileId` is refused as not found.
- */
-export interface Avatars {
-  /** Checks the user's uploaded image, stores its avatar copy and answers that copy's key. */
-  make(userId: string, fileId: string): Promise<Outcome<string>>;
-  /** The link to a stored avatar copy. */
-  url(key: string): string;
-  /** Removes an avatar copy that is no longer used. */
-  remove(key: string): Promise<void>;
-}
-
-// The user row read with the session rides on the caller for the rest of that request, so that
-// getUserInfo needs no second query. A symbol keeps it out of sight of other modules and of JSON;
-// a WeakMap did the same but cost the collector visibly under load.
-const LOADED = Symbol('loaded user');
-type LoadedCaller = Caller & { [LOADED]?: SessionUser & Pick<SessionFields, 'stale_credits'> };
-
-/** Registration, login, links, profile and sessions. */
 export class AccountsService {
   readonly repo: AccountsRepo;
   readonly securityLog: SecurityLog;
   readonly factors: SecondFactor;
   readonly now: () => number;
   readonly passwords: PasswordHasher;
-  private readonly pending = new Set<Promise<void>>();
-  /** getUserInfo's text for each session row read (see {@link getUserText}); gone with the row. */
-  private readonly userTexts = new WeakMap<object, string>();
+  private readonly core: AccountsCore;
+  private readonly budgets: FailureBudgets;
+  private readonly sessions: SessionFlows;
+  private readonly signIns: SignInFlows;
+  private readonly links: LinkFlows;
+  private readonly profile: ProfileFlows;
 
-  constructor(private readonly deps: AccountsDeps) {
-    this.repo = new AccountsRepo(deps.db, deps.read, deps.version);
-    this.now = deps.now ?? Date.now;
-    this.passwords = deps.passwords ?? standardHasher;
-    this.securityLog = new SecurityLog(deps.db, this.now, deps.config.securityLogRetentionDays);
-    this.factors = new SecondFactor(deps.db, this.now, deps.config.totpKey, this.securityLog);
+  constructor(deps: AccountsDeps) {
+    const core = new AccountsCore(deps);
+    this.core = core;
+    this.repo = core.repo;
+    this.securityLog = core.securityLog;
+    this.factors = core.factors;
+    this.now = core.now;
+    this.passwords = core.passwords;
+    this.budgets = new FailureBudgets(core);
+    this.sessions = new SessionFlows(core, this.budgets);
+    this.signIns = new SignInFlows(core, this.budgets);
+    this.links = new LinkFlows(core);
+    this.profile = new ProfileFlows(core, this.budgets, this.sessions);
   }
 
   /** The account calls' budgets (passkey sign-in and deletion spend the login's). */
   get limiters(): AccountLimiters {
-    return this.deps.limiters;
+    return this.core.limiters;
   }
 
   get db(): Kysely<Database> {
-    return this.deps.db;
+    return this.core.db;
   }
 
-  /** The level a user has now: admins by configuration once confirmed, 2 once confirmed, else 1. */
-  levelOf(row: Pick<UserRow, 'email' | 'level' | 'email_confirmed'>): number {
-    if (!row.email_confirmed) return Level.Registered;
-    if (this.deps.config.adminEmails.includes(row.email)) return Level.Admin;
-    return Math.max(row.level, Level.Confirmed);
+  levelOf(...args: Parameters<AccountsCore['levelOf']>): ReturnType<AccountsCore['levelOf']> {
+    return this.core.levelOf(...args);
   }
 
-  /** The user as the protocol shows it. */
-  toUser(row: SessionUser): User {
-    return {
-      id: row.id,
-      email: row.email,
-      name: row.name,
-      lang: row.lang,
-      level: this.levelOf(row),
-      emailConfirmed: Boolean(row.email_confirmed),
-      avatarUrl: row.avatar_key && this.deps.avatars ? this.deps.avatars.url(row.avatar_key) : null,
-      credits: row.credits,
-      createdAt: iso(row.created_at),
-      pendingEmail: row.pending_email,
-    };
+  toUser(...args: Parameters<AccountsCore['toUser']>): ReturnType<AccountsCore['toUser']> {
+    return this.core.toUser(...args);
   }
 
-  async register(
-    input: { email: string; password: string; name: string; lang?: string | undefined },
-    client: ClientInfo,
-  ): Promise<Outcome<IssuedSession>> {
-    const wait = await this.deps.limiters.registerPerIp.hit(client.ip);
-    if (wait) return fail.rateLimited(wait);
-    if (await isCommonPassword(input.password)) return fail.invalidInput('password', 'weak');
-    const email = input.email.toLowerCase();
-    if (await this.repo.findUserByEmail(email)) return fail.invalidInput('email', 'taken');
-    const now = this.now();
-    const row: UserRow = {
-      id: randomUUID(),
-      email,
-      name: input.name,
-      lang: input.lang ?? 'en',
-      level: Level.Registered,
-      email_confirmed: 0,
-      password_hash: await this.passwords.hash(input.password),
-      pending_email: null,
-      avatar_file_id: null,
-      avatar_key: null,
-      flagged_at: null,
-      flag_reason: null,
-      deleted_at: null,
-      credits: 0,
-      created_at: now,
-      updated_at: now,
-    };
-    // The account, its confirmation link, its first device and its session commit together: one
-    // commit instead of four, and no account left half made when one of them fails.
-    let made: { session: IssuedSession; link: string };
-    try {
-      made = await inTransaction(this.deps.db, async (trx) => {
-        await this.repo.insertUser(row, trx);
-        const link = await this.newLink(row, 'confirm', CONFIRM_LINK_TTL_MS, undefined, trx);
-        // The device the account was made on is its first known one: no notice for it.
-        await rememberDevice(trx, row.id, client.ip, client.userAgent, now);
-        return { session: await this.issueSession(row, client, trx), link };
-      });
-    } catch (error) {
-      // Two registrations of one address racing: the unique index lets only one in.
-      if (await this.repo.findUserByEmail(email)) return fail.invalidInput('email', 'taken');
-      throw error;
-    }
-    await this.sendMail(row, 'confirm', email, { link: made.link });
-    return made.session;
+  register(...args: Parameters<SignInFlows['register']>): ReturnType<SignInFlows['register']> {
+    return this.signIns.register(...args);
   }
 
-  async login(
-    input: { email: string; password: string; deviceToken?: string | undefined },
-    client: ClientInfo,
-  ): Promise<Outcome<IssuedSession>> {
-    const email = input.email.toLowerCase();
-    const ipWait = await this.deps.limiters.loginPerIp.hit(client.ip);
-    if (ipWait) return fail.rateLimited(ipWait);
-    const device = await this.knownDevice(input.deviceToken, email);
-    const spent = await this.spendFailure(email, client.ip, device?.hash);
-    if (spent) return spent;
-    const row = await this.repo.findUserByEmail(email);
-    const ok = await this.passwords.verify(row?.password_hash, input.password);
-    if (!row || !ok) {
-      // Written after the answer, so that a known address answers in the time of an unknown one.
-      if (row) {
-        this.afterAnswer(() =>
-          this.securityLog.write({ userId: row.id, kind: 'signin_failed', ...client, detail: { method: 'password' } }),
-        );
-      }
-      return fail.wrongCredentials();
-    }
-    // A hash made with earlier settings moves to the current ones once its password is proven, after
-    // the answer so that the sign-in waits for one hash, not two.
-    if (this.passwords.needsRehash(row.password_hash)) this.afterAnswer(() => this.rehash(row, input.password));
-    if (await this.factors.isEnabled(row.id)) {
-      // A right password is no failure, so its point comes back; but the failures counted so far
-      // stay until a code is right too: signing in with the password again must not wipe the count
-      // of wrong codes.
-      await this.forgiveFailure(email, client.ip, 'one', device?.hash);
-      const { challenge, expire } = await this.factors.newChallenge(row.id);
-      return fail.secondFactorRequired(challenge, expire);
-    }
-    await this.forgiveFailure(email, client.ip, 'all', device?.hash);
-    return this.signIn(row, client, 'password', device);
+  login(...args: Parameters<SignInFlows['login']>): ReturnType<SignInFlows['login']> {
+    return this.signIns.login(...args);
   }
 
-  /** The device token a login carried, when it is live for that account (see `device-tokens.ts`). */
-  private async knownDevice(token: string | undefined, email: string): Promise<KnownDevice> {
-    const hash = await knownDevice(this.deps.db, token, email);
-    return token && hash ? { token, hash } : undefined;
+  loginSecondFactor(
+    ...args: Parameters<SignInFlows['loginSecondFactor']>
+  ): ReturnType<SignInFlows['loginSecondFactor']> {
+    return this.signIns.loginSecondFactor(...args);
   }
 
-  /**
-   * The second step of a login with a second factor: the challenge from 913 with a code or a
-   * recovery code. The tries spend the same failure budgets as passwords (per account and address,
-   * and per account), reserved before the check as a login's are.
-   */
-  async loginSecondFactor(
-    input: { challenge: string; deviceToken?: string | undefined } & FactorProof,
-    client: ClientInfo,
-  ): Promise<Outcome<IssuedSession>> {
-    const ipWait = await this.deps.limiters.loginPerIp.hit(client.ip);
-    if (ipWait) return fail.rateLimited(ipWait);
-    const userId = await this.factors.tryChallenge(input.challenge);
-    if (userId instanceof Failure) return userId;
-    const row = await this.repo.findUserById(userId);
-    if (!row) return fail.badLinkToken();
-    const device = await this.knownDevice(input.deviceToken, row.email);
-    const spent = await this.spendFailure(row.email, client.ip, device?.hash);
-    if (spent) return spent;
-    const method = await this.factors.complete(input.challenge, userId, input);
-    if (method instanceof Failure) {
-      if (method.body.code === Code.WrongCredentials) {
-        await this.securityLog.write({
-          userId,
-          kind: 'signin_failed',
-          ...client,
-          detail: { method: input.code !== undefined ? 'totp' : 'recovery_code' },
-        });
-      }
-      return method;
-    }
-    await this.forgiveFailure(row.email, client.ip, 'all', device?.hash);
-    if (method === 'recovery_code') {
-      await this.securityLog.write({ userId, kind: 'recovery_code_used', ...client });
-      this.notifyChange(row, 'recovery_code_used');
-    }
-    return this.signIn(row, client, method, device);
+  spendFailure(...args: Parameters<FailureBudgets['spendFailure']>): ReturnType<FailureBudgets['spendFailure']> {
+    return this.budgets.spendFailure(...args);
   }
 
-  /**
-   * Spends a failure point of the account and address, and one of the account, before a password
-   * or code is checked: guesses sent at once cannot all pass the check and be counted only
-   * afterwards, so at most the budget is ever checked. {@link forgiveFailure} gives the points back
-   * once the proof was right.
-   */
-  async spendFailure(email: string, ip: string, device?: string): Promise<Failure | undefined> {
-    const { loginFailuresFromIp, loginFailures, loginFailuresFromDevice } = this.deps.limiters;
-    // Failures count per account and address (a guesser is stopped) and, with a higher budget, per
-    // account (guessing from many addresses is bounded without one guesser locking the owner out).
-    // Unknown addresses count too, so that the answer does not tell which ones exist. A device that
-    // signed in before spends a budget of its own instead of the account's: guesses from elsewhere
-    // spend the account's budget, and the owner's known devices still get in.
-    const pair = `${email}|${ip}`;
-    const pairWait = await loginFailuresFromIp.hit(pair);
-    if (pairWait) return fail.rateLimited(pairWait);
-    const accountWait = device ? await loginFailuresFromDevice.hit(device) : await loginFailures.hit(email);
-    if (accountWait) {
-      await loginFailuresFromIp.refund(pair);
-      return fail.rateLimited(accountWait);
-    }
-    return undefined;
+  forgiveFailure(...args: Parameters<FailureBudgets['forgiveFailure']>): ReturnType<FailureBudgets['forgiveFailure']> {
+    return this.budgets.forgiveFailure(...args);
   }
 
-  /**
-   * Gives back what {@link spendFailure} spent, after a right password or code: after a completed
-   * sign-in the address's count starts again (`all`), after a right password that still needs its
-   * code only this attempt's point comes back (`one`).
-   */
-  async forgiveFailure(email: string, ip: string, what: 'all' | 'one' = 'all', device?: string): Promise<void> {
-    const { loginFailuresFromIp, loginFailures, loginFailuresFromDevice } = this.deps.limiters;
-    const pair = `${email}|${ip}`;
-    await Promise.all([
-      what === 'all' ? loginFailuresFromIp.reset(pair) : loginFailuresFromIp.refund(pair),
-      device ? loginFailuresFromDevice.refund(device) : loginFailures.refund(email),
-    ]);
+  checkCurrentPassword(
+    ...args: Parameters<FailureBudgets['checkCurrentPassword']>
+  ): ReturnType<FailureBudgets['checkCurrentPassword']> {
+    return this.budgets.checkCurrentPassword(...args);
   }
 
-  /**
-   * Checks a signed-in user's password for a call other than sign-in (a profile change, the second
-   * factor, deletion). It spends the login's failure budgets before the check and gives this
-   * attempt's point back when right, and a wrong one is logged: a session token alone must not let
-   * anyone guess the password past the login's budget, nor make the server hash without limit.
-   */
-  async checkCurrentPassword(
-    row: Pick<UserRow, 'id' | 'email' | 'password_hash'>,
-    password: string,
-    client: ClientInfo,
-    purpose: PasswordCheckPurpose,
-  ): Promise<Failure | undefined> {
-    const spent = await this.spendFailure(row.email, client.ip);
-    if (spent) return spent;
-    if (!(await this.passwords.verify(row.password_hash, password))) {
-      await this.securityLog.write({ userId: row.id, kind: 'password_check_failed', ...client, detail: { purpose } });
-      return fail.wrongCredentials();
-    }
-    await this.forgiveFailure(row.email, client.ip, 'one');
-    return undefined;
+  stepUp(...args: Parameters<SessionFlows['stepUp']>): ReturnType<SessionFlows['stepUp']> {
+    return this.sessions.stepUp(...args);
   }
 
-  /**
-   * Proves the password (and the second factor when it is on) again on the caller's session, under
-   * the login's failure budgets: credential changes and administrators' sensitive actions then stand
-   * for {@link STEP_UP_TTL_S} seconds.
-   */
-  async stepUp(
-    caller: Caller,
-    input: { password: string } & FactorProof,
-    client: ClientInfo,
-  ): Promise<Outcome<{ data: { validFor: number } }>> {
-    const row = await this.repo.findUserById(caller.userId);
-    if (!row) return fail.invalidToken();
-    const checked = await this.checkCurrentPassword(row, input.password, client, 'step_up');
-    if (checked) return checked;
-    if (await this.factors.isEnabled(row.id)) {
-      if (input.code === undefined && input.recoveryCode === undefined) return fail.invalidInput('code', 'required');
-      const spent = await this.spendFailure(row.email, client.ip);
-      if (spent) return spent;
-      const method = await this.factors.spend(row.id, input);
-      if (!method) return fail.invalidInput(input.code !== undefined ? 'code' : 'recoveryCode', 'invalid');
-      await this.forgiveFailure(row.email, client.ip, 'one');
-      if (method === 'recovery_code') {
-        await this.securityLog.write({ userId: row.id, kind: 'recovery_code_used', ...client });
-        this.notifyChange(row, 'recovery_code_used');
-      }
-    }
-    await this.markProof(caller);
-    return { data: { validFor: STEP_UP_TTL_S } };
+  markProof(...args: Parameters<SessionFlows['markProof']>): ReturnType<SessionFlows['markProof']> {
+    return this.sessions.markProof(...args);
   }
 
-  /** Records that the caller's session has just proved the password (and second factor when on). */
-  async markProof(caller: Caller): Promise<void> {
-    await this.deps.db
-      .updateTable('sessions')
-      .set({ step_up_at: this.now() })
-      .where('id', '=', caller.sessionId)
-      .execute();
+  recentProof(...args: Parameters<SessionFlows['recentProof']>): ReturnType<SessionFlows['recentProof']> {
+    return this.sessions.recentProof(...args);
   }
 
-  /** Undefined when the caller's session proved its password within {@link STEP_UP_TTL_S}, else 914. */
-  async recentProof(caller: Caller): Promise<Failure | undefined> {
-    const row = await this.deps.db
-      .selectFrom('sessions')
-      .select('step_up_at')
-      .where('id', '=', caller.sessionId)
-      .executeTakeFirst();
-    const at = row?.step_up_at;
-    const age = at == null ? Infinity : this.now() - Number(at);
-    return age >= 0 && age <= STEP_UP_TTL_S * 1000 ? undefined : fail.stepUpRequired(STEP_UP_TTL_S);
+  noticeNewDevice(...args: Parameters<SignInFlows['noticeNewDevice']>): ReturnType<SignInFlows['noticeNewDevice']> {
+    return this.signIns.noticeNewDevice(...args);
   }
 
-  /** A session for a user who proved who they are; logged, and a new device is told of by mail. */
-  private async signIn(
-    row: UserRow,
-    client: ClientInfo,
-    method: ProofMethod | 'password',
-    device: KnownDevice,
-  ): Promise<IssuedSession> {
-    // The session, its log line and the device token commit together: one commit, and no session
-    // without its line.
-    const session = await inTransaction(this.deps.db, async (trx) => {
-      const issued = await this.issueSession(row, client, trx);
-      await this.securityLog.write({ userId: row.id, kind: 'signin', ...client, detail: { method } }, trx);
-      return { ...issued, deviceToken: await deviceTokenFor(trx, row.id, device, this.now()) };
-    });
-    this.noticeNewDevice(row, client);
-    return session;
+  authenticate(...args: Parameters<SessionFlows['authenticate']>): ReturnType<SessionFlows['authenticate']> {
+    return this.sessions.authenticate(...args);
   }
 
-  /** Remembers the device of a sign-in; one not seen before is told of by mail, after the answer. */
-  noticeNewDevice(row: UserRow, client: ClientInfo): void {
-    const at = this.now();
-    this.afterAnswer(async () => {
-      if (!(await rememberDevice(this.deps.db, row.id, client.ip, client.userAgent, at))) return;
-      await this.sendMail(row, 'new_device', row.email, {
-        device: describeClient(client.userAgent),
-        ip: client.ip,
-        at: iso(at).replace('T', ' ').slice(0, 16) + ' UTC',
-      });
-    });
+  genResetLink(...args: Parameters<LinkFlows['genResetLink']>): ReturnType<LinkFlows['genResetLink']> {
+    return this.links.genResetLink(...args);
   }
 
-  /** Checks a session token: the caller, or 901. */
-  authenticate(token: string): Outcome<Caller> | Promise<Outcome<Caller>> {
-    const now = this.now();
-    const found = this.repo.findSession(hashToken(token), now);
-    // A kept session (every call but the first of a while) is answered without a promise.
-    return found instanceof Promise ? found.then((row) => this.callerOf(row, now)) : this.callerOf(found, now);
+  notifyChange(...args: Parameters<AccountsCore['notifyChange']>): ReturnType<AccountsCore['notifyChange']> {
+    return this.core.notifyChange(...args);
   }
 
-  private callerOf(
-    found: (SessionUser & SessionFields) | undefined,
-    now: number,
-  ): Outcome<Caller> | Promise<Outcome<Caller>> {
-    if (!found) return fail.invalidToken();
-    // Last use is recorded at most once a minute, so a session counts as idle only when even a call
-    // just after that record would be older than the idle lifetime: the owner always gets the whole of it.
-    const idleMs = this.deps.config.sessionIdleTtl * 1000 + TOUCH_INTERVAL_MS;
-    if (now - (found.last_seen_at ?? 0) > idleMs) return fail.invalidToken();
-    const caller: LoadedCaller = {
-      userId: found.id,
-      sessionId: found.session_id,
-      email: found.email,
-      level: this.levelOf(found),
-      [LOADED]: found,
-    };
-    // Writing last-seen on every call would make every read a write; once a minute is plenty.
-    if (!found.last_seen_at || now - found.last_seen_at > TOUCH_INTERVAL_MS) {
-      return this.repo.touchSession(found.session_id, now).then(() => caller);
-    }
-    return caller;
+  mailAfterAnswer(...args: Parameters<AccountsCore['mailAfterAnswer']>): ReturnType<AccountsCore['mailAfterAnswer']> {
+    return this.core.mailAfterAnswer(...args);
   }
 
-  async genResetLink(
-    input: { email: string; lang?: string | undefined },
-    client: ClientInfo,
-  ): Promise<Outcome<object>> {
-    const email = input.email.toLowerCase();
-    const wait =
-      (await this.deps.limiters.mailPerIp.hit(client.ip)) || (await this.deps.limiters.mailPerAddress.hit(email));
-    if (wait) return fail.rateLimited(wait);
-    const row = await this.repo.findUserByEmail(email);
-    // The answer is the same whether or not the address has an account, and so is its time: the
-    // link is made and mailed after the answer, so that a slow mail server cannot tell who has one.
-    if (row && row.deleted_at == null) {
-      this.afterAnswer(async () => {
-        await this.securityLog.write({ userId: row.id, kind: 'password_reset_requested', ...client });
-        await this.repo.voidLinkTokens(row.id, 'reset', this.now());
-        await this.sendLink({ ...row, lang: input.lang ?? row.lang }, 'reset', email, RESET_LINK_TTL_MS);
-      });
-    }
-    return {};
+  afterAnswer(...args: Parameters<AccountsCore['afterAnswer']>): ReturnType<AccountsCore['afterAnswer']> {
+    return this.core.afterAnswer(...args);
   }
 
-  /** Stores the password hashed with the current settings, unless it changed since `row` was read. */
-  private async rehash(row: UserRow, password: string): Promise<void> {
-    await this.repo.replacePasswordHash(row.id, row.password_hash, await this.passwords.hash(password));
+  settle(...args: Parameters<AccountsCore['settle']>): ReturnType<AccountsCore['settle']> {
+    return this.core.settle(...args);
   }
 
-  /**
-   * Tells the owner of a change to the account's security, after the answer, in the account's
-   * language, with a "this was not me" link to ask for a password reset.
-   */
-  notifyChange(row: Pick<UserRow, 'name' | 'lang' | 'email'>, change: SecurityChange, extra: MailValues = {}): void {
-    const at = iso(this.now()).replace('T', ' ').slice(0, 16) + ' UTC';
-    const link = `${this.deps.config.publicUrl}/forgot`;
-    const to = extra.newEmail && change === 'email_changed' ? [row.email, extra.newEmail] : [row.email];
-    for (const address of to)
-      this.afterAnswer(() => this.sendMail(row, 'security_notice', address, { ...extra, change, at, link }));
+  resetPassword(...args: Parameters<LinkFlows['resetPassword']>): ReturnType<LinkFlows['resetPassword']> {
+    return this.links.resetPassword(...args);
   }
 
-  /** Mails `to` after the answer (a notice that needs no link), in the user's language. */
-  mailAfterAnswer(row: UserRow, kind: MailKind, to: string): void {
-    this.afterAnswer(() => this.sendMail(row, kind, to, {}));
+  confirmUser(...args: Parameters<LinkFlows['confirmUser']>): ReturnType<LinkFlows['confirmUser']> {
+    return this.links.confirmUser(...args);
   }
 
-  /** Work that runs after the answer; {@link settle} waits for it (the app does so as it closes). */
-  afterAnswer(work: () => Promise<void>): void {
-    const task = work()
-      .catch((error: unknown) => {
-        this.deps.log.error(
-          { err: error instanceof Error ? error.message : String(error) },
-          'work after the answer failed',
-        );
-      })
-      .finally(() => this.pending.delete(task));
-    this.pending.add(task);
+  getUser(...args: Parameters<ProfileFlows['getUser']>): ReturnType<ProfileFlows['getUser']> {
+    return this.profile.getUser(...args);
   }
 
-  /** Waits for the work still running after its answer (mails on their way). */
-  async settle(): Promise<void> {
-    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  getUserText(...args: Parameters<ProfileFlows['getUserText']>): ReturnType<ProfileFlows['getUserText']> {
+    return this.profile.getUserText(...args);
   }
 
-  /**
-   * Sets a new password with a mailed token. Hashing a password is the costly step, so it comes
-   * last: the tries are counted per client address and per token first (one atomic spend each),
-   * then the token must be live, and only then is the password hashed. A loop of unknown tokens,
-   * or of one token, makes the server hash nothing or at most the token's budget.
-   */
-  async resetPassword(token: string, password: string, client: ClientInfo): Promise<Outcome<object>> {
-    const hash = hashToken(token);
-    const wait =
-      (await this.deps.limiters.resetPerIp.hit(client.ip)) || (await this.deps.limiters.resetPerToken.hit(hash));
-    if (wait) return fail.rateLimited(wait);
-    if (!(await this.repo.findLiveLinkToken(hash, 'reset', this.now()))) return fail.badLinkToken();
-    if (await isCommonPassword(password)) return fail.invalidInput('password', 'weak');
-    const passwordHash = await this.passwords.hash(password);
-    const link = await this.repo.consumeLinkToken(hash, 'reset', this.now());
-    if (!link) return fail.badLinkToken();
-    // A mailed link proves the address, so a reset also confirms it.
-    await this.repo.updateUser(link.user_id, { password_hash: passwordHash, email_confirmed: 1 });
-    await this.repo.deleteOtherSessions(link.user_id, null);
-    // A reset says the account may be in someone else's hands, and a passkey is a way in of its own
-    // that the new password would not close: every passkey goes, and the owner adds theirs again.
-    const passkeys = await this.deps.db.deleteFrom('passkeys').where('user_id', '=', link.user_id).executeTakeFirst();
-    // A reset says the password may be known to someone else, who may have signed in with it: no
-    // device keeps a failure budget of its own until it signs in with the new one.
-    await forgetDeviceTokens(this.deps.db, link.user_id);
-    await this.securityLog.write({
-      userId: link.user_id,
-      kind: 'password_reset',
-      ...client,
-      detail: { passkeysRemoved: Number(passkeys.numDeletedRows) },
-    });
-    return {};
+  updateInfo(...args: Parameters<ProfileFlows['updateInfo']>): ReturnType<ProfileFlows['updateInfo']> {
+    return this.profile.updateInfo(...args);
   }
 
-  async confirmUser(token: string, client: ClientInfo): Promise<Outcome<object>> {
-    const hash = hashToken(token);
-    const wait =
-      (await this.deps.limiters.confirmPerIp.hit(client.ip)) || (await this.deps.limiters.confirmPerToken.hit(hash));
-    if (wait) return fail.rateLimited(wait);
-    const now = this.now();
-    const link =
-      (await this.repo.consumeLinkToken(hash, 'confirm', now)) ??
-      (await this.repo.consumeLinkToken(hash, 'email_change', now));
-    if (!link) return fail.badLinkToken();
-    const row = await this.repo.findUserById(link.user_id);
-    if (!row) return fail.badLinkToken();
-    if (link.kind === 'email_change' && link.new_email) {
-      if (row.pending_email !== link.new_email) return fail.badLinkToken();
-      const owner = await this.repo.findUserByEmail(link.new_email);
-      if (owner && owner.id !== row.id) return fail.invalidInput('email', 'taken');
-      await this.repo.updateUser(row.id, { email: link.new_email, pending_email: null, email_confirmed: 1 });
-      // Reset links went to the old address: whoever still reads it must not take the account back.
-      await this.repo.voidLinkTokens(row.id, 'reset', now);
-      await this.securityLog.write({
-        userId: row.id,
-        kind: 'email_changed',
-        ...client,
-        detail: { from: row.email, to: link.new_email },
-      });
-      this.notifyChange(row, 'email_changed', { newEmail: link.new_email });
-    } else {
-      await this.repo.updateUser(row.id, { email_confirmed: 1, level: Math.max(row.level, Level.Confirmed) });
-    }
-    return {};
+  logout(...args: Parameters<SessionFlows['logout']>): ReturnType<SessionFlows['logout']> {
+    return this.sessions.logout(...args);
   }
 
-  /** The caller's account, as read with their session when the request was authenticated. */
-  async getUser(caller: Caller): Promise<Outcome<User>> {
-    const loaded = (caller as LoadedCaller)[LOADED];
-    if (!loaded) {
-      const row = await this.repo.findUserById(caller.userId);
-      return row ? this.toUser(row) : fail.invalidToken();
-    }
-    // A session kept from before a change of balances: the rest of the row is current, its balance
-    // is read again.
-    if (loaded.stale_credits) {
-      const credits = await this.repo.findBalance(loaded.id);
-      return credits === undefined ? fail.invalidToken() : this.toUser({ ...loaded, credits });
-    }
-    return this.toUser(loaded);
+  listSessions(...args: Parameters<SessionFlows['listSessions']>): ReturnType<SessionFlows['listSessions']> {
+    return this.sessions.listSessions(...args);
   }
 
-  /**
-   * The caller's account as JSON text (`{"user":...}`), for getUserInfo. A session kept between commits
-   * (SQLite) is the same frozen row on every call until a commit changes its user or session (see
-   * `AccountsRepo.findSession`), so its text is made once and answered again, not built and serialized
-   * on every call; a kept session with a stale balance reads its balance and is written out afresh.
-   */
-  async getUserText(caller: Caller): Promise<Outcome<string>> {
-    const loaded = (caller as LoadedCaller)[LOADED];
-    if (!loaded || loaded.stale_credits) {
-      const user = await this.getUser(caller);
-      return user instanceof Failure ? user : JSON.stringify({ user });
-    }
-    // Where nothing is kept (PostgreSQL), every call reads a row of its own: nothing to answer again.
-    if (!this.deps.version) return JSON.stringify({ user: this.toUser(loaded) });
-    let text = this.userTexts.get(loaded);
-    if (text === undefined) {
-      text = JSON.stringify({ user: this.toUser(loaded) });
-      this.userTexts.set(loaded, text);
-    }
-    return text;
+  idleCutoff(...args: Parameters<SessionFlows['idleCutoff']>): ReturnType<SessionFlows['idleCutoff']> {
+    return this.sessions.idleCutoff(...args);
   }
 
-  async updateInfo(
-    caller: Caller,
-    client: ClientInfo,
-    input: {
-      name?: string | undefined;
-      lang?: string | undefined;
-      email?: string | undefined;
-      password?: string | undefined;
-      currentPassword?: string | undefined;
-      avatarFileId?: string | null | undefined;
-    },
-  ): Promise<Outcome<User>> {
-    const row = await this.repo.findUserById(caller.userId);
-    if (!row) return fail.invalidToken();
-    const newEmail = input.email?.toLowerCase();
-    const emailChange = newEmail !== undefined && newEmail !== row.email;
-    if (emailChange || input.password !== undefined) {
-      if (!input.currentPassword) return fail.invalidInput('currentPassword', 'required');
-      // With a second factor on, the password alone does not prove the owner: the session must have
-      // proven both recently (api/auth/stepUp).
-      const factor = await this.factors.isEnabled(row.id);
-      if (factor) {
-        const missing = await this.recentProof(caller);
-        if (missing) return missing;
-      }
-      const checked = await this.checkCurrentPassword(row, input.currentPassword, client, 'profile');
-      if (checked) return checked;
-      if (!factor) await this.markProof(caller);
-    }
-    const changes: Parameters<AccountsRepo['updateUser']>[1] = {};
-    if (input.name !== undefined) changes.name = input.name;
-    if (input.lang !== undefined) changes.lang = input.lang;
-    if (input.password !== undefined) {
-      if (await isCommonPassword(input.password)) return fail.invalidInput('password', 'weak');
-      changes.password_hash = await this.passwords.hash(input.password);
-    }
-    if (emailChange) {
-      const owner = await this.repo.findUserByEmail(newEmail);
-      if (owner) return fail.invalidInput('email', 'taken');
-      const wait = await this.deps.limiters.mailPerAddress.hit(newEmail);
-      if (wait) return fail.rateLimited(wait);
-      changes.pending_email = newEmail;
-    }
-    if (input.avatarFileId !== undefined) {
-      if (input.avatarFileId === null) {
-        changes.avatar_file_id = null;
-        changes.avatar_key = null;
-      } else {
-        if (!this.deps.avatars) return fail.notFound('avatarFileId');
-        const key = await this.deps.avatars.make(row.id, input.avatarFileId);
-        if (key instanceof Failure) return key;
-        changes.avatar_file_id = input.avatarFileId;
-        changes.avatar_key = key;
-      }
-    }
-    if (Object.keys(changes).length) await this.repo.updateUser(row.id, changes);
-    // A removed avatar's copy goes once the row no longer points at it.
-    if (input.avatarFileId === null && row.avatar_key) await this.deps.avatars?.remove(row.avatar_key);
-    if (input.password !== undefined) {
-      await this.repo.deleteOtherSessions(row.id, caller.sessionId);
-      // A reset link mailed before the change must not undo it.
-      await this.repo.voidLinkTokens(row.id, 'reset', this.now());
-      await this.securityLog.write({ userId: row.id, kind: 'password_changed', ...client });
-      this.notifyChange(row, 'password_changed');
-    }
-    const updated = { ...row, ...changes };
-    if (emailChange) {
-      await this.repo.voidLinkTokens(row.id, 'email_change', this.now());
-      await this.sendLink(updated, 'email_change_confirm', newEmail, CONFIRM_LINK_TTL_MS, newEmail);
-      await this.sendMail(updated, 'email_change_notice', row.email, { newEmail });
-      await this.securityLog.write({
-        userId: row.id,
-        kind: 'email_change_requested',
-        ...client,
-        detail: { to: newEmail },
-      });
-    }
-    return this.toUser((await this.repo.findUserById(row.id)) ?? updated);
+  revokeOtherSessions(
+    ...args: Parameters<SessionFlows['revokeOtherSessions']>
+  ): ReturnType<SessionFlows['revokeOtherSessions']> {
+    return this.sessions.revokeOtherSessions(...args);
   }
 
-  async logout(caller: Caller): Promise<void> {
-    await this.repo.deleteSession(caller.sessionId);
+  resendConfirmation(
+    ...args: Parameters<LinkFlows['resendConfirmation']>
+  ): ReturnType<LinkFlows['resendConfirmation']> {
+    return this.links.resendConfirmation(...args);
   }
 
-  async listSessions(caller: Caller) {
-    const rows = await this.repo.listSessions(caller.userId, this.now(), this.idleCutoff());
-    return rows.map((s) => ({
-      id: s.id,
-      createdAt: iso(s.created_at),
-      expiresAt: iso(s.expires_at),
-      lastSeenAt: s.last_seen_at ? iso(s.last_seen_at) : null,
-      userAgent: s.user_agent,
-      ip: s.ip,
-      current: s.id === caller.sessionId,
-    }));
+  issueSession(...args: Parameters<AccountsCore['issueSession']>): ReturnType<AccountsCore['issueSession']> {
+    return this.core.issueSession(...args);
   }
 
-  /** Sessions last used before this moment are idle past their lifetime (see `callerOf`). */
-  idleCutoff(now = this.now()): number {
-    return now - this.deps.config.sessionIdleTtl * 1000 - TOUCH_INTERVAL_MS;
-  }
-
-  async revokeOtherSessions(caller: Caller, client: ClientInfo): Promise<number> {
-    const count = await this.repo.deleteOtherSessions(caller.userId, caller.sessionId);
-    if (count)
-      await this.securityLog.write({ userId: caller.userId, kind: 'sessions_revoked', ...client, detail: { count } });
-    return count;
-  }
-
-  /**
-   * Mails the confirmation link again to a user not confirmed yet (the older links stop working),
-   * under the same mail limits as reset links; answers 912 `confirmed` when there is nothing to
-   * confirm.
-   */
-  async resendConfirmation(caller: Caller, client: ClientInfo): Promise<Outcome<object>> {
-    const row = await this.repo.findUserById(caller.userId);
-    if (!row) return fail.invalidToken();
-    if (row.email_confirmed) return fail.conflict('confirmed');
-    const wait =
-      (await this.deps.limiters.mailPerIp.hit(client.ip)) || (await this.deps.limiters.mailPerAddress.hit(row.email));
-    if (wait) return fail.rateLimited(wait);
-    await this.repo.voidLinkTokens(row.id, 'confirm', this.now());
-    await this.sendLink(row, 'confirm', row.email, CONFIRM_LINK_TTL_MS);
-    return {};
-  }
-
-  /** Starts a session for the user (in `trx` when given) and answers it as login does. */
-  async issueSession(row: UserRow, client: ClientInfo, trx?: Executor): Promise<IssuedSession> {
-    const token = newToken();
-    const now = this.now();
-    const ttl = this.deps.config.sessionTtl;
-    await this.repo.insertSession(
-      {
-        id: randomUUID(),
-        user_id: row.id,
-        token_hash: hashToken(token),
-        created_at: now,
-        expires_at: now + ttl * 1000,
-        last_seen_at: now,
-        user_agent: client.userAgent,
-        ip: client.ip,
-        step_up_at: null,
-      },
-      trx,
-    );
-    return { token, expire: ttl, user: this.toUser(row) };
-  }
-
-  private async sendLink(
-    row: UserRow,
-    kind: 'confirm' | 'reset' | 'email_change_confirm',
-    to: string,
-    ttlMs: number,
-    newEmail?: string,
-  ): Promise<void> {
-    const link = await this.newLink(row, kind, ttlMs, newEmail);
-    await this.sendMail(row, kind, to, { link });
-  }
-
-  /** Stores a new link token of `kind` for the user (in `trx` when given) and answers its link. */
-  private async newLink(
-    row: UserRow,
-    kind: 'confirm' | 'reset' | 'email_change_confirm',
-    ttlMs: number,
-    newEmail?: string,
-    trx?: Executor,
-  ): Promise<string> {
-    const token = newToken();
-    const now = this.now();
-    await this.repo.insertLinkToken(
-      {
-        token_hash: hashToken(token),
-        user_id: row.id,
-        kind: kind === 'email_change_confirm' ? 'email_change' : kind,
-        new_email: newEmail ?? null,
-        created_at: now,
-        expires_at: now + ttlMs,
-        used_at: null,
-      },
-      trx,
-    );
-    return `${this.deps.config.publicUrl}/${kind === 'reset' ? 'reset' : 'confirm'}/${token}`;
-  }
-
-  /** Sends one of the account mails; a failure is logged, never answered. */
-  async sendMail(row: Pick<UserRow, 'name' | 'lang'>, kind: MailKind, to: string, values: MailValues): Promise<void> {
-    const mail = renderMail(kind, row.lang, { name: row.name, ...values });
-    try {
-      await this.deps.mailer.send({ to, ...mail });
-    } catch (error) {
-      // The account change stands; the user can ask for the mail again. The error is logged
-      // without the message body, which holds a link token.
-      this.deps.log.error({ kind, err: error instanceof Error ? error.message : String(error) }, 'mail not sent');
-    }
+  sendMail(...args: Parameters<AccountsCore['sendMail']>): ReturnType<AccountsCore['sendMail']> {
+    return this.core.sendMail(...args);
   }
 }
