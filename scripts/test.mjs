@@ -87,6 +87,10 @@ for (const r of runs) {
   }
   passed += report.numPassedTests;
   failed += report.numFailedTests;
+  // A file that failed outside its tests (a hook, an import) counts as one failure.
+  failed += report.testResults.filter(
+    (f) => f.status === 'failed' && f.assertionResults.every((a) => a.status !== 'failed'),
+  ).length;
   for (const file of report.testResults) {
     files.push({ name: file.name.slice(root.length), seconds: (file.endTime - file.startTime) / 1000 });
   }

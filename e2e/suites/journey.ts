@@ -163,8 +163,6 @@ export function journey(viewport: Viewport): void {
       const bar = page.getByRole('progressbar', { name: 'Upload progress' });
       await bar.waitFor();
       const seen = new Set<number>();
-      // Until the upload ends: the network's conditions must not change under a request in flight,
-      // which Chromium then aborts.
       while ((await bar.count()) > 0) {
         const now = Number(await bar.getAttribute('aria-valuenow').catch(() => null));
         if (Number.isFinite(now)) seen.add(now);
@@ -174,13 +172,15 @@ export function journey(viewport: Viewport): void {
         [...seen].some((v) => v > 0 && v < 100),
         `progress values ${[...seen].join(',')}`,
       ).toBe(true);
+      // The network's conditions change only once the server has answered: the bar goes when the
+      // last byte is sent, and Chromium aborts a request in flight whose conditions change.
+      await waitForText(page, '2 files uploaded.');
       await cdp.send('Network.emulateNetworkConditions', {
         offline: false,
         latency: 0,
         downloadThroughput: -1,
         uploadThroughput: -1,
       });
-      await waitForText(page, '2 files uploaded.');
       await page.getByRole('cell', { name: 'notes.txt', exact: true }).waitFor();
       await checkScreen(page, viewport, '09-files');
 
