@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import type { AppContext, BuildOptions } from '../context.js';
@@ -57,7 +60,16 @@ const cheapHashing = new PasswordHasher(TEST_ARGON2_SETTINGS);
 /** Builds the real app on a fresh database of the given engine. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDb(options.dialect ?? 'sqlite', options.poolSize);
-  const base = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...options.env });
+  // Uploads go to a folder of this app's own unless the test names one: apps share no files, and one
+  // app's start (which removes what uploads cut by a crash left) never touches another's uploads.
+  const uploads =
+    options.env?.STORAGE_URL || options.config?.storageUrl ? undefined : mkdtempSync(join(tmpdir(), 'till-uploads-'));
+  const base = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    ...(uploads ? { STORAGE_URL: `file:${uploads}` } : {}),
+    ...options.env,
+  });
   const config: Config = { ...base, rateLimits: { ...generous }, ...options.config };
   const answerCheck = new AnswerCheck();
   const { app, ctx, jobs } = await buildApp(config, {
@@ -90,6 +102,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app.close();
       await db.drop();
+      if (uploads) rmSync(uploads, { recursive: true, force: true });
       // Every answer this app sent was held against its call's declared schema (the OpenAPI document).
       if (answerCheck.drift.length) {
         throw new Error(`answers that their schemas do not describe:\n${answerCheck.drift.join('\n')}`);
