@@ -372,3 +372,40 @@ describe('PurchaseFlow transactions', () => {
     error.mockRestore();
   });
 });
+
+describe('PurchaseFlow quantities', () => {
+  it('buys a consumable one verified store purchase per unit', async () => {
+    const { adapter, flow, validatePurchase, coinsCallback } = setup({ validation: valid('coins') });
+    await flow.start();
+    const result = await flow.purchase('credits-100', 3);
+    expect(result).toMatchObject({ bought: 3, message: { type: 'finished', code: 800 } });
+    expect(adapter.orders).toEqual(['coins', 'coins', 'coins']);
+    expect(validatePurchase).toHaveBeenCalledTimes(3);
+    expect(adapter.finished).toHaveLength(3);
+    expect(coinsCallback).toHaveBeenCalledTimes(3);
+  });
+
+  it('stops at the first unit that is not bought and says how many were', async () => {
+    const { adapter, flow } = setup({ validation: valid('coins') });
+    await flow.start();
+    let orders = 0;
+    const order = adapter.order.bind(adapter);
+    adapter.order = async (id) => {
+      orders += 1;
+      if (orders === 2) adapter.outcome = 'cancel';
+      return order(id);
+    };
+    const result = await flow.purchase('coins', 3);
+    expect(result).toMatchObject({ bought: 1, message: { type: 'cancelled' } });
+    expect(adapter.finished).toHaveLength(1);
+  });
+
+  it('refuses more than one unit of a non-consumable or a subscription before ordering anything', async () => {
+    const { adapter, flow } = setup();
+    await flow.start();
+    expect(await flow.purchase('pro', 2)).toEqual({ bought: 0, message: null, refused: 'onlyOne' });
+    expect(await flow.purchase('monthly', 2)).toEqual({ bought: 0, message: null, refused: 'onlyOne' });
+    expect(adapter.orders).toEqual([]);
+    expect(await flow.purchase('pro', 1)).toMatchObject({ bought: 1, message: { type: 'finished' } });
+  });
+});

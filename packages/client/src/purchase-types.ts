@@ -43,6 +43,20 @@ export type StoreMessage =
   | { type: 'error'; code?: undefined; data: { message: string; productId?: string; code?: number } };
 
 /**
+ * What {@link PurchaseFlow.purchase} did: how many units were bought and the flow's last message
+ * (null when nothing was ordered). `refused: 'onlyOne'` says more than one unit of a non-consumable
+ * or subscription was asked for, and nothing was ordered.
+ *
+ * @example
+ * const { bought, message, refused } = await flow.purchase('credits-100', 2);
+ */
+export interface PurchaseResult {
+  bought: number;
+  message: StoreMessage | null;
+  refused?: 'onlyOne';
+}
+
+/**
  * The validator the flow calls: {@link StoreClient.validatePurchase} fits.
  *
  * @example

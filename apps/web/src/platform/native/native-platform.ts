@@ -144,12 +144,20 @@ export const nativePlatform: Platform = {
     const cdv = cdvStore();
     if (cdv) await startInAppStore({ store, cdv, products, validator, onResume: (l) => this.onResume(l) });
   },
-  async buyInApp(products, validator, onMessage) {
+  async buyInApp(lines, validator, onMessage) {
     const store = this.inAppStore();
     const { buyInApp, cdvStore } = await import('./purchase');
     const cdv = cdvStore();
     if (!store || !cdv) throw new Error('The in-app store is not available');
-    return buyInApp({ store, cdv, products, validator, onResume: (l) => this.onResume(l), onMessage });
+    return buyInApp({
+      store,
+      cdv,
+      products: lines.map((l) => l.product),
+      quantities: Object.fromEntries(lines.map((l) => [l.product.id, l.quantity])),
+      validator,
+      onResume: (l) => this.onResume(l),
+      onMessage,
+    });
   },
   startShell() {
     void import('./shell').then((m) => m.startShell());

@@ -2,7 +2,8 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { StoreMessage } from '@till/client';
-import type { Platform } from '@/platform/types';
+import { ProductType, type Product } from '@till/protocol';
+import type { InAppPurchase, Platform } from '@/platform/types';
 import { testProduct } from '@/test/fixtures';
 import { fakeTill, renderWithApp, signInFake } from '@/test/render';
 import { CartStore } from '../hooks/cart-store';
@@ -18,7 +19,7 @@ vi.mock('@/platform/platform', () => ({
 
 const pro = testProduct();
 
-function phone(kind: 'ios' | 'android', answer: StoreMessage): Platform {
+function phone(kind: 'ios' | 'android', answer: StoreMessage, bought: InAppPurchase['bought'] = {}): Platform {
   return {
     kind,
     saveFile: vi.fn(),
@@ -33,23 +34,24 @@ function phone(kind: 'ios' | 'android', answer: StoreMessage): Platform {
     closePaymentPage: vi.fn(),
     inAppStore: () => (kind === 'ios' ? 'appstore' : 'googleplay'),
     startInAppStore: vi.fn(async () => undefined),
-    buyInApp: vi.fn(async () => answer),
+    buyInApp: vi.fn(async () => ({ message: answer, bought })),
     startShell: vi.fn(),
   };
 }
 
-function render(platform: Platform) {
+function render(platform: Platform, item: { product: Product; quantity: number } = { product: pro, quantity: 1 }) {
   shell.platform = platform;
+  const product = item.product;
   const till = fakeTill((path) => {
     if (path === 'api/store/getCheckoutForm') {
       const providers = ['card', 'default', 'appstore', 'googleplay'].map((provider) => ({ provider, url: '' }));
-      return { code: 900, data: { products: [pro], total: pro.price, providers } };
+      return { code: 900, data: { products: [product], total: product.price, providers } };
     }
     return { code: 904, parameter: 'path' };
   });
   signInFake(till);
   const cart = new CartStore(null);
-  cart.add('pro-unlock');
+  cart.add(product.id, item.quantity);
   const onPaidInApp = vi.fn();
   renderWithApp(
     <CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} onPaidInApp={onPaidInApp} />,
@@ -66,14 +68,14 @@ const finished: StoreMessage = {
 
 describe('checkout in the phone app', () => {
   it('offers only the App Store and credits inside the iOS app, and buys there', async () => {
-    const platform = phone('ios', finished);
+    const platform = phone('ios', finished, { 'pro-unlock': 1 });
     const { till, cart, onPaidInApp } = render(platform);
     await screen.findByRole('radio', { name: 'App Store' });
     const routes = screen.getAllByRole('radio').map((r) => r.getAttribute('value'));
     expect(routes).toEqual(['appstore', 'credits']);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Buy' }));
     await waitFor(() => expect(onPaidInApp).toHaveBeenCalled());
-    expect(platform.buyInApp).toHaveBeenCalledWith([pro], till.store);
+    expect(platform.buyInApp).toHaveBeenCalledWith([{ product: pro, quantity: 1 }], till.store);
     expect(cart.count).toBe(0);
   });
 
@@ -89,5 +91,35 @@ describe('checkout in the phone app', () => {
     await screen.findByText('The purchase was cancelled; your cart is still here.');
     expect(onPaidInApp).not.toHaveBeenCalled();
     expect(cart.count).toBe(1);
+  });
+
+  it('asks the store for every unit of a consumable and keeps in the cart the units not bought', async () => {
+    const credits = testProduct({
+      id: 'credits-100',
+      alias: 'credits-100',
+      title: '100 credits',
+      type: ProductType.Consumable,
+    });
+    // Two of three were bought, then the buyer cancelled the third.
+    const platform = phone('ios', { type: 'cancelled', data: {} }, { 'credits-100': 2 });
+    const { till, cart, onPaidInApp } = render(platform, { product: credits, quantity: 3 });
+    await screen.findByRole('radio', { name: 'App Store' });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Buy' }));
+    await screen.findByText('The purchase was cancelled; your cart is still here.');
+    expect(platform.buyInApp).toHaveBeenCalledWith([{ product: credits, quantity: 3 }], till.store);
+    expect(cart.snapshot).toEqual([{ id: 'credits-100', quantity: 1 }]);
+    expect(onPaidInApp).not.toHaveBeenCalled();
+  });
+
+  it('says why more than one of a non-consumable cannot be bought in the app, and does not buy it', async () => {
+    const platform = phone('ios', finished, { 'pro-unlock': 1 });
+    const { cart } = render(platform, { product: pro, quantity: 2 });
+    await screen.findByRole('radio', { name: 'App Store' });
+    expect(
+      screen.getByText("Pro unlock can be bought only once in the app's store: set the quantity to 1."),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Buy' })).toBeDisabled();
+    expect(platform.buyInApp).not.toHaveBeenCalled();
+    expect(cart.count).toBe(2);
   });
 });

@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { OrderStatus, type Money, type Order, type Provider } from '@till/protocol';
+import { OrderStatus, ProductType, type Money, type Order, type Provider } from '@till/protocol';
 import { PaymentRouteChoice } from '@/components/payment-route-choice';
 import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { ApiError, codeOf, isApiError } from '@/lib/api-error';
@@ -87,13 +87,22 @@ export function CheckoutPanel({
   const buyInApp = useMutation({
     mutationFn: async () => {
       if (!platform || !form.data) throw new Error('The checkout is not ready');
-      return platform.buyInApp(form.data.products, till.store);
+      const products = new Map(form.data.products.map((p) => [p.id, p]));
+      const wanted = lines.flatMap((l) => {
+        const product = products.get(l.id);
+        return product ? [{ product, quantity: l.quantity }] : [];
+      });
+      return { wanted, result: await platform.buyInApp(wanted, till.store) };
     },
-    onSuccess: (message) => {
-      if (message.type !== 'finished') return;
-      store.clear();
-      void queryClient.invalidateQueries({ queryKey: ['store'] });
-      onPaidInApp();
+    onSuccess: ({ wanted, result }) => {
+      // Only what the store sold and the server verified leaves the cart: a purchase that stops
+      // half way (cancelled, refused) keeps the units still to buy.
+      for (const { product, quantity } of wanted) {
+        const bought = result.bought[product.id] ?? 0;
+        if (bought) store.setQuantity(product.id, quantity - bought);
+      }
+      if (Object.keys(result.bought).length) void queryClient.invalidateQueries({ queryKey: ['store'] });
+      if (result.message.type === 'finished') onPaidInApp();
     },
   });
 
@@ -179,6 +188,15 @@ export function CheckoutPanel({
         total: form.data.total,
       };
   const owned = summary.lines.filter((l) => l.owned);
+  // The app stores sell a non-consumable or a subscription once per buyer: more than one of it in
+  // the cart cannot be bought there.
+  const onlyOnce =
+    provider && isInAppRoute(provider)
+      ? lines.flatMap((l) => {
+          const product = byId.get(l.id);
+          return product && l.quantity > 1 && product.type !== ProductType.Consumable ? [product] : [];
+        })
+      : [];
 
   const buyError = (error: unknown): string => {
     const body = error instanceof ApiError ? error.body : undefined;
@@ -248,10 +266,19 @@ export function CheckoutPanel({
           {errorMessage(buyInApp.error)}
         </Alert>
       ) : null}
-      {buyInApp.data && buyInApp.data.type !== 'finished' ? (
-        <Alert severity={buyInApp.data.type === 'cancelled' ? 'info' : 'error'} role="alert" sx={{ mt: 2 }}>
-          {buyInApp.data.type === 'cancelled' ? t('checkout.inAppCancelled') : t('checkout.inAppFailed')}
+      {buyInApp.data && buyInApp.data.result.message.type !== 'finished' ? (
+        <Alert
+          severity={buyInApp.data.result.message.type === 'cancelled' ? 'info' : 'error'}
+          role="alert"
+          sx={{ mt: 2 }}
+        >
+          {buyInApp.data.result.message.type === 'cancelled' ? t('checkout.inAppCancelled') : t('checkout.inAppFailed')}
         </Alert>
+      ) : null}
+      {onlyOnce.length ? (
+        <Typography id="checkout-only-once" color="warning.dark" sx={{ mt: 2 }}>
+          {t('checkout.inAppOnlyOnce', { titles: onlyOnce.map((p) => p.title).join(', ') })}
+        </Typography>
       ) : null}
       {buy.isPending && !signedIn ? (
         <Alert severity="info" sx={{ mt: 2 }}>
@@ -268,8 +295,10 @@ export function CheckoutPanel({
         size="large"
         fullWidth
         sx={{ mt: 3 }}
-        disabled={!provider || owned.length > 0 || (buy.isPending && signedIn) || buyInApp.isPending}
-        aria-describedby={owned.length ? 'checkout-blocked' : undefined}
+        disabled={
+          !provider || owned.length > 0 || onlyOnce.length > 0 || (buy.isPending && signedIn) || buyInApp.isPending
+        }
+        aria-describedby={owned.length ? 'checkout-blocked' : onlyOnce.length ? 'checkout-only-once' : undefined}
         onClick={onBuy}
       >
         {(buy.isPending && signedIn) || buyInApp.isPending ? t('checkout.working') : t('checkout.buy')}
