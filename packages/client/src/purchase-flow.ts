@@ -195,6 +195,8 @@ export class PurchaseFlow {
       owned: existing?.owned ?? false,
       ...(existing?.title !== undefined ? { title: existing.title } : {}),
       ...(existing?.price !== undefined ? { price: existing.price } : {}),
+      ...(existing?.priceMicros !== undefined ? { priceMicros: existing.priceMicros } : {}),
+      ...(existing?.currency !== undefined ? { currency: existing.currency } : {}),
     });
     this.callbacks.set(input.id, input.callback);
   }

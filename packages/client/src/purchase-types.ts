@@ -14,7 +14,10 @@ export interface PurchaseProduct extends StoreProductDefinition {
   canPurchase: boolean;
   owned: boolean;
   title?: string;
+  /** Price as the store formats it (the buyer's currency and locale). */
   price?: string;
+  priceMicros?: number;
+  currency?: string;
 }
 
 /**

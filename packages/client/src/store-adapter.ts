@@ -29,8 +29,12 @@ export interface AdapterProductState {
   canPurchase: boolean;
   owned?: boolean;
   title?: string;
-  /** Price as the store formats it. */
+  /** Price as the store formats it (the buyer's currency and locale). */
   price?: string;
+  /** The same price in millionths of `currency` (to add prices up). */
+  priceMicros?: number;
+  /** The price's ISO 4217 currency. */
+  currency?: string;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Product, Provider } from '@till/protocol';
-import type { PurchaseFlowOptions, StoreMessage } from '@till/client';
+import type { PurchaseFlowOptions, PurchaseProduct, StoreMessage } from '@till/client';
 
 /** Where a saved file went, so that the app can say so and offer to open or share it. */
 export interface SavedFile {
@@ -68,6 +68,12 @@ export interface Platform {
     store: { validatePurchase: InAppValidator },
     onMessage?: (message: StoreMessage) => void,
   ): Promise<InAppPurchase>;
+  /**
+   * Calls `listener` with the in-app store's products (by store id: loaded, valid, canPurchase, the
+   * store's own price) now and as they change; answers a function that stops it. Never called in
+   * a browser.
+   */
+  watchInAppProducts(listener: (products: readonly PurchaseProduct[]) => void): () => void;
   /** Native behaviour of the shell: back button, status bar, keyboard, splash. Nothing in a browser. */
   startShell(): void;
 }

@@ -159,6 +159,9 @@ export class CdvPurchaseAdapter implements StoreAdapter {
       owned: !!p?.owned,
       ...(p?.title ? { title: p.title } : {}),
       ...(p?.pricing?.price ? { price: p.pricing.price } : {}),
+      ...(typeof p?.pricing?.priceMicros === 'number' && p.pricing.currency
+        ? { priceMicros: p.pricing.priceMicros, currency: p.pricing.currency }
+        : {}),
     };
   }
 

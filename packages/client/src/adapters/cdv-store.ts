@@ -24,7 +24,8 @@ export interface CdvProductLike {
   title?: string;
   canPurchase: boolean;
   owned: boolean;
-  pricing?: { price?: string } | undefined;
+  /** The first offer's price as the store formats it for the buyer, in micro-units of its ISO 4217 currency. */
+  pricing?: { price?: string; priceMicros?: number; currency?: string } | undefined;
   getOffer(id?: string): CdvOfferLike | undefined;
 }
 

@@ -159,6 +159,17 @@ export const nativePlatform: Platform = {
       onMessage,
     });
   },
+  watchInAppProducts(listener) {
+    let stop: (() => void) | null = null;
+    let stopped = false;
+    void import('./purchase').then((m) => {
+      if (!stopped) stop = m.watchInAppProducts(listener);
+    });
+    return () => {
+      stopped = true;
+      stop?.();
+    };
+  },
   startShell() {
     void import('./shell').then((m) => m.startShell());
   },

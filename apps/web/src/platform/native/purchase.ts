@@ -1,4 +1,4 @@
-import { CdvPlatform, CdvPurchaseAdapter, PurchaseFlow, type StoreMessage } from '@till/client';
+import { CdvPlatform, CdvPurchaseAdapter, PurchaseFlow, type PurchaseProduct, type StoreMessage } from '@till/client';
 import { ProductType, type Product } from '@till/protocol';
 import type { InAppPurchase, InAppStore, InAppValidator } from '../types';
 
@@ -15,6 +15,19 @@ const PLUGIN_PLATFORM: Record<InAppStore, string> = {
 };
 
 let flow: { store: InAppStore; flow: PurchaseFlow; listeners: Set<(m: StoreMessage) => void> } | undefined;
+
+// What the store says about its products (loaded, valid, canPurchase, its own price), for the pages.
+const productWatchers = new Set<(products: readonly PurchaseProduct[]) => void>();
+
+/**
+ * Calls `listener` with the store's products now (once the flow runs) and whenever they change;
+ * answers a function that stops it.
+ */
+export function watchInAppProducts(listener: (products: readonly PurchaseProduct[]) => void): () => void {
+  productWatchers.add(listener);
+  if (flow) listener(flow.flow.products);
+  return () => void productWatchers.delete(listener);
+}
 
 interface FlowOptions {
   store: InAppStore;
@@ -41,6 +54,9 @@ async function ensureFlow(options: FlowOptions, items: ReturnType<typeof itemsOf
       },
       products: items,
       onResume: options.onResume,
+      onProductsChange: (products) => {
+        for (const w of [...productWatchers]) w(products);
+      },
     });
     flow = { store: options.store, flow: created, listeners };
     await created.start();

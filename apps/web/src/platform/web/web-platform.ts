@@ -42,6 +42,7 @@ export const createWebPlatform = (onVisibleAgain: (listener: () => void) => () =
   async closePaymentPage() {},
   inAppStore: () => null,
   startInAppStore: async () => {},
+  watchInAppProducts: () => () => undefined,
   buyInApp: () => Promise.reject(new Error('The browser has no in-app store')),
   startShell() {},
 });

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { StoreMessage } from '@till/client';
+import type { PurchaseProduct, StoreMessage } from '@till/client';
 import { ProductType, type Product } from '@till/protocol';
 import type { InAppPurchase, Platform } from '@/platform/types';
 import { testProduct } from '@/test/fixtures';
@@ -17,9 +17,29 @@ vi.mock('@/platform/platform', () => ({
   onResume: () => () => undefined,
 }));
 
-const pro = testProduct();
+const storeIds = (id: string) => ({ appstore: `app.till.${id}`, googleplay: `till.${id}` });
+const pro = testProduct({ storeIds: storeIds('pro-unlock') });
 
-function phone(kind: 'ios' | 'android', answer: StoreMessage, bought: InAppPurchase['bought'] = {}): Platform {
+// What the store says about each product by store id: loaded, valid and purchasable unless told.
+const storeState = (id: string, over: Partial<PurchaseProduct> = {}): PurchaseProduct => ({
+  id,
+  alias: id,
+  type: 1,
+  loaded: true,
+  valid: true,
+  canPurchase: true,
+  owned: false,
+  ...over,
+});
+const everything = (kind: 'ios' | 'android') =>
+  ['pro-unlock', 'credits-100'].map((id) => storeState(storeIds(id)[kind === 'ios' ? 'appstore' : 'googleplay']));
+
+function phone(
+  kind: 'ios' | 'android',
+  answer: StoreMessage,
+  bought: InAppPurchase['bought'] = {},
+  storeProducts: readonly PurchaseProduct[] = everything(kind),
+): Platform {
   return {
     kind,
     saveFile: vi.fn(),
@@ -35,6 +55,10 @@ function phone(kind: 'ios' | 'android', answer: StoreMessage, bought: InAppPurch
     inAppStore: () => (kind === 'ios' ? 'appstore' : 'googleplay'),
     startInAppStore: vi.fn(async () => undefined),
     buyInApp: vi.fn(async () => ({ message: answer, bought })),
+    watchInAppProducts: (listener) => {
+      listener(storeProducts);
+      return () => undefined;
+    },
     startShell: vi.fn(),
   };
 }
@@ -99,6 +123,7 @@ describe('checkout in the phone app', () => {
       alias: 'credits-100',
       title: '100 credits',
       type: ProductType.Consumable,
+      storeIds: storeIds('credits-100'),
     });
     // Two of three were bought, then the buyer cancelled the third.
     const platform = phone('ios', { type: 'cancelled', data: {} }, { 'credits-100': 2 });
@@ -121,5 +146,28 @@ describe('checkout in the phone app', () => {
     expect(screen.getByRole('button', { name: 'Buy' })).toBeDisabled();
     expect(platform.buyInApp).not.toHaveBeenCalled();
     expect(cart.count).toBe(2);
+  });
+
+  it("shows the store's own prices and total inside the app", async () => {
+    const platform = phone('ios', finished, {}, [
+      storeState('app.till.pro-unlock', { price: '5,49 €', priceMicros: 5_490_000, currency: 'EUR' }),
+    ]);
+    render(platform);
+    await screen.findByRole('radio', { name: 'App Store' });
+    expect(await screen.findByText('5,49 €')).toBeInTheDocument();
+    expect(screen.getByTestId('checkout-total')).toHaveTextContent('€5.49');
+    expect(screen.queryByText('$4.99')).not.toBeInTheDocument();
+  });
+
+  it('does not sell in the app a product its store does not offer, and says why', async () => {
+    const platform = phone('ios', finished, {}, [storeState('app.till.pro-unlock', { canPurchase: false })]);
+    render(platform);
+    await screen.findByRole('radio', { name: 'App Store' });
+    expect(
+      await screen.findByText(
+        "Pro unlock: The app's store cannot sell this product now: it is owned already, or a purchase of it is under way.",
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Buy' })).toBeDisabled();
   });
 });
