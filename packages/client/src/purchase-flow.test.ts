@@ -409,3 +409,40 @@ describe('PurchaseFlow quantities', () => {
     expect(await flow.purchase('pro', 1)).toMatchObject({ bought: 1, message: { type: 'finished' } });
   });
 });
+
+describe('PurchaseFlow restore', () => {
+  it('sends each owned transaction the store restores to the server again and says what came back', async () => {
+    const { adapter, flow, validatePurchase, proCallback } = setup();
+    await flow.start();
+    await flow.purchase('pro');
+    const bought = adapter.finished[0];
+    validatePurchase.mockClear();
+    const { restored } = await flow.restore();
+    expect(adapter.restoreCount).toBe(1);
+    expect(validatePurchase).toHaveBeenCalledTimes(1);
+    expect(validatePurchase).toHaveBeenCalledWith(bought?.data, 'api/store/validatePurchase');
+    expect(restored).toEqual([{ productId: 'pro', transactionId: bought?.id, verified: true, products: ['pro'] }]);
+    expect(proCallback).toHaveBeenCalledTimes(2);
+  });
+
+  it('answers nothing restored when the buyer owns nothing, and marks a transaction the server refuses', async () => {
+    let answer: Validation = valid('pro');
+    const { flow } = setup({ validation: async () => answer });
+    await flow.start();
+    expect(await flow.restore()).toEqual({ restored: [] });
+    await flow.purchase('pro');
+    answer = { code: 900, data: { result: 0, reason: 'invalid' } } as Validation;
+    const { restored } = await flow.restore();
+    expect(restored).toMatchObject([{ productId: 'pro', verified: false, products: [] }]);
+  });
+
+  it('reports a store that fails to restore', async () => {
+    const { adapter, flow, messages } = setup();
+    await flow.start();
+    adapter.restore = async () => {
+      throw new Error('Cannot connect to the App Store');
+    };
+    expect(await flow.restore()).toEqual({ restored: [] });
+    expect(messages.at(-1)).toEqual({ type: 'error', data: { message: 'Cannot connect to the App Store' } });
+  });
+});

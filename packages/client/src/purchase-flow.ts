@@ -7,6 +7,7 @@ import type {
   PurchaseProduct,
   PurchaseProductInput,
   PurchaseResult,
+  RestoreResult,
   StoreMessage,
 } from './purchase-types.js';
 import { PURCHASE_NOT_VERIFIED, verifiedProducts } from './purchase-verification.js';
@@ -155,6 +156,58 @@ export class PurchaseFlow {
       bought += 1;
     }
     return { bought, message };
+  }
+
+  /**
+   * Restores the buyer's purchases: the store replays what the buyer owns, and each owned
+   * transaction goes to the server again through the same validation as a purchase. The server
+   * knows a transaction it has granted and grants nothing twice; its answer (`result: 1`) still
+   * names the products, whose callbacks run as after a purchase. A store that fails to restore
+   * posts an error and answers nothing restored.
+   *
+   * @example
+   * const { restored } = await flow.restore();
+   */
+  async restore(): Promise<RestoreResult> {
+    let owned: AdapterTransaction[];
+    try {
+      owned = await this.options.adapter.restore();
+    } catch (error) {
+      this.post({ type: 'error', data: { message: messageOf(error) } });
+      return { restored: [] };
+    }
+    const restored: RestoreResult['restored'] = [];
+    for (const transaction of owned) {
+      const products = await this.verifyAgain(transaction);
+      restored.push({
+        productId: transaction.productIds[0] ?? '',
+        transactionId: transaction.id,
+        verified: products !== null,
+        products: products ?? [],
+      });
+    }
+    return { restored };
+  }
+
+  // The validation of verify(), answering the products verified (null when not verified).
+  private async verifyAgain(transaction: AdapterTransaction): Promise<string[] | null> {
+    let answer: DataAnswer<ValidatePurchaseData>;
+    try {
+      answer = await this.options.store.validatePurchase(
+        transaction.data,
+        this.options.validatorPath ?? Paths.validatePurchase,
+      );
+    } catch {
+      return null;
+    }
+    const ids = verifiedProducts(answer);
+    if (!ids) return null;
+    for (const id of ids) {
+      const product = this.find(id);
+      const callback = product && this.callbacks.get(product.id);
+      if (product && callback) this.safely(() => callback(product, transaction));
+    }
+    return ids;
   }
 
   // Orders one unit and answers the flow's last word about it: finished, cancelled or failed.

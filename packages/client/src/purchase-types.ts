@@ -60,6 +60,18 @@ export interface PurchaseResult {
 }
 
 /**
+ * What {@link PurchaseFlow.restore} found: each owned transaction the store restored, and whether
+ * the server verified it again (`products`: the products it answered for).
+ *
+ * @example
+ * const { restored } = await flow.restore();
+ * restored.filter((r) => r.verified).map((r) => r.productId);
+ */
+export interface RestoreResult {
+  restored: { productId: string; transactionId: string; verified: boolean; products: string[] }[];
+}
+
+/**
  * The validator the flow calls: {@link StoreClient.validatePurchase} fits.
  *
  * @example

@@ -90,6 +90,11 @@ export interface StoreAdapter {
   refresh(): Promise<void>;
   /** Opens the store's purchase for one product. */
   order(productId: string): Promise<AdapterOrderResult>;
+  /**
+   * Has the store restore the buyer's purchases (App Store's restore, Google Play's owned purchases)
+   * and answers the transactions the buyer owns.
+   */
+  restore(): Promise<AdapterTransaction[]>;
   /** Tells the store a transaction is delivered (consumed, acknowledged). */
   finish(transaction: AdapterTransaction): Promise<void>;
   /** Calls `listener` with every event; answers a function that stops it. */

@@ -1,5 +1,5 @@
 import type { Product, Provider } from '@till/protocol';
-import type { PurchaseFlowOptions, PurchaseProduct, StoreMessage } from '@till/client';
+import type { PurchaseFlowOptions, PurchaseProduct, RestoreResult, StoreMessage } from '@till/client';
 
 /** Where a saved file went, so that the app can say so and offer to open or share it. */
 export interface SavedFile {
@@ -74,6 +74,11 @@ export interface Platform {
    * a browser.
    */
   watchInAppProducts(listener: (products: readonly PurchaseProduct[]) => void): () => void;
+  /**
+   * Restores the buyer's purchases from the in-app store, each verified by the server again;
+   * answers what was restored. Fails in a browser.
+   */
+  restoreInApp(store: { validatePurchase: InAppValidator }): Promise<RestoreResult>;
   /** Native behaviour of the shell: back button, status bar, keyboard, splash. Nothing in a browser. */
   startShell(): void;
 }

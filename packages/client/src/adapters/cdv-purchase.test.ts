@@ -114,6 +114,8 @@ describe('CdvPurchaseAdapter over cordova-plugin-purchase (TEST platform)', () =
       register: () => [],
       initialize: async () => [],
       update: async () => {},
+      restorePurchases: async () => undefined,
+      localTransactions: [],
       get: () => undefined,
       order: async () => undefined,
       when: () => when,

@@ -88,6 +88,10 @@ export interface CdvStoreLike {
   register(products: { id: string; type: string; platform: string }[]): unknown;
   initialize(platforms?: (string | { platform: string; options?: unknown })[]): Promise<unknown>;
   update(): Promise<unknown>;
+  /** Replays the buyer's transactions from the store; answers an error, or nothing. */
+  restorePurchases(): Promise<CdvErrorLike | undefined>;
+  /** Every transaction of the receipts on the device. */
+  readonly localTransactions: CdvTransactionLike[];
   get(productId: string, platform?: string): CdvProductLike | undefined;
   order(offer: CdvOfferLike, additionalData?: unknown): Promise<CdvErrorLike | undefined>;
   when(): CdvWhenLike;

@@ -53,6 +53,7 @@ export class FakeStoreAdapter implements StoreAdapter {
   readonly orders: string[] = [];
   readonly finished: AdapterTransaction[] = [];
   initializeCount = 0;
+  restoreCount = 0;
   refreshCount = 0;
   private readonly listeners = new Set<(event: StoreAdapterEvent) => void>();
   private readonly unknown: Set<string>;
@@ -97,6 +98,12 @@ export class FakeStoreAdapter implements StoreAdapter {
         this.emit({ type: 'approved', transaction: this.transaction(productId) });
         return { ok: true };
     }
+  }
+
+  /** Answers the finished transactions of products that stay owned (not consumables). */
+  async restore(): Promise<AdapterTransaction[]> {
+    this.restoreCount += 1;
+    return this.finished.filter((t) => t.productIds.some((id) => this.owned.has(id)));
   }
 
   async finish(transaction: AdapterTransaction): Promise<void> {

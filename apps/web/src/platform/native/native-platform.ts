@@ -159,6 +159,13 @@ export const nativePlatform: Platform = {
       onMessage,
     });
   },
+  async restoreInApp(validator) {
+    const store = this.inAppStore();
+    const { restoreInApp, cdvStore } = await import('./purchase');
+    const cdv = cdvStore();
+    if (!store || !cdv) throw new Error('The in-app store is not available');
+    return restoreInApp({ store, cdv, validator, onResume: (l) => this.onResume(l) });
+  },
   watchInAppProducts(listener) {
     let stop: (() => void) | null = null;
     let stopped = false;

@@ -4,7 +4,7 @@ import type { StoreMessage } from '@till/client';
 // The plugin's native platforms scripted with the structures cordova-plugin-purchase 13 reports
 // (the SDK's own test support): App Store transactions and Google Play purchases.
 import { playNativePurchase, ScriptedCdvStore } from '../../../../../packages/client/src/test-support/cdv-native-store';
-import { buyInApp, cdvStore, resetInAppFlow, startInAppStore } from './purchase';
+import { buyInApp, cdvStore, resetInAppFlow, restoreInApp, startInAppStore } from './purchase';
 
 const product = (over: Partial<Product> = {}): Product => ({
   id: 'p1',
@@ -167,5 +167,21 @@ describe('in-app purchases in the shell', () => {
       }),
     ).rejects.toThrow('can be bought only once');
     expect(order).not.toHaveBeenCalled();
+  });
+
+  it('restores a finished purchase from the device and has the server verify it again', async () => {
+    const store = new ScriptedCdvStore({
+      platform: 'android-playstore',
+      purchase: (id) => playNativePurchase({ purchaseToken: 'tok-1', productId: id, packageName: 'app.till.mobile' }),
+    });
+    const check = validator(1);
+    const options = { store: 'googleplay' as const, cdv: store, validator: check, onResume: () => () => undefined };
+    await buyInApp({ ...options, products: [product({ type: 1 })] });
+    const sent = (check.validatePurchase.mock.calls[0] as unknown[])[0];
+    const { restored } = await restoreInApp(options);
+    expect(check.validatePurchase).toHaveBeenCalledTimes(2);
+    // The same purchase (now finished on the device), so the server knows it and grants nothing twice.
+    expect((check.validatePurchase.mock.calls[1] as unknown[])[0]).toEqual({ ...(sent as object), state: 'finished' });
+    expect(restored).toMatchObject([{ productId: 'till.credits100', verified: true, products: ['credits100'] }]);
   });
 });

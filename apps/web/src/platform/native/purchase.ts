@@ -1,4 +1,11 @@
-import { CdvPlatform, CdvPurchaseAdapter, PurchaseFlow, type PurchaseProduct, type StoreMessage } from '@till/client';
+import {
+  CdvPlatform,
+  CdvPurchaseAdapter,
+  PurchaseFlow,
+  type PurchaseProduct,
+  type RestoreResult,
+  type StoreMessage,
+} from '@till/client';
 import { ProductType, type Product } from '@till/protocol';
 import type { InAppPurchase, InAppStore, InAppValidator } from '../types';
 
@@ -116,6 +123,15 @@ export async function buyInApp(
   }
   if (!last) throw new Error('Nothing to buy');
   return { message: last, bought };
+}
+
+/**
+ * Restores the buyer's purchases: the store replays what the buyer owns, and each owned transaction
+ * is verified by the server again as a purchase is (which grants nothing twice).
+ */
+export async function restoreInApp(options: FlowOptions): Promise<RestoreResult> {
+  const current = await ensureFlow(options, []);
+  return current.flow.restore();
 }
 
 /** Forgets the flow (tests start each from a fresh plugin store). */

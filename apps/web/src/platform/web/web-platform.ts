@@ -43,6 +43,7 @@ export const createWebPlatform = (onVisibleAgain: (listener: () => void) => () =
   inAppStore: () => null,
   startInAppStore: async () => {},
   watchInAppProducts: () => () => undefined,
+  restoreInApp: () => Promise.reject(new Error('The browser has no in-app store')),
   buyInApp: () => Promise.reject(new Error('The browser has no in-app store')),
   startShell() {},
 });

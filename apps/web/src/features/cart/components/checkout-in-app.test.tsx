@@ -55,6 +55,7 @@ function phone(
     inAppStore: () => (kind === 'ios' ? 'appstore' : 'googleplay'),
     startInAppStore: vi.fn(async () => undefined),
     buyInApp: vi.fn(async () => ({ message: answer, bought })),
+    restoreInApp: vi.fn(async () => ({ restored: [] })),
     watchInAppProducts: (listener) => {
       listener(storeProducts);
       return () => undefined;
