@@ -32,6 +32,8 @@ export interface FakeStoreOptions {
   platform?: string;
   /** Make `finish` fail. */
   failFinish?: boolean;
+  /** How transaction ids start; default `fake`. Each fake counts from 1, so two against one server need their own. */
+  idPrefix?: string;
 }
 
 /**
@@ -60,12 +62,14 @@ export class FakeStoreAdapter implements StoreAdapter {
   private readonly platform: string;
   private readonly owned = new Set<string>();
   private serial = 0;
+  private readonly idPrefix: string;
 
   constructor(options: FakeStoreOptions = {}) {
     this.outcome = options.outcome ?? 'approve';
     this.failFinish = options.failFinish ?? false;
     this.unknown = new Set(options.unknownProducts ?? []);
     this.platform = options.platform ?? 'test';
+    this.idPrefix = options.idPrefix ?? 'fake';
   }
 
   register(products: readonly StoreProductDefinition[]): void {
@@ -130,7 +134,7 @@ export class FakeStoreAdapter implements StoreAdapter {
    */
   transaction(productId: string): AdapterTransaction {
     this.serial += 1;
-    const id = `fake-${productId}-${this.serial}`;
+    const id = `${this.idPrefix}-${productId}-${this.serial}`;
     return {
       id,
       productIds: [productId],
