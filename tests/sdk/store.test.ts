@@ -123,6 +123,44 @@ describe('SDK store calls against the server', () => {
     expect(orders.code === 900 && orders.data.orders[0]).toMatchObject({ provider: 'test', status: 'paid' });
   });
 
+  it('restores a purchase and validates a transaction again without granting anything twice', async () => {
+    const { till } = await buyer();
+    // Its own transaction ids: another test's buyer already owns `fake-till.pro_unlock-1`.
+    const adapter = new FakeStoreAdapter({ idPrefix: 'restore' });
+    const unlocked = vi.fn();
+    const flow = till.createPurchaseFlow({
+      adapter,
+      products: [
+        { id: 'till.pro_unlock', alias: 'pro-unlock', type: ProductType.NonConsumable, callback: unlocked },
+        { id: 'till.credits100', alias: 'credits-100', type: ProductType.Consumable },
+      ],
+      onMessage: () => undefined,
+    });
+    await flow.start();
+    expect(await flow.purchase('pro-unlock')).toMatchObject({ bought: 1 });
+    expect(await flow.purchase('credits-100', 2)).toMatchObject({ bought: 2 });
+    const paidOrders = async () => {
+      const answer = await till.serviceCall<{ orders: { status: string }[] }>('api/store/orders', {});
+      return answer.code === 900 ? answer.data.orders.filter((o) => o.status === 'paid').length : -1;
+    };
+    const balance = async () => {
+      const answer = await till.serviceCall<{ balance: number }>('api/store/credits', {});
+      return answer.code === 900 ? answer.data.balance : -1;
+    };
+    expect(await paidOrders()).toBe(3);
+    expect(await balance()).toBe(200);
+
+    // The owned non-consumable comes back through the same validation: verified, nothing new.
+    const { restored } = await flow.restore();
+    expect(restored).toMatchObject([{ productId: 'till.pro_unlock', verified: true }]);
+    expect(unlocked).toHaveBeenCalledTimes(2);
+    // A consumable's transaction sent again is answered valid and credits nothing more.
+    const again = await till.store.validatePurchase(adapter.finished[1]?.data);
+    expect(again).toMatchObject({ code: 900, data: { result: 1 } });
+    expect(await paidOrders()).toBe(3);
+    expect(await balance()).toBe(200);
+  });
+
   it('buys in-app through cordova-plugin-purchase on its TEST platform, end to end', async () => {
     const { till } = await buyer();
     const plugin = loadCdvPurchase(() => 'Y');

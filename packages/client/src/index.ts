@@ -24,7 +24,13 @@ export { OrderPoller } from './order-poller.js';
 export type { OrderPollerOptions } from './order-poller.js';
 
 export { PurchaseFlow } from './purchase-flow.js';
-export type { PurchaseFlowOptions, StoreMessage } from './purchase-types.js';
+export type {
+  PurchaseFlowOptions,
+  PurchaseProduct,
+  PurchaseResult,
+  RestoreResult,
+  StoreMessage,
+} from './purchase-types.js';
 // What an app needs to write an adapter of its own for another in-app store library.
 export type {
   StoreAdapter,

@@ -372,3 +372,77 @@ describe('PurchaseFlow transactions', () => {
     error.mockRestore();
   });
 });
+
+describe('PurchaseFlow quantities', () => {
+  it('buys a consumable one verified store purchase per unit', async () => {
+    const { adapter, flow, validatePurchase, coinsCallback } = setup({ validation: valid('coins') });
+    await flow.start();
+    const result = await flow.purchase('credits-100', 3);
+    expect(result).toMatchObject({ bought: 3, message: { type: 'finished', code: 800 } });
+    expect(adapter.orders).toEqual(['coins', 'coins', 'coins']);
+    expect(validatePurchase).toHaveBeenCalledTimes(3);
+    expect(adapter.finished).toHaveLength(3);
+    expect(coinsCallback).toHaveBeenCalledTimes(3);
+  });
+
+  it('stops at the first unit that is not bought and says how many were', async () => {
+    const { adapter, flow } = setup({ validation: valid('coins') });
+    await flow.start();
+    let orders = 0;
+    const order = adapter.order.bind(adapter);
+    adapter.order = async (id) => {
+      orders += 1;
+      if (orders === 2) adapter.outcome = 'cancel';
+      return order(id);
+    };
+    const result = await flow.purchase('coins', 3);
+    expect(result).toMatchObject({ bought: 1, message: { type: 'cancelled' } });
+    expect(adapter.finished).toHaveLength(1);
+  });
+
+  it('refuses more than one unit of a non-consumable or a subscription before ordering anything', async () => {
+    const { adapter, flow } = setup();
+    await flow.start();
+    expect(await flow.purchase('pro', 2)).toEqual({ bought: 0, message: null, refused: 'onlyOne' });
+    expect(await flow.purchase('monthly', 2)).toEqual({ bought: 0, message: null, refused: 'onlyOne' });
+    expect(adapter.orders).toEqual([]);
+    expect(await flow.purchase('pro', 1)).toMatchObject({ bought: 1, message: { type: 'finished' } });
+  });
+});
+
+describe('PurchaseFlow restore', () => {
+  it('sends each owned transaction the store restores to the server again and says what came back', async () => {
+    const { adapter, flow, validatePurchase, proCallback } = setup();
+    await flow.start();
+    await flow.purchase('pro');
+    const bought = adapter.finished[0];
+    validatePurchase.mockClear();
+    const { restored } = await flow.restore();
+    expect(adapter.restoreCount).toBe(1);
+    expect(validatePurchase).toHaveBeenCalledTimes(1);
+    expect(validatePurchase).toHaveBeenCalledWith(bought?.data, 'api/store/validatePurchase');
+    expect(restored).toEqual([{ productId: 'pro', transactionId: bought?.id, verified: true, products: ['pro'] }]);
+    expect(proCallback).toHaveBeenCalledTimes(2);
+  });
+
+  it('answers nothing restored when the buyer owns nothing, and marks a transaction the server refuses', async () => {
+    let answer: Validation = valid('pro');
+    const { flow } = setup({ validation: async () => answer });
+    await flow.start();
+    expect(await flow.restore()).toEqual({ restored: [] });
+    await flow.purchase('pro');
+    answer = { code: 900, data: { result: 0, reason: 'invalid' } } as Validation;
+    const { restored } = await flow.restore();
+    expect(restored).toMatchObject([{ productId: 'pro', verified: false, products: [] }]);
+  });
+
+  it('reports a store that fails to restore', async () => {
+    const { adapter, flow, messages } = setup();
+    await flow.start();
+    adapter.restore = async () => {
+      throw new Error('Cannot connect to the App Store');
+    };
+    expect(await flow.restore()).toEqual({ restored: [] });
+    expect(messages.at(-1)).toEqual({ type: 'error', data: { message: 'Cannot connect to the App Store' } });
+  });
+});

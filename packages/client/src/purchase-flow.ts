@@ -1,8 +1,15 @@
-import { Code, Paths, type ValidatePurchaseData } from '@till/protocol';
+import { Code, Paths, ProductType, type ValidatePurchaseData } from '@till/protocol';
 import type { DataAnswer } from './answers.js';
 import type { AdapterTransaction, StoreAdapterEvent } from './store-adapter.js';
 import { TransactionStates, type TransactionState } from './purchase-transactions.js';
-import type { PurchaseFlowOptions, PurchaseProduct, PurchaseProductInput, StoreMessage } from './purchase-types.js';
+import type {
+  PurchaseFlowOptions,
+  PurchaseProduct,
+  PurchaseProductInput,
+  PurchaseResult,
+  RestoreResult,
+  StoreMessage,
+} from './purchase-types.js';
 import { PURCHASE_NOT_VERIFIED, verifiedProducts } from './purchase-verification.js';
 
 /**
@@ -29,6 +36,7 @@ export class PurchaseFlow {
   private readonly callbacks = new Map<string, PurchaseProductInput['callback']>();
   private readonly transactions = new TransactionStates();
   private readonly stops: (() => void)[] = [];
+  private readonly waiters = new Set<(message: StoreMessage) => void>();
   private started = false;
 
   constructor(options: PurchaseFlowOptions) {
@@ -124,6 +132,100 @@ export class PurchaseFlow {
   }
 
   /**
+   * Buys `quantity` units of one product (by id or alias) and resolves once the store and the
+   * server are done with them. A consumable is bought one store purchase per unit, each verified
+   * and finished before the next is ordered: Google Play lets only the buyer pick a quantity in its
+   * own dialog, so an app cannot order several units at once on both platforms, and a consumable
+   * cannot be bought again there until the last one is consumed. A non-consumable or a
+   * subscription is bought at most once: asking for more is refused before anything is ordered.
+   * Stops at the first unit that is not bought (cancelled, failed, not verified).
+   *
+   * @example
+   * const { bought, message } = await flow.purchase('credits-100', 3);
+   */
+  async purchase(idOrAlias: string, quantity = 1): Promise<PurchaseResult> {
+    const product = this.find(idOrAlias);
+    if (product && quantity > 1 && product.type !== ProductType.Consumable)
+      return { bought: 0, message: null, refused: 'onlyOne' };
+    let bought = 0;
+    let message: StoreMessage | null = null;
+    const units = Math.max(0, Math.floor(quantity));
+    while (bought < units) {
+      message = await this.orderAndWait(idOrAlias, product?.id);
+      if (message.type !== 'finished') break;
+      bought += 1;
+    }
+    return { bought, message };
+  }
+
+  /**
+   * Restores the buyer's purchases: the store replays what the buyer owns, and each owned
+   * transaction goes to the server again through the same validation as a purchase. The server
+   * knows a transaction it has granted and grants nothing twice; its answer (`result: 1`) still
+   * names the products, whose callbacks run as after a purchase. A store that fails to restore
+   * posts an error and answers nothing restored.
+   *
+   * @example
+   * const { restored } = await flow.restore();
+   */
+  async restore(): Promise<RestoreResult> {
+    let owned: AdapterTransaction[];
+    try {
+      owned = await this.options.adapter.restore();
+    } catch (error) {
+      this.post({ type: 'error', data: { message: messageOf(error) } });
+      return { restored: [] };
+    }
+    const restored: RestoreResult['restored'] = [];
+    for (const transaction of owned) {
+      const products = await this.verifyAgain(transaction);
+      restored.push({
+        productId: transaction.productIds[0] ?? '',
+        transactionId: transaction.id,
+        verified: products !== null,
+        products: products ?? [],
+      });
+    }
+    return { restored };
+  }
+
+  // The validation of verify(), answering the products verified (null when not verified).
+  private async verifyAgain(transaction: AdapterTransaction): Promise<string[] | null> {
+    let answer: DataAnswer<ValidatePurchaseData>;
+    try {
+      answer = await this.options.store.validatePurchase(
+        transaction.data,
+        this.options.validatorPath ?? Paths.validatePurchase,
+      );
+    } catch {
+      return null;
+    }
+    const ids = verifiedProducts(answer);
+    if (!ids) return null;
+    for (const id of ids) {
+      const product = this.find(id);
+      const callback = product && this.callbacks.get(product.id);
+      if (product && callback) this.safely(() => callback(product, transaction));
+    }
+    return ids;
+  }
+
+  // Orders one unit and answers the flow's last word about it: finished, cancelled or failed.
+  private orderAndWait(idOrAlias: string, productId: string | undefined): Promise<StoreMessage> {
+    return new Promise((resolve) => {
+      const wait = (m: StoreMessage) => {
+        if (m.type === 'ordered' || m.type === 'approved') return;
+        // Another product's news (a pending purchase approved on resume) is not this unit's.
+        if ('productId' in m.data && m.data.productId !== undefined && m.data.productId !== productId) return;
+        this.waiters.delete(wait);
+        resolve(m);
+      };
+      this.waiters.add(wait);
+      void this.order(idOrAlias);
+    });
+  }
+
+  /**
    * Stops listening to the store and to resume events.
    *
    * @example
@@ -146,6 +248,8 @@ export class PurchaseFlow {
       owned: existing?.owned ?? false,
       ...(existing?.title !== undefined ? { title: existing.title } : {}),
       ...(existing?.price !== undefined ? { price: existing.price } : {}),
+      ...(existing?.priceMicros !== undefined ? { priceMicros: existing.priceMicros } : {}),
+      ...(existing?.currency !== undefined ? { currency: existing.currency } : {}),
     });
     this.callbacks.set(input.id, input.callback);
   }
@@ -258,6 +362,7 @@ export class PurchaseFlow {
 
   private post(message: StoreMessage): void {
     this.safely(() => this.options.onMessage(message));
+    for (const wait of [...this.waiters]) wait(message);
   }
 
   private async guard(run: () => Promise<void>): Promise<void> {

@@ -14,7 +14,10 @@ export interface PurchaseProduct extends StoreProductDefinition {
   canPurchase: boolean;
   owned: boolean;
   title?: string;
+  /** Price as the store formats it (the buyer's currency and locale). */
   price?: string;
+  priceMicros?: number;
+  currency?: string;
 }
 
 /**
@@ -41,6 +44,32 @@ export type StoreMessage =
   | { type: 'orderError'; code: 804; data: Record<string, never> }
   | { type: 'cancelled'; code?: undefined; data: { productId?: string } }
   | { type: 'error'; code?: undefined; data: { message: string; productId?: string; code?: number } };
+
+/**
+ * What {@link PurchaseFlow.purchase} did: how many units were bought and the flow's last message
+ * (null when nothing was ordered). `refused: 'onlyOne'` says more than one unit of a non-consumable
+ * or subscription was asked for, and nothing was ordered.
+ *
+ * @example
+ * const { bought, message, refused } = await flow.purchase('credits-100', 2);
+ */
+export interface PurchaseResult {
+  bought: number;
+  message: StoreMessage | null;
+  refused?: 'onlyOne';
+}
+
+/**
+ * What {@link PurchaseFlow.restore} found: each owned transaction the store restored, and whether
+ * the server verified it again (`products`: the products it answered for).
+ *
+ * @example
+ * const { restored } = await flow.restore();
+ * restored.filter((r) => r.verified).map((r) => r.productId);
+ */
+export interface RestoreResult {
+  restored: { productId: string; transactionId: string; verified: boolean; products: string[] }[];
+}
 
 /**
  * The validator the flow calls: {@link StoreClient.validatePurchase} fits.

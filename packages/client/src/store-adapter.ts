@@ -29,8 +29,12 @@ export interface AdapterProductState {
   canPurchase: boolean;
   owned?: boolean;
   title?: string;
-  /** Price as the store formats it. */
+  /** Price as the store formats it (the buyer's currency and locale). */
   price?: string;
+  /** The same price in millionths of `currency` (to add prices up). */
+  priceMicros?: number;
+  /** The price's ISO 4217 currency. */
+  currency?: string;
 }
 
 /**
@@ -86,6 +90,11 @@ export interface StoreAdapter {
   refresh(): Promise<void>;
   /** Opens the store's purchase for one product. */
   order(productId: string): Promise<AdapterOrderResult>;
+  /**
+   * Has the store restore the buyer's purchases (App Store's restore, Google Play's owned purchases)
+   * and answers the transactions the buyer owns.
+   */
+  restore(): Promise<AdapterTransaction[]>;
   /** Tells the store a transaction is delivered (consumed, acknowledged). */
   finish(transaction: AdapterTransaction): Promise<void>;
   /** Calls `listener` with every event; answers a function that stops it. */

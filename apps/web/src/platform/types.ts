@@ -1,5 +1,5 @@
 import type { Product, Provider } from '@till/protocol';
-import type { PurchaseFlowOptions, StoreMessage } from '@till/client';
+import type { PurchaseFlowOptions, PurchaseProduct, RestoreResult, StoreMessage } from '@till/client';
 
 /** Where a saved file went, so that the app can say so and offer to open or share it. */
 export interface SavedFile {
@@ -59,14 +59,40 @@ export interface Platform {
    * the app's start on. Nothing where there is no in-app store.
    */
   startInAppStore(products: readonly Product[], store: { validatePurchase: InAppValidator }): Promise<void>;
-  /** Buys the products through the in-app store; resolves with the flow's final message. */
+  /**
+   * Buys the lines through the in-app store (a consumable once per unit, anything else at most
+   * once); resolves with the flow's final message and how many units of each product were bought.
+   */
   buyInApp(
-    products: readonly Product[],
+    lines: readonly InAppLine[],
     store: { validatePurchase: InAppValidator },
     onMessage?: (message: StoreMessage) => void,
-  ): Promise<StoreMessage>;
+  ): Promise<InAppPurchase>;
+  /**
+   * Calls `listener` with the in-app store's products (by store id: loaded, valid, canPurchase, the
+   * store's own price) now and as they change; answers a function that stops it. Never called in
+   * a browser.
+   */
+  watchInAppProducts(listener: (products: readonly PurchaseProduct[]) => void): () => void;
+  /**
+   * Restores the buyer's purchases from the in-app store, each verified by the server again;
+   * answers what was restored. Fails in a browser.
+   */
+  restoreInApp(store: { validatePurchase: InAppValidator }): Promise<RestoreResult>;
   /** Native behaviour of the shell: back button, status bar, keyboard, splash. Nothing in a browser. */
   startShell(): void;
+}
+
+/** A cart line to buy in the app's store. */
+export interface InAppLine {
+  product: Product;
+  quantity: number;
+}
+
+/** What an in-app purchase ended with, and the units bought by catalog product id (only those). */
+export interface InAppPurchase {
+  message: StoreMessage;
+  bought: Readonly<Record<string, number>>;
 }
 
 /** The server's check of a store transaction: `till.store.validatePurchase`. */

@@ -54,6 +54,8 @@ describe('CdvPurchaseAdapter over cordova-plugin-purchase (TEST platform)', () =
       ['com.till.monthly', true, true, true],
     ]);
     expect(flow.products[0]?.price).toMatch(/\$/);
+    // The price in numbers too, to add up a cart in the buyer's currency.
+    expect(flow.products[0]).toMatchObject({ priceMicros: expect.any(Number), currency: 'USD' });
   });
 
   it('buys, verifies on the server with the transaction as JSON, finishes and ends owned: 799, 801, 800', async () => {
@@ -112,6 +114,8 @@ describe('CdvPurchaseAdapter over cordova-plugin-purchase (TEST platform)', () =
       register: () => [],
       initialize: async () => [],
       update: async () => {},
+      restorePurchases: async () => undefined,
+      localTransactions: [],
       get: () => undefined,
       order: async () => undefined,
       when: () => when,

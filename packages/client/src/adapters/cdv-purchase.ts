@@ -92,6 +92,16 @@ export class CdvPurchaseAdapter implements StoreAdapter {
     this.announceProducts();
   }
 
+  async restore(): Promise<AdapterTransaction[]> {
+    const error = await this.store.restorePurchases();
+    if (error) throw new Error(error.message);
+    // What the device's receipts hold after the restore, for this platform: finished purchases too,
+    // which the plugin does not report as approved again. The server answers for any product.
+    const owned = this.store.localTransactions.filter((t) => t.platform === this.platform && !isVirtual(t));
+    for (const t of owned) this.native.set(t.transactionId, t);
+    return owned.map(toTransaction);
+  }
+
   async order(productId: string): Promise<AdapterOrderResult> {
     const offer = this.store.get(productId, this.platform)?.getOffer();
     if (!offer) return { ok: false, cancelled: false, message: 'This product cannot be bought here' };
@@ -159,6 +169,9 @@ export class CdvPurchaseAdapter implements StoreAdapter {
       owned: !!p?.owned,
       ...(p?.title ? { title: p.title } : {}),
       ...(p?.pricing?.price ? { price: p.pricing.price } : {}),
+      ...(typeof p?.pricing?.priceMicros === 'number' && p.pricing.currency
+        ? { priceMicros: p.pricing.priceMicros, currency: p.pricing.currency }
+        : {}),
     };
   }
 

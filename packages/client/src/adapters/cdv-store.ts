@@ -24,7 +24,8 @@ export interface CdvProductLike {
   title?: string;
   canPurchase: boolean;
   owned: boolean;
-  pricing?: { price?: string } | undefined;
+  /** The first offer's price as the store formats it for the buyer, in micro-units of its ISO 4217 currency. */
+  pricing?: { price?: string; priceMicros?: number; currency?: string } | undefined;
   getOffer(id?: string): CdvOfferLike | undefined;
 }
 
@@ -87,6 +88,10 @@ export interface CdvStoreLike {
   register(products: { id: string; type: string; platform: string }[]): unknown;
   initialize(platforms?: (string | { platform: string; options?: unknown })[]): Promise<unknown>;
   update(): Promise<unknown>;
+  /** Replays the buyer's transactions from the store; answers an error, or nothing. */
+  restorePurchases(): Promise<CdvErrorLike | undefined>;
+  /** Every transaction of the receipts on the device. */
+  readonly localTransactions: CdvTransactionLike[];
   get(productId: string, platform?: string): CdvProductLike | undefined;
   order(offer: CdvOfferLike, additionalData?: unknown): Promise<CdvErrorLike | undefined>;
   when(): CdvWhenLike;

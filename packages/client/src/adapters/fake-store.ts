@@ -32,6 +32,8 @@ export interface FakeStoreOptions {
   platform?: string;
   /** Make `finish` fail. */
   failFinish?: boolean;
+  /** How transaction ids start; default `fake`. Each fake counts from 1, so two against one server need their own. */
+  idPrefix?: string;
 }
 
 /**
@@ -53,18 +55,21 @@ export class FakeStoreAdapter implements StoreAdapter {
   readonly orders: string[] = [];
   readonly finished: AdapterTransaction[] = [];
   initializeCount = 0;
+  restoreCount = 0;
   refreshCount = 0;
   private readonly listeners = new Set<(event: StoreAdapterEvent) => void>();
   private readonly unknown: Set<string>;
   private readonly platform: string;
   private readonly owned = new Set<string>();
   private serial = 0;
+  private readonly idPrefix: string;
 
   constructor(options: FakeStoreOptions = {}) {
     this.outcome = options.outcome ?? 'approve';
     this.failFinish = options.failFinish ?? false;
     this.unknown = new Set(options.unknownProducts ?? []);
     this.platform = options.platform ?? 'test';
+    this.idPrefix = options.idPrefix ?? 'fake';
   }
 
   register(products: readonly StoreProductDefinition[]): void {
@@ -99,6 +104,12 @@ export class FakeStoreAdapter implements StoreAdapter {
     }
   }
 
+  /** Answers the finished transactions of products that stay owned (not consumables). */
+  async restore(): Promise<AdapterTransaction[]> {
+    this.restoreCount += 1;
+    return this.finished.filter((t) => t.productIds.some((id) => this.owned.has(id)));
+  }
+
   async finish(transaction: AdapterTransaction): Promise<void> {
     if (this.failFinish) throw new Error('The store could not finish the transaction');
     this.finished.push(transaction);
@@ -123,7 +134,7 @@ export class FakeStoreAdapter implements StoreAdapter {
    */
   transaction(productId: string): AdapterTransaction {
     this.serial += 1;
-    const id = `fake-${productId}-${this.serial}`;
+    const id = `${this.idPrefix}-${productId}-${this.serial}`;
     return {
       id,
       productIds: [productId],

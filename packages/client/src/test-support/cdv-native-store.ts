@@ -196,6 +196,17 @@ export class ScriptedCdvStore implements CdvStoreLike {
     return undefined;
   }
 
+  /** Every transaction the device's receipt holds, as the plugin's `localTransactions`. */
+  get localTransactions(): CdvTransactionLike[] {
+    return [...this.transactions];
+  }
+
+  /** The plugin replays the receipt's transactions; those still approved are reported again. */
+  async restorePurchases(): Promise<CdvErrorLike | undefined> {
+    await this.update();
+    return undefined;
+  }
+
   get(productId: string, platform?: string): CdvProductLike | undefined {
     return this.products.find((p) => p.id === productId && (platform === undefined || p.platform === platform));
   }

@@ -1,3 +1,4 @@
+import { useProducts } from '@/features/store/api/store-api';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
@@ -5,6 +6,7 @@ import type { Order } from '@till/protocol';
 import { Page } from '@/components/page';
 import { useCartStore } from '@/features/cart/hooks/use-cart';
 import { OrderList } from '@/features/orders/components/order-list';
+import { RestorePurchases } from '@/features/orders/components/restore-purchases';
 import { OrderView } from '@/features/orders/components/order-view';
 import { orderRef } from '@/lib/order-ref';
 import { framedPaymentFrom } from '@/lib/payment';
@@ -47,9 +49,11 @@ export function OrderRoute() {
 
 export function OrdersRoute() {
   const { t } = useTranslation();
+  const products = useProducts();
   return (
     <RequireAuth>
       <Page title={t('orders.title')}>
+        <RestorePurchases products={products.data} />
         <OrderList orderHref={paths.order.href} />
       </Page>
     </RequireAuth>

@@ -144,12 +144,38 @@ export const nativePlatform: Platform = {
     const cdv = cdvStore();
     if (cdv) await startInAppStore({ store, cdv, products, validator, onResume: (l) => this.onResume(l) });
   },
-  async buyInApp(products, validator, onMessage) {
+  async buyInApp(lines, validator, onMessage) {
     const store = this.inAppStore();
     const { buyInApp, cdvStore } = await import('./purchase');
     const cdv = cdvStore();
     if (!store || !cdv) throw new Error('The in-app store is not available');
-    return buyInApp({ store, cdv, products, validator, onResume: (l) => this.onResume(l), onMessage });
+    return buyInApp({
+      store,
+      cdv,
+      products: lines.map((l) => l.product),
+      quantities: Object.fromEntries(lines.map((l) => [l.product.id, l.quantity])),
+      validator,
+      onResume: (l) => this.onResume(l),
+      onMessage,
+    });
+  },
+  async restoreInApp(validator) {
+    const store = this.inAppStore();
+    const { restoreInApp, cdvStore } = await import('./purchase');
+    const cdv = cdvStore();
+    if (!store || !cdv) throw new Error('The in-app store is not available');
+    return restoreInApp({ store, cdv, validator, onResume: (l) => this.onResume(l) });
+  },
+  watchInAppProducts(listener) {
+    let stop: (() => void) | null = null;
+    let stopped = false;
+    void import('./purchase').then((m) => {
+      if (!stopped) stop = m.watchInAppProducts(listener);
+    });
+    return () => {
+      stopped = true;
+      stop?.();
+    };
   },
   startShell() {
     void import('./shell').then((m) => m.startShell());

@@ -4,7 +4,7 @@ import type { StoreMessage } from '@till/client';
 // The plugin's native platforms scripted with the structures cordova-plugin-purchase 13 reports
 // (the SDK's own test support): App Store transactions and Google Play purchases.
 import { playNativePurchase, ScriptedCdvStore } from '../../../../../packages/client/src/test-support/cdv-native-store';
-import { buyInApp, cdvStore, resetInAppFlow, startInAppStore } from './purchase';
+import { buyInApp, cdvStore, resetInAppFlow, restoreInApp, startInAppStore } from './purchase';
 
 const product = (over: Partial<Product> = {}): Product => ({
   id: 'p1',
@@ -67,7 +67,7 @@ describe('in-app purchases in the shell', () => {
     });
     const check = validator(1);
     const seen: StoreMessage[] = [];
-    const last = await buyInApp({
+    const { message: last } = await buyInApp({
       store: 'googleplay',
       cdv: store,
       products: [product()],
@@ -97,7 +97,7 @@ describe('in-app purchases in the shell', () => {
       },
       purchase: (id) => ({ transactionId: '2000000001', productId: id, jwsRepresentation: 'a.b.c' }),
     });
-    const last = await buyInApp({
+    const { message: last } = await buyInApp({
       store: 'appstore',
       cdv: store,
       products: [product()],
@@ -121,9 +121,67 @@ describe('in-app purchases in the shell', () => {
       validator: validator(1),
       onResume: () => () => undefined,
     };
-    expect((await buyInApp({ ...options, products: [product()] })).type).toBe('cancelled');
+    expect((await buyInApp({ ...options, products: [product()] })).message.type).toBe('cancelled');
     await expect(buyInApp({ ...options, products: [product({ title: 'Web only', storeIds: {} })] })).rejects.toThrow(
       /Web only is not sold in the googleplay store/,
     );
+  });
+
+  it('buys a consumable once per unit asked, each verified, and says how many were bought', async () => {
+    let serial = 0;
+    const store = new ScriptedCdvStore({
+      platform: 'android-playstore',
+      purchase: (id) => {
+        serial += 1;
+        return playNativePurchase({ purchaseToken: `tok-${serial}`, productId: id, packageName: 'app.till.mobile' });
+      },
+    });
+    const check = validator(1);
+    const result = await buyInApp({
+      store: 'googleplay',
+      cdv: store,
+      products: [product()],
+      quantities: { p1: 3 },
+      validator: check,
+      onResume: () => () => undefined,
+    });
+    expect(result).toMatchObject({ message: { type: 'finished' }, bought: { p1: 3 } });
+    expect(check.validatePurchase).toHaveBeenCalledTimes(3);
+    expect(store.finished).toHaveLength(3);
+  });
+
+  it('refuses more than one unit of a non-consumable before ordering anything', async () => {
+    const store = new ScriptedCdvStore({
+      platform: 'android-playstore',
+      purchase: (id) => playNativePurchase({ purchaseToken: 'tok-1', productId: id, packageName: 'app.till.mobile' }),
+    });
+    const order = vi.spyOn(store, 'order');
+    await expect(
+      buyInApp({
+        store: 'googleplay',
+        cdv: store,
+        products: [product({ type: 1 })],
+        quantities: { p1: 2 },
+        validator: validator(1),
+        onResume: () => () => undefined,
+      }),
+    ).rejects.toThrow('can be bought only once');
+    expect(order).not.toHaveBeenCalled();
+  });
+
+  it('restores a finished purchase from the device and has the server verify it again', async () => {
+    const store = new ScriptedCdvStore({
+      platform: 'android-playstore',
+      purchase: (id) => playNativePurchase({ purchaseToken: 'tok-1', productId: id, packageName: 'app.till.mobile' }),
+    });
+    const check = validator(1);
+    const options = { store: 'googleplay' as const, cdv: store, validator: check, onResume: () => () => undefined };
+    await buyInApp({ ...options, products: [product({ type: 1 })] });
+    const sent = (check.validatePurchase.mock.calls[0] as unknown[])[0];
+    const { restored } = await restoreInApp(options);
+    expect(check.validatePurchase).toHaveBeenCalledTimes(2);
+    // The same purchase (now finished on the device), so the server knows it and grants nothing twice.
+    expect((check.validatePurchase.mock.calls[1] as unknown[])[0]).toEqual({ ...(sent as object), state: 'finished' });
+    expect(restored).toMatchObject([{ productId: 'till.credits100', verified: true, products: ['credits100'] }]);
   });
 });

@@ -1,6 +1,13 @@
-import { CdvPlatform, CdvPurchaseAdapter, PurchaseFlow, type StoreMessage } from '@till/client';
-import type { Product } from '@till/protocol';
-import type { InAppStore, InAppValidator } from '../types';
+import {
+  CdvPlatform,
+  CdvPurchaseAdapter,
+  PurchaseFlow,
+  type PurchaseProduct,
+  type RestoreResult,
+  type StoreMessage,
+} from '@till/client';
+import { ProductType, type Product } from '@till/protocol';
+import type { InAppPurchase, InAppStore, InAppValidator } from '../types';
 
 type CdvStore = ConstructorParameters<typeof CdvPurchaseAdapter>[0];
 
@@ -14,10 +21,20 @@ const PLUGIN_PLATFORM: Record<InAppStore, string> = {
   googleplay: CdvPlatform.GooglePlay,
 };
 
-// A message after which the flow has nothing more to say about the order.
-const isFinal = (m: StoreMessage) => m.type !== 'ordered' && m.type !== 'approved';
-
 let flow: { store: InAppStore; flow: PurchaseFlow; listeners: Set<(m: StoreMessage) => void> } | undefined;
+
+// What the store says about its products (loaded, valid, canPurchase, its own price), for the pages.
+const productWatchers = new Set<(products: readonly PurchaseProduct[]) => void>();
+
+/**
+ * Calls `listener` with the store's products now (once the flow runs) and whenever they change;
+ * answers a function that stops it.
+ */
+export function watchInAppProducts(listener: (products: readonly PurchaseProduct[]) => void): () => void {
+  productWatchers.add(listener);
+  if (flow) listener(flow.flow.products);
+  return () => void productWatchers.delete(listener);
+}
 
 interface FlowOptions {
   store: InAppStore;
@@ -44,6 +61,9 @@ async function ensureFlow(options: FlowOptions, items: ReturnType<typeof itemsOf
       },
       products: items,
       onResume: options.onResume,
+      onProductsChange: (products) => {
+        for (const w of [...productWatchers]) w(products);
+      },
     });
     flow = { store: options.store, flow: created, listeners };
     await created.start();
@@ -63,35 +83,55 @@ export async function startInAppStore(options: FlowOptions & { products: readonl
 /**
  * Buys the products one after another through the platform's store: each is ordered by its store
  * id, approved by the store, verified by the server (`validatePurchase`, which pays the order) and
- * then finished. Resolves with the first message that is not a success, or the last one.
+ * then finished. A consumable is bought as many times as `quantities` asks (by catalog id, default
+ * one), one verified store purchase per unit; a non-consumable or a subscription at most once, and
+ * asking for more is refused before anything is ordered. Stops at the first unit not bought, and
+ * answers that unit's message (or the last one) with how many units of each product were bought.
  *
  * One flow lives for the app's lifetime: the plugin's store initializes once per run.
  */
 export async function buyInApp(
-  options: FlowOptions & { products: readonly Product[]; onMessage?: (message: StoreMessage) => void },
-): Promise<StoreMessage> {
-  for (const p of options.products)
+  options: FlowOptions & {
+    products: readonly Product[];
+    quantities?: Readonly<Record<string, number>>;
+    onMessage?: (message: StoreMessage) => void;
+  },
+): Promise<InAppPurchase> {
+  const quantity = (p: Product) => options.quantities?.[p.id] ?? 1;
+  for (const p of options.products) {
     if (!p.storeIds[options.store]) throw new Error(`${p.title} is not sold in the ${options.store} store`);
+    if (quantity(p) > 1 && p.type !== ProductType.Consumable)
+      throw new Error(`${p.title} can be bought only once in the ${options.store} store`);
+  }
   const items = itemsOf(options.store, options.products);
   await ensureFlow(options, items);
   if (!flow) throw new Error('The in-app store did not start');
   const { flow: current, listeners } = flow;
-  let last: StoreMessage | undefined;
-  for (const item of items) {
-    last = await new Promise<StoreMessage>((resolve) => {
-      const listen = (m: StoreMessage) => {
-        options.onMessage?.(m);
-        if (!isFinal(m)) return;
-        listeners.delete(listen);
-        resolve(m);
-      };
-      listeners.add(listen);
-      void current.order(item.id);
-    });
-    if (last.type !== 'finished') return last;
+  const listen = (m: StoreMessage) => options.onMessage?.(m);
+  listeners.add(listen);
+  const bought: Record<string, number> = {};
+  let last: StoreMessage | null = null;
+  try {
+    for (const p of options.products) {
+      const result = await current.purchase(p.storeIds[options.store] ?? '', quantity(p));
+      if (result.bought) bought[p.id] = result.bought;
+      last = result.message ?? last;
+      if (!last || last.type !== 'finished') break;
+    }
+  } finally {
+    listeners.delete(listen);
   }
   if (!last) throw new Error('Nothing to buy');
-  return last;
+  return { message: last, bought };
+}
+
+/**
+ * Restores the buyer's purchases: the store replays what the buyer owns, and each owned transaction
+ * is verified by the server again as a purchase is (which grants nothing twice).
+ */
+export async function restoreInApp(options: FlowOptions): Promise<RestoreResult> {
+  const current = await ensureFlow(options, []);
+  return current.flow.restore();
 }
 
 /** Forgets the flow (tests start each from a fresh plugin store). */

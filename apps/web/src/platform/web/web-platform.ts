@@ -42,6 +42,8 @@ export const createWebPlatform = (onVisibleAgain: (listener: () => void) => () =
   async closePaymentPage() {},
   inAppStore: () => null,
   startInAppStore: async () => {},
+  watchInAppProducts: () => () => undefined,
+  restoreInApp: () => Promise.reject(new Error('The browser has no in-app store')),
   buyInApp: () => Promise.reject(new Error('The browser has no in-app store')),
   startShell() {},
 });

@@ -1,8 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { StoreMessage } from '@till/client';
-import type { Platform } from '@/platform/types';
+import type { PurchaseProduct, StoreMessage } from '@till/client';
+import { ProductType, type Product } from '@till/protocol';
+import type { InAppPurchase, Platform } from '@/platform/types';
 import { testProduct } from '@/test/fixtures';
 import { fakeTill, renderWithApp, signInFake } from '@/test/render';
 import { CartStore } from '../hooks/cart-store';
@@ -16,9 +17,29 @@ vi.mock('@/platform/platform', () => ({
   onResume: () => () => undefined,
 }));
 
-const pro = testProduct();
+const storeIds = (id: string) => ({ appstore: `app.till.${id}`, googleplay: `till.${id}` });
+const pro = testProduct({ storeIds: storeIds('pro-unlock') });
 
-function phone(kind: 'ios' | 'android', answer: StoreMessage): Platform {
+// What the store says about each product by store id: loaded, valid and purchasable unless told.
+const storeState = (id: string, over: Partial<PurchaseProduct> = {}): PurchaseProduct => ({
+  id,
+  alias: id,
+  type: 1,
+  loaded: true,
+  valid: true,
+  canPurchase: true,
+  owned: false,
+  ...over,
+});
+const everything = (kind: 'ios' | 'android') =>
+  ['pro-unlock', 'credits-100'].map((id) => storeState(storeIds(id)[kind === 'ios' ? 'appstore' : 'googleplay']));
+
+function phone(
+  kind: 'ios' | 'android',
+  answer: StoreMessage,
+  bought: InAppPurchase['bought'] = {},
+  storeProducts: readonly PurchaseProduct[] = everything(kind),
+): Platform {
   return {
     kind,
     saveFile: vi.fn(),
@@ -33,23 +54,29 @@ function phone(kind: 'ios' | 'android', answer: StoreMessage): Platform {
     closePaymentPage: vi.fn(),
     inAppStore: () => (kind === 'ios' ? 'appstore' : 'googleplay'),
     startInAppStore: vi.fn(async () => undefined),
-    buyInApp: vi.fn(async () => answer),
+    buyInApp: vi.fn(async () => ({ message: answer, bought })),
+    restoreInApp: vi.fn(async () => ({ restored: [] })),
+    watchInAppProducts: (listener) => {
+      listener(storeProducts);
+      return () => undefined;
+    },
     startShell: vi.fn(),
   };
 }
 
-function render(platform: Platform) {
+function render(platform: Platform, item: { product: Product; quantity: number } = { product: pro, quantity: 1 }) {
   shell.platform = platform;
+  const product = item.product;
   const till = fakeTill((path) => {
     if (path === 'api/store/getCheckoutForm') {
       const providers = ['card', 'default', 'appstore', 'googleplay'].map((provider) => ({ provider, url: '' }));
-      return { code: 900, data: { products: [pro], total: pro.price, providers } };
+      return { code: 900, data: { products: [product], total: product.price, providers } };
     }
     return { code: 904, parameter: 'path' };
   });
   signInFake(till);
   const cart = new CartStore(null);
-  cart.add('pro-unlock');
+  cart.add(product.id, item.quantity);
   const onPaidInApp = vi.fn();
   renderWithApp(
     <CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} onPaidInApp={onPaidInApp} />,
@@ -66,14 +93,14 @@ const finished: StoreMessage = {
 
 describe('checkout in the phone app', () => {
   it('offers only the App Store and credits inside the iOS app, and buys there', async () => {
-    const platform = phone('ios', finished);
+    const platform = phone('ios', finished, { 'pro-unlock': 1 });
     const { till, cart, onPaidInApp } = render(platform);
     await screen.findByRole('radio', { name: 'App Store' });
     const routes = screen.getAllByRole('radio').map((r) => r.getAttribute('value'));
     expect(routes).toEqual(['appstore', 'credits']);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Buy' }));
     await waitFor(() => expect(onPaidInApp).toHaveBeenCalled());
-    expect(platform.buyInApp).toHaveBeenCalledWith([pro], till.store);
+    expect(platform.buyInApp).toHaveBeenCalledWith([{ product: pro, quantity: 1 }], till.store);
     expect(cart.count).toBe(0);
   });
 
@@ -89,5 +116,59 @@ describe('checkout in the phone app', () => {
     await screen.findByText('The purchase was cancelled; your cart is still here.');
     expect(onPaidInApp).not.toHaveBeenCalled();
     expect(cart.count).toBe(1);
+  });
+
+  it('asks the store for every unit of a consumable and keeps in the cart the units not bought', async () => {
+    const credits = testProduct({
+      id: 'credits-100',
+      alias: 'credits-100',
+      title: '100 credits',
+      type: ProductType.Consumable,
+      storeIds: storeIds('credits-100'),
+    });
+    // Two of three were bought, then the buyer cancelled the third.
+    const platform = phone('ios', { type: 'cancelled', data: {} }, { 'credits-100': 2 });
+    const { till, cart, onPaidInApp } = render(platform, { product: credits, quantity: 3 });
+    await screen.findByRole('radio', { name: 'App Store' });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Buy' }));
+    await screen.findByText('The purchase was cancelled; your cart is still here.');
+    expect(platform.buyInApp).toHaveBeenCalledWith([{ product: credits, quantity: 3 }], till.store);
+    expect(cart.snapshot).toEqual([{ id: 'credits-100', quantity: 1 }]);
+    expect(onPaidInApp).not.toHaveBeenCalled();
+  });
+
+  it('says why more than one of a non-consumable cannot be bought in the app, and does not buy it', async () => {
+    const platform = phone('ios', finished, { 'pro-unlock': 1 });
+    const { cart } = render(platform, { product: pro, quantity: 2 });
+    await screen.findByRole('radio', { name: 'App Store' });
+    expect(
+      screen.getByText("Pro unlock can be bought only once in the app's store: set the quantity to 1."),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Buy' })).toBeDisabled();
+    expect(platform.buyInApp).not.toHaveBeenCalled();
+    expect(cart.count).toBe(2);
+  });
+
+  it("shows the store's own prices and total inside the app", async () => {
+    const platform = phone('ios', finished, {}, [
+      storeState('app.till.pro-unlock', { price: '5,49 €', priceMicros: 5_490_000, currency: 'EUR' }),
+    ]);
+    render(platform);
+    await screen.findByRole('radio', { name: 'App Store' });
+    expect(await screen.findByText('5,49 €')).toBeInTheDocument();
+    expect(screen.getByTestId('checkout-total')).toHaveTextContent('€5.49');
+    expect(screen.queryByText('$4.99')).not.toBeInTheDocument();
+  });
+
+  it('does not sell in the app a product its store does not offer, and says why', async () => {
+    const platform = phone('ios', finished, {}, [storeState('app.till.pro-unlock', { canPurchase: false })]);
+    render(platform);
+    await screen.findByRole('radio', { name: 'App Store' });
+    expect(
+      await screen.findByText(
+        "Pro unlock: The app's store cannot sell this product now: it is owned already, or a purchase of it is under way.",
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Buy' })).toBeDisabled();
   });
 });

@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { OrderStatus, type Money, type Order, type Provider } from '@till/protocol';
+import { OrderStatus, ProductType, type Money, type Order, type Provider } from '@till/protocol';
 import { PaymentRouteChoice } from '@/components/payment-route-choice';
 import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { ApiError, codeOf, isApiError } from '@/lib/api-error';
@@ -20,6 +20,7 @@ import {
 import { useTill } from '@/lib/till';
 import { getPlatform, isNativeShell } from '@/platform/platform';
 import type { Platform } from '@/platform/types';
+import { useInAppStore, type InAppOffer } from '@/platform/use-in-app-store';
 import { checkout, payWithCredits, useCheckoutForm, useCheckoutPreview } from '../api/checkout-api';
 import { useCart } from '../hooks/use-cart';
 import { CheckoutSummary, type SummaryLine } from './checkout-summary';
@@ -64,6 +65,7 @@ export function CheckoutPanel({
   const couponCode = !signedIn ? applied : preview.data?.coupon && !preview.isPlaceholderData ? applied : '';
   const queryClient = useQueryClient();
   const [chosen, setChosen] = useState<Provider | null>(null);
+  const inAppStore = useInAppStore();
   // The browser's platform is known at once (no store, every web route); the shell's once loaded.
   const [platform, setPlatform] = useState<Platform | null>(null);
   // The route chosen last time is kept in a config file and offered first again.
@@ -87,13 +89,22 @@ export function CheckoutPanel({
   const buyInApp = useMutation({
     mutationFn: async () => {
       if (!platform || !form.data) throw new Error('The checkout is not ready');
-      return platform.buyInApp(form.data.products, till.store);
+      const products = new Map(form.data.products.map((p) => [p.id, p]));
+      const wanted = lines.flatMap((l) => {
+        const product = products.get(l.id);
+        return product ? [{ product, quantity: l.quantity }] : [];
+      });
+      return { wanted, result: await platform.buyInApp(wanted, till.store) };
     },
-    onSuccess: (message) => {
-      if (message.type !== 'finished') return;
-      store.clear();
-      void queryClient.invalidateQueries({ queryKey: ['store'] });
-      onPaidInApp();
+    onSuccess: ({ wanted, result }) => {
+      // Only what the store sold and the server verified leaves the cart: a purchase that stops
+      // half way (cancelled, refused) keeps the units still to buy.
+      for (const { product, quantity } of wanted) {
+        const bought = result.bought[product.id] ?? 0;
+        if (bought) store.setQuantity(product.id, quantity - bought);
+      }
+      if (Object.keys(result.bought).length) void queryClient.invalidateQueries({ queryKey: ['store'] });
+      if (result.message.type === 'finished') onPaidInApp();
     },
   });
 
@@ -178,7 +189,46 @@ export function CheckoutPanel({
         discount: null,
         total: form.data.total,
       };
+  // Paid in the app's store, the cart costs what that store charges: its own price for each line
+  // (the buyer's currency and locale) and their sum; a product it does not offer is named with why.
+  const inApp = provider && isInAppRoute(provider) && inAppStore ? inAppStore : null;
+  const offers = new Map<string, InAppOffer>();
+  if (inApp)
+    for (const l of lines) {
+      const product = byId.get(l.id);
+      if (product) offers.set(l.id, inApp.offer(product));
+    }
+  const notOffered = [...offers].flatMap(([id, offer]) =>
+    offer.status === 'offered' ? [] : [{ title: byId.get(id)?.title ?? id, status: offer.status }],
+  );
+  if (inApp) {
+    const storeLines = summary.lines.map((line) => {
+      const offer = offers.get(line.productId);
+      if (offer?.status !== 'offered') return { ...line, amount: null };
+      const amount = offer.money ? { ...offer.money, amount: offer.money.amount * line.quantity } : null;
+      return { ...line, amount, ...(line.quantity === 1 && offer.price ? { price: offer.price } : {}) };
+    });
+    const amounts = storeLines.map((l) => l.amount);
+    const currency = amounts[0]?.currency;
+    const total =
+      amounts.length && amounts.every((a) => a && a.currency === currency)
+        ? { amount: amounts.reduce((sum, a) => sum + (a?.amount ?? 0), 0), currency: currency ?? '' }
+        : null;
+    summary.lines = storeLines;
+    summary.subtotal = total;
+    summary.discount = null;
+    summary.total = total;
+  }
   const owned = summary.lines.filter((l) => l.owned);
+  // The app stores sell a non-consumable or a subscription once per buyer: more than one of it in
+  // the cart cannot be bought there.
+  const onlyOnce =
+    provider && isInAppRoute(provider)
+      ? lines.flatMap((l) => {
+          const product = byId.get(l.id);
+          return product && l.quantity > 1 && product.type !== ProductType.Consumable ? [product] : [];
+        })
+      : [];
 
   const buyError = (error: unknown): string => {
     const body = error instanceof ApiError ? error.body : undefined;
@@ -248,10 +298,28 @@ export function CheckoutPanel({
           {errorMessage(buyInApp.error)}
         </Alert>
       ) : null}
-      {buyInApp.data && buyInApp.data.type !== 'finished' ? (
-        <Alert severity={buyInApp.data.type === 'cancelled' ? 'info' : 'error'} role="alert" sx={{ mt: 2 }}>
-          {buyInApp.data.type === 'cancelled' ? t('checkout.inAppCancelled') : t('checkout.inAppFailed')}
+      {buyInApp.data && buyInApp.data.result.message.type !== 'finished' ? (
+        <Alert
+          severity={buyInApp.data.result.message.type === 'cancelled' ? 'info' : 'error'}
+          role="alert"
+          sx={{ mt: 2 }}
+        >
+          {buyInApp.data.result.message.type === 'cancelled' ? t('checkout.inAppCancelled') : t('checkout.inAppFailed')}
         </Alert>
+      ) : null}
+      {notOffered.length ? (
+        <Box id="checkout-not-offered" sx={{ mt: 2 }}>
+          {notOffered.map((p) => (
+            <Typography key={p.title} color="warning.dark">
+              {p.title}: {t(`store.inApp.${p.status}`)}
+            </Typography>
+          ))}
+        </Box>
+      ) : null}
+      {onlyOnce.length ? (
+        <Typography id="checkout-only-once" color="warning.dark" sx={{ mt: 2 }}>
+          {t('checkout.inAppOnlyOnce', { titles: onlyOnce.map((p) => p.title).join(', ') })}
+        </Typography>
       ) : null}
       {buy.isPending && !signedIn ? (
         <Alert severity="info" sx={{ mt: 2 }}>
@@ -268,8 +336,23 @@ export function CheckoutPanel({
         size="large"
         fullWidth
         sx={{ mt: 3 }}
-        disabled={!provider || owned.length > 0 || (buy.isPending && signedIn) || buyInApp.isPending}
-        aria-describedby={owned.length ? 'checkout-blocked' : undefined}
+        disabled={
+          !provider ||
+          owned.length > 0 ||
+          onlyOnce.length > 0 ||
+          notOffered.length > 0 ||
+          (buy.isPending && signedIn) ||
+          buyInApp.isPending
+        }
+        aria-describedby={
+          owned.length
+            ? 'checkout-blocked'
+            : notOffered.length
+              ? 'checkout-not-offered'
+              : onlyOnce.length
+                ? 'checkout-only-once'
+                : undefined
+        }
         onClick={onBuy}
       >
         {(buy.isPending && signedIn) || buyInApp.isPending ? t('checkout.working') : t('checkout.buy')}

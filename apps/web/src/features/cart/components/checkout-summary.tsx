@@ -12,6 +12,8 @@ export interface SummaryLine {
   quantity: number;
   amount: Money | null;
   owned?: boolean;
+  /** The line's price as the app's store formats it, shown instead of `amount`. */
+  price?: string;
 }
 
 /**
@@ -49,7 +51,7 @@ export function CheckoutSummary({
               <Typography sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
                 {t('shop.summary.line', { title: line.title, count: line.quantity })}
               </Typography>
-              <Typography sx={{ whiteSpace: 'nowrap' }}>{money(line.amount)}</Typography>
+              <Typography sx={{ whiteSpace: 'nowrap' }}>{line.price ?? money(line.amount)}</Typography>
             </Box>
             {line.owned ? (
               <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 1, pb: 0.5 }}>

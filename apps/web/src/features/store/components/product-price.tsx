@@ -4,22 +4,35 @@ import { useTranslation } from 'react-i18next';
 import { ProductType, type Product } from '@till/protocol';
 import { formatMoney } from '@/lib/format';
 import { periodText } from '@/lib/period';
+import { useInAppStore } from '@/platform/use-in-app-store';
 
-/** Money price and credit price, whichever the product has. */
+/**
+ * Money price and credit price, whichever the product has. In the phone app the money price is the
+ * app's store's own (the buyer's currency and locale, as the store will charge it); a product the
+ * store does not offer says why instead.
+ */
 export function ProductPrice({ product, size = 'body1' }: { product: Product; size?: 'body1' | 'h5' }) {
   const { t, i18n } = useTranslation();
+  const inApp = useInAppStore();
+  const offer = inApp?.offer(product);
   const period = periodText(t, product.grants.period);
+  const price = offer ? (offer.status === 'offered' ? offer.price : null) : formatMoney(product.price, i18n.language);
   return (
     <Box sx={{ display: 'flex', gap: 1, alignItems: 'baseline', flexWrap: 'wrap' }}>
-      {product.price ? (
+      {price ? (
         <Typography variant={size} component="span" sx={{ fontWeight: 600 }}>
-          {formatMoney(product.price, i18n.language)}
+          {price}
           {product.type === ProductType.Subscription && period ? ` ${period}` : ''}
+        </Typography>
+      ) : null}
+      {offer && offer.status !== 'offered' ? (
+        <Typography variant="body2" component="span" color="text.secondary">
+          {t(`store.inApp.${offer.status}`)}
         </Typography>
       ) : null}
       {product.creditPrice !== null ? (
         <Typography variant="body2" component="span" color="text.secondary">
-          {product.price
+          {price
             ? t('store.orCredits', { count: product.creditPrice })
             : t('store.credits', { count: product.creditPrice })}
         </Typography>

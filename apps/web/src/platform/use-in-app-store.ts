@@ -1,0 +1,78 @@
+import { useEffect, useState } from 'react';
+import type { PurchaseProduct } from '@till/client';
+import type { Money, Product } from '@till/protocol';
+import { getPlatform } from './platform';
+import type { InAppStore } from './types';
+
+/**
+ * What the app's store says about a catalog product: offered, with the store's own price (the
+ * buyer's currency and locale), or why it is not: this store does not sell it, has not loaded it,
+ * does not know it (`valid` false), or cannot sell it now (`canPurchase` false: owned already, a
+ * purchase under way).
+ */
+export type InAppOffer =
+  | { status: 'offered'; price: string | null; money: Money | null }
+  | { status: 'notSold' | 'notLoaded' | 'invalid' | 'cannotPurchase' };
+
+/** The app's store and its offers. */
+export interface InAppStoreView {
+  store: InAppStore;
+  offer(product: Product): InAppOffer;
+}
+
+/** The store's price in the minor units of its currency (as the server's prices are), to add up. */
+function moneyOf(p: PurchaseProduct): Money | null {
+  if (p.priceMicros === undefined || !p.currency) return null;
+  let digits: number;
+  try {
+    digits =
+      new Intl.NumberFormat('en', { style: 'currency', currency: p.currency }).resolvedOptions()
+        .maximumFractionDigits ?? 2;
+  } catch {
+    // A currency code Intl does not know: the price cannot be added up.
+    return null;
+  }
+  return { amount: Math.round(p.priceMicros / 10 ** (6 - digits)), currency: p.currency };
+}
+
+/** A product's offer in `store`, from the store's products by store id. */
+export function offerOf(
+  product: Product,
+  store: InAppStore,
+  products: ReadonlyMap<string, PurchaseProduct>,
+): InAppOffer {
+  const storeId = product.storeIds[store];
+  if (!storeId) return { status: 'notSold' };
+  const p = products.get(storeId);
+  if (!p || !p.loaded) return { status: 'notLoaded' };
+  if (!p.valid) return { status: 'invalid' };
+  if (!p.canPurchase) return { status: 'cannotPurchase' };
+  return { status: 'offered', price: p.price ?? null, money: moneyOf(p) };
+}
+
+/**
+ * The app's store with what it says about each product, kept current; null in a browser or a shell
+ * without a store.
+ */
+export function useInAppStore(): InAppStoreView | null {
+  const [view, setView] = useState<InAppStoreView | null>(null);
+  useEffect(() => {
+    let stop: (() => void) | null = null;
+    let live = true;
+    void getPlatform().then((platform) => {
+      const store = platform.inAppStore();
+      if (!live || !store) return;
+      const show = (products: readonly PurchaseProduct[]) => {
+        const byId = new Map(products.map((p) => [p.id, p]));
+        setView({ store, offer: (product) => offerOf(product, store, byId) });
+      };
+      show([]);
+      stop = platform.watchInAppProducts(show);
+    });
+    return () => {
+      live = false;
+      stop?.();
+    };
+  }, []);
+  return view;
+}
