@@ -1,24 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newest } from './support/newest.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const web = join(root, 'apps/web');
 const built = join(web, 'dist/index.html');
-
-/** The newest modification time under the given paths (files or folders). */
-function newest(paths: string[]): number {
-  let latest = 0;
-  const visit = (p: string) => {
-    if (!existsSync(p)) return;
-    const st = statSync(p);
-    if (st.isDirectory()) for (const name of readdirSync(p)) visit(join(p, name));
-    else latest = Math.max(latest, st.mtimeMs);
-  };
-  paths.forEach(visit);
-  return latest;
-}
 
 /**
  * Once per run: Chromium is there (installed from Debian when missing), and the web app is built

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startEnv, type Env } from '../support/env.js';
 import { NativeSide, PHONE_ORIGIN } from './native-side.js';
+import { newest } from '../support/newest.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const web = join(root, 'apps/web');
@@ -17,18 +18,6 @@ export const phoneDist = join(root, 'test-output/phone-dist');
  * build serves every test.
  */
 const API_PLACEHOLDER = 'https://api.till-phone.invalid';
-
-function newest(paths: string[]): number {
-  let latest = 0;
-  const visit = (p: string) => {
-    if (!existsSync(p)) return;
-    const st = statSync(p);
-    if (st.isDirectory()) for (const name of readdirSync(p)) visit(join(p, name));
-    else latest = Math.max(latest, st.mtimeMs);
-  };
-  paths.forEach(visit);
-  return latest;
-}
 
 /**
  * Builds the app as `npm run mobile:sync` does (`vite build --mode native`, an API host given)

@@ -191,15 +191,8 @@ export class PurchaseFlow {
 
   // The validation of verify(), answering the products verified (null when not verified).
   private async verifyAgain(transaction: AdapterTransaction): Promise<string[] | null> {
-    let answer: DataAnswer<ValidatePurchaseData>;
-    try {
-      answer = await this.options.store.validatePurchase(
-        transaction.data,
-        this.options.validatorPath ?? Paths.validatePurchase,
-      );
-    } catch {
-      return null;
-    }
+    const answer = await this.askServer(transaction);
+    if (!answer) return null;
     const ids = verifiedProducts(answer);
     if (!ids) return null;
     for (const id of ids) {
@@ -305,17 +298,22 @@ export class PurchaseFlow {
     await this.finish(transaction, ids);
   }
 
-  /** Asks the server; answers whether the transaction may be finished. */
-  private async verify(transaction: AdapterTransaction): Promise<boolean> {
-    let answer: DataAnswer<ValidatePurchaseData>;
+  /** The server's validation of a transaction, or null when the call itself failed. */
+  private async askServer(transaction: AdapterTransaction): Promise<DataAnswer<ValidatePurchaseData> | null> {
     try {
-      answer = await this.options.store.validatePurchase(
+      return await this.options.store.validatePurchase(
         transaction.data,
         this.options.validatorPath ?? Paths.validatePurchase,
       );
     } catch {
-      return false;
+      return null;
     }
+  }
+
+  /** Asks the server; answers whether the transaction may be finished. */
+  private async verify(transaction: AdapterTransaction): Promise<boolean> {
+    const answer = await this.askServer(transaction);
+    if (!answer) return false;
     const { onValidation } = this.options;
     if (onValidation) {
       // The callback variant: the app gets `data` and decides what the products do; the
