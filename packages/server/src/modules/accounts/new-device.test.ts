@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp } from '../../test-support/app.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestApp, type TestApp } from '../../test-support/app.js';
 import { dialects } from '../../test-support/db.js';
 import { startSmtp, type TestSmtp } from '../../test-support/smtp.js';
 import { GOOD_PASSWORD, uniqueEmail } from '../../test-support/users.js';
@@ -40,7 +40,7 @@ describe.each(dialects)('new-device notice on %s', (dialect) => {
    * module does after its answers, so every notice that was going to be sent has been received.
    */
   async function session(
-    calls: (from: (path: string, body: object, ua: string, ip: string) => Promise<number>) => Promise<void>,
+    calls: (from: (path: string, body: object, ua: string, ip: string) => Promise<number>, t: TestApp) => Promise<void>,
   ) {
     const t = await startTestApp({ dialect, env: { SMTP_URL: smtp.url } });
     try {
@@ -53,7 +53,7 @@ describe.each(dialects)('new-device notice on %s', (dialect) => {
           remoteAddress: ip,
         });
         return res.json<{ code: number }>().code;
-      });
+      }, t);
     } finally {
       await t.close();
     }
@@ -63,7 +63,7 @@ describe.each(dialects)('new-device notice on %s', (dialect) => {
 
   it('mails a sign-in from a device not seen before, not the first one nor a known one', async () => {
     const email = uniqueEmail();
-    await session(async (from) => {
+    await session(async (from, t) => {
       expect(
         await from(
           '/api/register',
@@ -74,6 +74,19 @@ describe.each(dialects)('new-device notice on %s', (dialect) => {
       ).toBe(900);
       expect(await from('/api/login', { email, password: GOOD_PASSWORD }, CHROME_LINUX_NEWER, '192.0.2.40')).toBe(900);
       expect(await from('/api/login', { email, password: GOOD_PASSWORD }, FIREFOX_WINDOWS, '198.51.100.5')).toBe(900);
+      // A device is remembered after the sign-in's answer: the next sign-in from it comes once it is.
+      await vi.waitFor(
+        async () =>
+          expect(
+            await t.ctx.db.kysely
+              .selectFrom('known_devices')
+              .innerJoin('users', 'users.id', 'known_devices.user_id')
+              .select('known_devices.device_hash')
+              .where('users.email', '=', email)
+              .execute(),
+          ).toHaveLength(2),
+        { timeout: 20_000 },
+      );
       expect(await from('/api/login', { email, password: GOOD_PASSWORD }, FIREFOX_WINDOWS, '198.51.100.77')).toBe(900);
     });
     const sent = notices(email);
