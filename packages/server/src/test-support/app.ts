@@ -10,7 +10,7 @@ import type { Dialect } from '../db/connect.js';
 import type { Job, JobRunner } from '../db/jobs.js';
 import { AnswerCheck } from '../http/answer-check.js';
 import { PasswordHasher, TEST_ARGON2_SETTINGS } from '../security/passwords.js';
-import { createTestDb, type TestDb } from './db.js';
+import { createTestDb, whileMigrating, type TestDb } from './db.js';
 
 /** A running test server: the real app on a throwaway database. */
 export interface TestApp {
@@ -72,14 +72,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const config: Config = { ...base, rateLimits: { ...generous }, ...options.config };
   const answerCheck = new AnswerCheck();
-  const { app, ctx, jobs } = await buildApp(config, {
-    logger: false,
-    answerCheck,
-    jobs: false,
-    passwords: cheapHashing,
-    ...options,
-    db,
-  });
+  const { app, ctx, jobs } = await whileMigrating(options.dialect ?? 'sqlite', () =>
+    buildApp(config, {
+      logger: false,
+      answerCheck,
+      jobs: false,
+      passwords: cheapHashing,
+      ...options,
+      db,
+    }),
+  );
   let url = '';
   if (options.listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });

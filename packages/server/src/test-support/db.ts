@@ -19,6 +19,23 @@ export const dialects: Dialect[] = pgUrl ? ['sqlite', 'postgres'] : ['sqlite'];
 /** The advisory lock that keeps test schemas from being dropped while another test's migrations run. */
 const SCHEMA_CHANGES = 7_201_004;
 
+/**
+ * Runs `work` (which migrates a PostgreSQL test schema) while no test schema is dropped: the
+ * migrations look through every schema's tables, and a schema dropped meanwhile fails that look-up
+ * ("schema does not exist"). Several migrations may run at once; a drop waits for them.
+ */
+export async function whileMigrating<T>(dialect: Dialect, work: () => Promise<T>): Promise<T> {
+  if (dialect !== 'postgres' || !pgUrl) return work();
+  const lock = new pg.Client({ connectionString: pgUrl });
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock_shared($1)', [SCHEMA_CHANGES]);
+    return await work();
+  } finally {
+    await lock.end();
+  }
+}
+
 /** A throwaway database: a temp SQLite file, or a fresh PostgreSQL schema. `drop()` removes it. */
 export interface TestDb extends Db {
   url: string;
@@ -46,16 +63,8 @@ export async function createTestDb(dialect: Dialect, poolSize = 10): Promise<Tes
   await admin.query(`CREATE SCHEMA ${schema}`);
   const sep = pgUrl.includes('?') ? '&' : '?';
   const url = `${pgUrl}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  // The migrations look through every schema's tables, and a schema another test drops meanwhile
-  // fails that look-up ("schema does not exist"): migrations hold a shared lock that drops wait for.
-  let db: Db;
-  await admin.query('SELECT pg_advisory_lock_shared($1)', [SCHEMA_CHANGES]);
-  try {
-    db = await connect(url, { poolSize });
-  } finally {
-    await admin.query('SELECT pg_advisory_unlock_shared($1)', [SCHEMA_CHANGES]);
-    await admin.end();
-  }
+  await admin.end();
+  const db = await connect(url, { poolSize });
   return {
     ...db,
     url,
