@@ -91,15 +91,14 @@ export class PasswordHasher {
 
 /** The hasher with the production settings, which the server uses unless its build is told otherwise. */
 export const standardHasher = new PasswordHasher();
-const standard = standardHasher;
 
 /** Hashes a password with {@link ARGON2_OPTIONS}. */
-export const hashPassword = (password: string): Promise<string> => standard.hash(password);
+export const hashPassword = (password: string): Promise<string> => standardHasher.hash(password);
 /** Verifies a password (see {@link PasswordHasher.verify}). */
 export const verifyPassword = (stored: string | undefined, password: string): Promise<boolean> =>
-  standard.verify(stored, password);
+  standardHasher.verify(stored, password);
 /** Whether a stored hash was made with other settings than {@link ARGON2_OPTIONS}. */
-export const needsRehash = (stored: string): boolean => standard.needsRehash(stored);
+export const needsRehash = (stored: string): boolean => standardHasher.needsRehash(stored);
 
 let common: Promise<Set<string>> | undefined;
 

@@ -76,18 +76,10 @@ export class AdminUsers {
   async get(userId: string): Promise<Outcome<AdminUserGetData>> {
     const row = await this.row(userId);
     if (!row) return fail.notFound('userId');
-    const sessions = await this.accounts.repo.listSessions(userId, this.now(), this.accounts.idleCutoff(this.now()));
     return {
       user: toAdminUser(this.accounts, row),
       levelFixed: this.adminEmails.includes(row.email),
-      sessions: sessions.map((s) => ({
-        id: s.id,
-        createdAt: iso(s.created_at),
-        expiresAt: iso(s.expires_at),
-        lastSeenAt: s.last_seen_at ? iso(s.last_seen_at) : null,
-        userAgent: s.user_agent,
-        ip: s.ip,
-      })),
+      sessions: await this.accounts.liveSessions(userId),
     };
   }
 

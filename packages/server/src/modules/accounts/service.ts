@@ -166,6 +166,10 @@ export class AccountsService {
     return this.sessions.logout(...args);
   }
 
+  liveSessions(...args: Parameters<SessionFlows['liveSessions']>): ReturnType<SessionFlows['liveSessions']> {
+    return this.sessions.liveSessions(...args);
+  }
+
   listSessions(...args: Parameters<SessionFlows['listSessions']>): ReturnType<SessionFlows['listSessions']> {
     return this.sessions.listSessions(...args);
   }

@@ -52,8 +52,9 @@ export class SessionFlows extends AccountsPart {
     await this.repo.deleteSession(caller.sessionId);
   }
 
-  async listSessions(caller: Caller) {
-    const rows = await this.repo.listSessions(caller.userId, this.now(), this.idleCutoff());
+  /** A user's sessions that are neither expired nor idle past their lifetime, as the protocol shows them. */
+  async liveSessions(userId: string) {
+    const rows = await this.repo.listSessions(userId, this.now(), this.idleCutoff());
     return rows.map((s) => ({
       id: s.id,
       createdAt: iso(s.created_at),
@@ -61,8 +62,12 @@ export class SessionFlows extends AccountsPart {
       lastSeenAt: s.last_seen_at ? iso(s.last_seen_at) : null,
       userAgent: s.user_agent,
       ip: s.ip,
-      current: s.id === caller.sessionId,
     }));
+  }
+
+  /** The caller's live sessions, the one they call with marked. */
+  async listSessions(caller: Caller) {
+    return (await this.liveSessions(caller.userId)).map((s) => ({ ...s, current: s.id === caller.sessionId }));
   }
 
   /** Sessions last used before this moment are idle past their lifetime (see `callerOf`). */
