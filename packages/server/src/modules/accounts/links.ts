@@ -1,4 +1,5 @@
 import { Level } from '@till/protocol';
+import { isUniqueViolation } from '../../db/rows.js';
 import { fail, type Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
 import { isCommonPassword } from '../../security/passwords.js';
@@ -80,7 +81,13 @@ export class LinkFlows extends AccountsPart {
       if (row.pending_email !== link.new_email) return fail.badLinkToken();
       const owner = await this.repo.findUserByEmail(link.new_email);
       if (owner && owner.id !== row.id) return fail.invalidInput('email', 'taken');
-      await this.repo.updateUser(row.id, { email: link.new_email, pending_email: null, email_confirmed: 1 });
+      try {
+        await this.repo.updateUser(row.id, { email: link.new_email, pending_email: null, email_confirmed: 1 });
+      } catch (error) {
+        // The address registered by somebody else since the read above.
+        if (isUniqueViolation(error, 'users', 'email')) return fail.invalidInput('email', 'taken');
+        throw error;
+      }
       // Reset links went to the old address: whoever still reads it must not take the account back.
       await this.repo.voidLinkTokens(row.id, 'reset', now);
       await this.securityLog.write({

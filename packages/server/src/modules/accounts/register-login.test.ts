@@ -64,11 +64,15 @@ describe.each(dialects)('register and login on %s', (dialect) => {
     expect(await register({ email: email.toUpperCase() })).toEqual({ code: 907, parameter: 'email', reason: 'taken' });
   });
 
-  it('lets exactly one of many racing registrations of one address in', async () => {
-    const email = uniqueEmail();
-    const results = await Promise.all(Array.from({ length: 8 }, () => register({ email })));
-    expect(results.filter((r) => r.code === 900)).toHaveLength(1);
-    expect(results.filter((r) => r.code === 907 && r.reason === 'taken')).toHaveLength(7);
+  it('lets exactly one of many racing registrations of one address in, and tells the others it is taken', async () => {
+    // Rounds, since a loser whose insert is refused may not see the winner's commit yet (on SQLite it
+    // can wait for its batch): its answer must come from the refusal, not from reading the row again.
+    for (let round = 0; round < 10; round++) {
+      const email = uniqueEmail();
+      const results = await Promise.all(Array.from({ length: 8 }, () => register({ email })));
+      const answers = results.map((r) => (r.code === 900 ? 'in' : `${r.code} ${String(r.reason)}`)).sort();
+      expect(answers).toEqual(['907 taken', '907 taken', '907 taken', '907 taken', '907 taken', '907 taken', '907 taken', 'in']);
+    }
   });
 
   it('leaves nothing behind when a registration fails after its account was written, and the address stays free', async () => {

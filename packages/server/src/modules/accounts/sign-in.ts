@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Code, Level } from '@till/protocol';
-import { iso } from '../../db/rows.js';
+import { isUniqueViolation, iso } from '../../db/rows.js';
 import { inTransaction } from '../../db/transaction.js';
 import { fail, Failure, type Outcome } from '../../errors.js';
 import { isCommonPassword } from '../../security/passwords.js';
@@ -68,7 +68,7 @@ export class SignInFlows extends AccountsPart {
       });
     } catch (error) {
       // Two registrations of one address racing: the unique index lets only one in.
-      if (await this.repo.findUserByEmail(email)) return fail.invalidInput('email', 'taken');
+      if (isUniqueViolation(error, 'users', 'email')) return fail.invalidInput('email', 'taken');
       throw error;
     }
     await this.core.sendMail(row, 'confirm', email, { link: made.link });

@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDb, dialects, type TestDb, whileMigrating } from '../test-support/db.js';
+import { migrateToLatest } from './migrate.js';
+import { isUniqueViolation } from './rows.js';
+
+describe.each(dialects)('isUniqueViolation on %s', (dialect) => {
+  let db: TestDb;
+  beforeAll(async () => {
+    db = await createTestDb(dialect, 2);
+    await whileMigrating(db.dialect, () => migrateToLatest(db.kysely, db.dialect));
+  });
+  afterAll(() => db.drop());
+
+  const user = (email: string) => ({
+    id: randomUUID(),
+    email,
+    name: 'Ann',
+    lang: 'en',
+    level: 1,
+    email_confirmed: 0,
+    password_hash: 'x',
+    pending_email: null,
+    avatar_file_id: null,
+    avatar_key: null,
+    flagged_at: null,
+    flag_reason: null,
+    deleted_at: null,
+    credits: 0,
+    created_at: 1,
+    updated_at: 1,
+  });
+
+  it('tells the refusal of a second row with a taken unique value by table and column', async () => {
+    const email = `${randomUUID()}@example.com`;
+    await db.kysely.insertInto('users').values(user(email)).execute();
+    const error = await db.kysely.insertInto('users').values(user(email)).execute().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeDefined();
+    expect(isUniqueViolation(error, 'users', 'email')).toBe(true);
+    expect(isUniqueViolation(error, 'users', 'id')).toBe(false);
+    expect(isUniqueViolation(error, 'files', 'email')).toBe(false);
+  });
+
+  it('does not take other errors for one', async () => {
+    const error = await db.kysely.insertInto('users').values({ ...user('a'), email: null as unknown as string }).execute().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeDefined();
+    expect(isUniqueViolation(error, 'users', 'email')).toBe(false);
+    expect(isUniqueViolation(new Error('UNIQUE constraint failed: users.email'), 'users', 'email')).toBe(false);
+  });
+});
