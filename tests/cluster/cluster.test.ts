@@ -205,18 +205,23 @@ describe.runIf(enabled)('two server processes on one PostgreSQL, Redis and S3', 
     const admin = await register(a, adminEmail);
     const mailed = await smtp.next(admin.email, /confirm/i, 20_000);
     const confirmed = await fetch(`${b.base}/api/confirmUser/${linkToken(mailed, 'confirm')}`);
-    expect(((await confirmed.json()) as { code: number }).code).toBe(900);
+    const answer = (await confirmed.json()) as { code: number };
+    // A set-up that fails shows what the servers logged, as a failed step does (see afterEach).
+    if (answer.code !== 900) dumpLogs();
+    expect(answer).toMatchObject({ code: 900 });
     adminToken = admin.token;
     const info = await ok<{ user: { level: number } }>(b, '/api/auth/getUserInfo', { token: adminToken });
     expect(info.user.level).toBe(9);
   }, 120_000);
 
   // A failed step shows what the servers logged (the last lines of each).
-  afterEach((context) => {
-    if (context.task.result?.state !== 'fail') return;
+  function dumpLogs(): void {
     for (const proc of started) {
       console.error(`--- ${proc.name} (pid ${proc.child.pid}) ---\n${proc.output().split('\n').slice(-40).join('\n')}`);
     }
+  }
+  afterEach((context) => {
+    if (context.task.result?.state === 'fail') dumpLogs();
   });
 
   afterAll(async () => {
