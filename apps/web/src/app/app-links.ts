@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { matchPath, useNavigate } from 'react-router-dom';
 import { productsQuery } from '@/features/store/api/store-api';
 import { useTill } from '@/lib/till';

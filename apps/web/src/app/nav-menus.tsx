@@ -7,7 +7,7 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import Box from '@mui/material/Box';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { Link as RouterLink } from 'react-router-dom';
 import { LANGUAGES, setLanguage } from '@/lib/i18n';
 import { paths } from './paths';

@@ -2,11 +2,11 @@ import CssBaseline from '@mui/material/CssBaseline';
 import { THEME_ID } from '@mui/material/styles';
 import { ThemeProvider } from '@mui/system';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import type { i18n as I18n } from 'i18next';
 import type { ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { CartProvider } from '@/features/cart/hooks/use-cart';
 import type { CartStore } from '@/features/cart/hooks/cart-store';
+import type { I18n } from '@/lib/i18n';
+import { TranslatorProvider } from '@/lib/i18n-react';
 import { theme } from '@/lib/theme';
 import { TillProvider, type Till } from '@/lib/till';
 
@@ -30,13 +30,13 @@ export function AppProvider({
     // MUI itself renders for such a theme.
     <ThemeProvider themeId={THEME_ID} theme={theme}>
       <CssBaseline />
-      <I18nextProvider i18n={i18n}>
+      <TranslatorProvider translator={i18n}>
         <TillProvider till={till}>
           <QueryClientProvider client={queryClient}>
             <CartProvider store={cart}>{children}</CartProvider>
           </QueryClientProvider>
         </TillProvider>
-      </I18nextProvider>
+      </TranslatorProvider>
     </ThemeProvider>
   );
 }

@@ -1,7 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import { useEffect, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { LoadingState } from '@/components/states';
 import { useSession, useTill } from '@/lib/till';

@@ -1,5 +1,5 @@
 import { lazy, useMemo, type ComponentType } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { BrowserRouter, matchPath, Route, Routes } from 'react-router-dom';
 import { loadScreenTexts, preloadScreenTexts } from '@/lib/i18n';
 import { Layout } from './layout';

@@ -3,7 +3,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import TextField from '@mui/material/TextField';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState, type UIEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { useDebounced } from '@/lib/use-debounced';
 import { SELECT_BATCH_SIZE } from '@/lib/ui-constants';
 

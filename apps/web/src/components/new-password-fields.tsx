@@ -1,5 +1,5 @@
 import type { Control, FieldPath } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { z } from 'zod';
 import { passwordSchema } from '@till/protocol';
 import { FormTextField } from './form-text-field';

@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import { alpha, keyframes } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { Code } from '@till/protocol';
 import { FrameButton } from './frame-button';
 import { codeOf, messageKeys, messageValues } from '@/lib/api-error';

@@ -38,7 +38,7 @@ export function isApiError(error: unknown, code?: number): error is ApiError {
 /**
  * The translation keys for a failure, most specific first: a 907's field and reason
  * (`reasons.907.file.too_large`), then the reason alone (`reasons.908.expired`), then the code's own
- * (`reasons.909.any`, `errors.907`), then `errors.unknown`. i18next takes the first key it has, so a reason without a
+ * (`reasons.909.any`, `errors.907`), then `errors.unknown`. The lookup takes the first key it has, so a reason without a
  * message of its own still reads as its code does. The texts say what happened and what to do.
  *
  * @example

@@ -1,6 +1,8 @@
-import i18next, { type i18n as I18n } from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import en from '@/i18n/en.json';
+import { Translator, type Texts } from './translator';
+
+/** The app's texts in the language in use (see `translator.ts`). */
+export type I18n = Translator;
 
 export const LANGUAGES = [
   { code: 'en', label: 'English' },
@@ -40,7 +42,7 @@ const withScreenTexts = new WeakSet<I18n>();
 export async function loadScreenTexts(instance: I18n): Promise<void> {
   const { default: texts } = await screenTexts();
   if (withScreenTexts.has(instance)) return;
-  instance.addResourceBundle('en', 'translation', texts, true, false);
+  instance.addTexts('en', texts as Texts);
   withScreenTexts.add(instance);
 }
 
@@ -52,25 +54,14 @@ const loaders: Record<string, () => Promise<{ default: Record<string, unknown> }
 /** Switches the interface language, loading its texts first when they are not there yet. */
 export async function setLanguage(instance: I18n, lng: string): Promise<void> {
   const load = loaders[lng];
-  if (load && !instance.hasResourceBundle(lng, 'translation')) {
-    instance.addResourceBundle(lng, 'translation', (await load()).default);
-  }
-  await instance.changeLanguage(lng);
+  if (load && !instance.hasTexts(lng)) instance.addTexts(lng, (await load()).default as Texts);
+  instance.setLanguage(lng);
 }
 
-/** Builds an i18next instance for the app (tests build their own), in English until `setLanguage`. */
-export function createI18n(lng: string = initialLanguage()) {
-  const instance = i18next.createInstance();
-  void instance.use(initReactI18next).init({
-    resources: { en: { translation: en } },
-    lng: 'en',
-    fallbackLng: 'en',
-    supportedLngs: LANGUAGES.map((l) => l.code),
-    interpolation: { escapeValue: false },
-    initAsync: false,
-    returnNull: false,
-  });
-  instance.on('languageChanged', (lang) => {
+/** Builds the app's texts (tests build their own), in English until `setLanguage`. */
+export function createI18n(lng: string = initialLanguage()): I18n {
+  const instance = new Translator('en', { en: en as Texts });
+  instance.onLanguageChange((lang) => {
     if (typeof document !== 'undefined') document.documentElement.lang = lang;
     try {
       localStorage.setItem(STORAGE_KEY, lang);

@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next';
+import type { TFunction } from '@/lib/translator';
 
 const UNITS = { D: 'days', W: 'weeks', M: 'months', Y: 'years' } as const;
 type Unit = (typeof UNITS)[keyof typeof UNITS];

@@ -21,10 +21,10 @@ export function fakeTill(answer: (path: string, body: Record<string, unknown>) =
   });
 }
 
-/** The app's i18next instance in English with the texts of every screen, as a page sees it. */
+/** The app's texts in English with the texts of every screen, as a page sees it. */
 export function testI18n() {
   const i18n = createI18n('en');
-  i18n.addResourceBundle('en', 'translation', screenTexts, true, false);
+  i18n.addTexts('en', screenTexts);
   return i18n;
 }
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { useNavigate } from 'react-router-dom';
 import { Page } from '@/components/page';
 import { LoginDialog } from '@/features/auth/components/login-dialog';

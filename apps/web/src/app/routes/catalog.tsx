@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { FrameButton } from '@/components/frame-button';
 import { Page } from '@/components/page';
 import { AddedNotice } from '@/features/cart/components/added-notice';

@@ -1,5 +1,5 @@
 import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { Page } from '@/components/page';
 import { CreditsOverview } from '@/features/credits/components/credits-overview';
 import { RedeemForm } from '@/features/credits/components/redeem-form';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { Page } from '@/components/page';
 import { FileList } from '@/features/files/components/file-list';
 import { FileUpload } from '@/features/files/components/file-upload';

@@ -1,5 +1,5 @@
 import Button from '@mui/material/Button';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Page } from '@/components/page';
 import { EmptyState } from '@/components/states';

@@ -1,6 +1,6 @@
 import { useProducts } from '@/features/store/api/store-api';
 import { useCallback, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { Order } from '@till/protocol';
 import { Page } from '@/components/page';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { Code } from '@till/protocol';
 import { useErrorMessage } from '@/components/states';

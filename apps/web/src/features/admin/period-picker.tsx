@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 
 /** The units of an ISO 8601 period the server stores (`P1M`): days, weeks, months, years. */
 export const PERIOD_UNITS = ['D', 'W', 'M', 'Y'] as const;

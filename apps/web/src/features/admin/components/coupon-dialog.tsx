@@ -10,7 +10,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { adminCouponsBulkRequest, couponInput, type AdminCoupon, type CouponInput } from '@till/protocol';
 import { FormTextField } from '@/components/form-text-field';
 import { useSaveFile } from '@/components/saved-file';

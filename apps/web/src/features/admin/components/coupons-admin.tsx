@@ -4,7 +4,7 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import type { AdminCoupon } from '@till/protocol';
 import { DataTable } from '@/components/data-table';
 import { EmptyState, ErrorState, LoadingState } from '@/components/states';

@@ -6,7 +6,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { OrderStatus, type AdminOrder } from '@till/protocol';
 import { DataTable } from '@/components/data-table';
 import { EmptyState, ErrorState, LoadingState } from '@/components/states';

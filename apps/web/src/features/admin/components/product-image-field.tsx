@@ -7,7 +7,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { useTill } from '@/lib/till';
 import { useAdminErrorMessage } from '../admin-errors';
 import { uploadProductImage } from '../api/admin-api';

@@ -1,7 +1,7 @@
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import type { AdminProduct } from '@till/protocol';
 import { DataTable } from '@/components/data-table';
 import { EmptyState, ErrorState, LoadingState } from '@/components/states';

@@ -17,7 +17,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { Level, type AdminUser } from '@till/protocol';
 import { EmptyState, ErrorState, LoadingState } from '@/components/states';
 import { formatBytes, formatDate, formatMoney } from '@/lib/format';

@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { adminCreditsAdjustRequest, type AdminUser } from '@till/protocol';
 import { BatchSelect } from '@/components/batch-select';
 import { FormTextField } from '@/components/form-text-field';

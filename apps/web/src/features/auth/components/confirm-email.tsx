@@ -1,6 +1,6 @@
 import Alert from '@mui/material/Alert';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { Code } from '@till/protocol';
 import { ErrorState, LoadingState } from '@/components/states';
 import { codeOf } from '@/lib/api-error';

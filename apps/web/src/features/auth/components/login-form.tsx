@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { Code, loginRequest, type LoginRequest, type User } from '@till/protocol';
 import { SubmitButton } from '@/components/submit-button';
 import { FormFrame } from '@/components/form-frame';

@@ -9,7 +9,7 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { ProductType } from '@till/protocol';
 import { EmptyState, ErrorState, LoadingState } from '@/components/states';
 import { formatMoney } from '@/lib/format';

@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { OrderStatus, ProductType, type Money, type Order, type Provider } from '@till/protocol';
 import { PaymentRouteChoice } from '@/components/payment-route-choice';
 import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import type { Order } from '@till/protocol';
 import { EmptyState, ErrorState, LoadingState } from '@/components/states';
 import { formatDate, formatMoney } from '@/lib/format';

@@ -10,7 +10,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { OrderStatus, ProductType, type Order, type Product, type Provider } from '@till/protocol';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { PaymentFrameDialog } from '@/components/payment-frame';

@@ -1,7 +1,7 @@
 import Alert from '@mui/material/Alert';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { z } from 'zod';
 import { emailSchema, type User } from '@till/protocol';
 import { SubmitButton } from '@/components/submit-button';

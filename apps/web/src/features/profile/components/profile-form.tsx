@@ -2,7 +2,7 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { updateInfoRequest, type User } from '@till/protocol';
 import { SubmitButton } from '@/components/submit-button';
 import { FormFrame } from '@/components/form-frame';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { SecurityLogList } from '@/components/security-log-list';
 import { ErrorState, LoadingState } from '@/components/states';
 import { useSecurityLog } from '../api/profile-api';

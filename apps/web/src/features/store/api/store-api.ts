@@ -1,6 +1,6 @@
 import { Code, StorePaths, type Product } from '@till/protocol';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { serviceData } from '@/lib/calls';
 import { useTill, type Till } from '@/lib/till';
 

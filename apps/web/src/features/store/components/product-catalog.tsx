@@ -1,6 +1,6 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import type { Product } from '@till/protocol';
 import { FrameButton } from '@/components/frame-button';
 import { EmptyState, ErrorState, LoadingState } from '@/components/states';

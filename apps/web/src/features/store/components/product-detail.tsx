@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import type { Product } from '@till/protocol';
 import { ErrorState, LoadingState } from '@/components/states';
 import { usePageTitle } from '@/lib/use-page-title';

@@ -1,6 +1,6 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n-react';
 import { ProductType, type Product } from '@till/protocol';
 import { formatMoney } from '@/lib/format';
 import { periodText } from '@/lib/period';
