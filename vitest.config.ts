@@ -6,6 +6,7 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 // Tests run against the sources of the workspace packages, not their build output.
 const alias = {
   '@till/protocol': here('./packages/protocol/src/index.ts'),
+  '@till/client/testing': here('./packages/client/src/testing.ts'),
   '@till/client': here('./packages/client/src/index.ts'),
   '@till/server': here('./packages/server/src/index.ts'),
 };

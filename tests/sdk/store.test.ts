@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   CdvPurchaseAdapter,
   createTill,
-  FakeStoreAdapter,
   type DataAnswer,
   type OrderStatusData,
   type StoreMessage,
   type Till,
 } from '@till/client';
+import { FakeStoreAdapter } from '@till/client/testing';
 import { ProductType } from '@till/protocol';
 import { loadCdvPurchase } from '../../packages/client/src/test-support/cdv-plugin.js';
 import { startTestApp, type TestApp } from '../../packages/server/src/test-support/app.js';

@@ -1,12 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import * as testing from '@till/client/testing';
 import * as sdk from './index.js';
 
 // The SDK's promise to third parties: every public name carries a doc comment with an example.
-const entry = fileURLToPath(new URL('./index.ts', import.meta.url));
+const mainEntry = fileURLToPath(new URL('./index.ts', import.meta.url));
+const testingEntry = fileURLToPath(new URL('./testing.ts', import.meta.url));
 
-function publicDeclarations() {
+function publicDeclarations(entry = mainEntry) {
   const program = ts.createProgram([entry], {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -16,9 +18,9 @@ function publicDeclarations() {
   });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(entry);
-  if (!source) throw new Error('index.ts not found');
+  if (!source) throw new Error(`${entry} not found`);
   const module = checker.getSymbolAtLocation(source);
-  if (!module) throw new Error('index.ts has no exports');
+  if (!module) throw new Error(`${entry} has no exports`);
   return checker.getExportsOfModule(module).map((symbol) => {
     const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
     const declaration = target.declarations?.[0];
@@ -90,8 +92,6 @@ describe('public API', () => {
         'CdvPurchaseAdapter',
         'CdvPlatform',
         'CdvPurchaseAdapterOptions',
-        'FakeStoreAdapter',
-        'FakeStoreOptions',
         'Answer',
         'DataAnswer',
         'ClientFailure',
@@ -109,5 +109,13 @@ describe('public API', () => {
   it('documents every export with a doc comment and an example', () => {
     const missing = declarations.filter((d) => !d.docs || !d.example).map((d) => d.name);
     expect(missing).toEqual([]);
+  });
+
+  it('offers its test double from the testing entry, documented, and not from the main one', () => {
+    const doubles = publicDeclarations(testingEntry);
+    expect(doubles.map((d) => d.name).sort()).toEqual(['FakeOrderOutcome', 'FakeStoreAdapter', 'FakeStoreOptions']);
+    expect(doubles.filter((d) => !d.docs || !d.example).map((d) => d.name)).toEqual([]);
+    expect(typeof testing.FakeStoreAdapter).toBe('function');
+    expect('FakeStoreAdapter' in sdk).toBe(false);
   });
 });

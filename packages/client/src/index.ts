@@ -42,8 +42,6 @@ export type {
 } from './store-adapter.js';
 export { CdvPurchaseAdapter, CdvPlatform } from './adapters/cdv-purchase.js';
 export type { CdvPurchaseAdapterOptions } from './adapters/cdv-purchase.js';
-export { FakeStoreAdapter } from './adapters/fake-store.js';
-export type { FakeStoreOptions } from './adapters/fake-store.js';
 
 export type { Answer, DataAnswer, ClientFailure } from './answers.js';
 export type { OrderStatusData } from './protocol-types.js';
