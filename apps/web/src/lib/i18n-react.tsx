@@ -1,5 +1,5 @@
 import { createContext, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import type { TFunction, TOptions, Translator } from './translator';
+import type { TFunction, Translator } from './translator';
 
 const TranslatorContext = createContext<Translator | null>(null);
 
@@ -20,10 +20,6 @@ export function useTranslation(): { t: TFunction; i18n: Translator } {
     () => translator.language,
     () => translator.language,
   );
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- a new function for each language
-  const t = useMemo<TFunction>(
-    () => (key: string | readonly string[], options?: TOptions) => translator.t(key, options),
-    [translator, language],
-  );
+  const t = useMemo(() => translator.fixedT(language), [translator, language]);
   return { t, i18n: translator };
 }

@@ -57,6 +57,15 @@ describe('Translator', () => {
     expect(tr.t(['a.b', 'c.d'])).toBe('c.d');
   });
 
+  it('answers a lookup fixed to one language, whatever the language in use becomes', () => {
+    const tr = new Translator('en', texts);
+    const german = tr.fixedT('de');
+    expect(german('nav.signIn')).toBe('Anmelden');
+    expect(german('cart.only')).toBe('Only in English');
+    tr.setLanguage('de');
+    expect(tr.fixedT('en')('nav.signIn')).toBe('Sign in');
+  });
+
   it('merges texts added later into those a language has', () => {
     const tr = new Translator('en', texts);
     expect(tr.hasTexts('fr')).toBe(false);

@@ -107,15 +107,22 @@ export class Translator {
   }
 
   /** The text of `key` in the language in use (else English), filled with `options`' values. */
-  readonly t: TFunction = (key, options) => {
+  readonly t: TFunction = (key, options) => this.translate(this.current, key, options);
+
+  /** A lookup in `language`, whatever the language in use becomes. */
+  fixedT(language: string): TFunction {
+    return (key, options) => this.translate(language, key, options);
+  }
+
+  private translate(language: string, key: string | readonly string[], options: TOptions | undefined): string {
     const keys = typeof key === 'string' ? [key] : key;
     let text: string | undefined;
-    for (const k of keys) if ((text = this.resolve(k, options?.count)) !== undefined) break;
+    for (const k of keys) if ((text = this.resolve(k, options?.count, language)) !== undefined) break;
     return interpolate(text ?? options?.defaultValue ?? keys[keys.length - 1] ?? '', options);
-  };
+  }
 
-  private resolve(key: string, count: number | undefined): string | undefined {
-    const languages = this.current === FALLBACK ? [FALLBACK] : [this.current, FALLBACK];
+  private resolve(key: string, count: number | undefined, language = this.current): string | undefined {
+    const languages = language === FALLBACK ? [FALLBACK] : [language, FALLBACK];
     for (const lng of languages) {
       const texts = this.texts.get(lng);
       if (count !== undefined) {
