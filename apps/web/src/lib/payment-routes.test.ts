@@ -51,12 +51,11 @@ describe('the payment routes per platform', () => {
     expect(isInAppRoute('card')).toBe(false);
   });
 
-  it('says whether a product the store does not sell can be paid another way in the app', () => {
+  it('says whether a phone app can sell a product its store does not', () => {
     const webOnly = { creditPrice: null };
-    expect(payableWithoutStore(webOnly, hidden, 'web')).toBe(true);
-    expect(payableWithoutStore(webOnly, hidden, 'android')).toBe(false);
-    expect(payableWithoutStore(webOnly, undefined, 'ios')).toBe(false);
-    expect(payableWithoutStore(webOnly, shown, 'ios')).toBe(true);
-    expect(payableWithoutStore({ creditPrice: 50 }, hidden, 'android')).toBe(true);
+    expect(payableWithoutStore(webOnly, hidden)).toBe(false);
+    expect(payableWithoutStore(webOnly, undefined)).toBe(false);
+    expect(payableWithoutStore(webOnly, shown)).toBe(true);
+    expect(payableWithoutStore({ creditPrice: 50 }, hidden)).toBe(true);
   });
 });

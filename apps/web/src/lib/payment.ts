@@ -114,15 +114,11 @@ export function routesForPlatform(
 }
 
 /**
- * Whether the app offers paying a product outside its own store: in the browser always; in the
- * phone apps only when the server shows web routes there, or the product has a credit price.
+ * Whether a phone app can sell a product its store does not: with credits (a credit price), or on
+ * a web route when the server shows them in the apps (`app`; unknown counts as hidden).
  */
-export function payableWithoutStore(
-  product: { creditPrice: number | null },
-  app: AppPayments | undefined,
-  kind: 'web' | 'android' | 'ios',
-): boolean {
-  return kind === 'web' || product.creditPrice !== null || app?.webPayments === 'shown';
+export function payableWithoutStore(product: { creditPrice: number | null }, app: AppPayments | undefined): boolean {
+  return product.creditPrice !== null || app?.webPayments === 'shown';
 }
 
 /** Whether the route pays through the platform's in-app store (and not through the server's checkout). */

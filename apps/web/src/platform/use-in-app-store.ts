@@ -53,7 +53,7 @@ export function offerOf(
 ): InAppOffer {
   // A store whose purchases the server does not verify sells nothing in this app.
   const storeId = app && !app.stores.includes(store) ? undefined : product.storeIds[store];
-  if (!storeId) return { status: payableWithoutStore(product, app, 'android') ? 'notSold' : 'notInApp' };
+  if (!storeId) return { status: payableWithoutStore(product, app) ? 'notSold' : 'notInApp' };
   const p = products.get(storeId);
   if (!p || !p.loaded) return { status: 'notLoaded' };
   if (!p.valid) return { status: 'invalid' };
