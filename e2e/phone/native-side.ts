@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import { PlayAccount, PlayBilling, PURCHASE_PLUGIN_METHODS } from './play-billing.js';
 
 /**
  * The native half of Capacitor's bridge, standing in for the Android shell: the page gets the same
@@ -65,6 +66,8 @@ const PLUGINS: Record<string, string[]> = {
     'copy',
   ],
   Keyboard: ['show', 'hide', 'setAccessoryBarVisible', 'setStyle', 'setResizeMode', 'getResizeMode', 'setScroll'],
+  // capacitor-plugin-cdv-purchase's Android side (Google Play Billing): play-billing.ts answers it.
+  PurchasePlugin: PURCHASE_PLUGIN_METHODS,
   Preferences: ['configure', 'get', 'set', 'remove', 'keys', 'clear', 'migrate', 'removeOld'],
   Share: ['canShare', 'share'],
   SplashScreen: ['show', 'hide'],
@@ -111,8 +114,14 @@ export class NativeSide {
   browserOpen = false;
   /** The photo the gallery picker hands over next; null: the user cancels. */
   nextPick: { bytes: Buffer; mimeType: string } | null = null;
+  /** Google Play Billing on this phone, for the Google account `play` (by default one that bought nothing, with no products). */
+  readonly billing: PlayBilling;
   private readonly listeners: Listener[] = [];
   private readonly retained = new Map<string, unknown[]>();
+
+  constructor(play: PlayAccount = new PlayAccount('app.till.mobile', [])) {
+    this.billing = new PlayBilling(play, (eventName, data) => this.emit('PurchasePlugin', eventName, data));
+  }
 
   /** The script the shell puts at the top of every page it loads. */
   initScript(): string {
@@ -174,10 +183,19 @@ export class NativeSide {
       return;
     }
     for (const l of targets)
-      await l.page.evaluate(
-        (r) => (window as unknown as { Capacitor: { fromNative(r: unknown): void } }).Capacitor.fromNative(r),
-        { callbackId: l.callbackId, pluginId, methodName: 'addListener', save: true, success: true, data },
-      );
+      await l.page
+        .evaluate(
+          (r) => (window as unknown as { Capacitor: { fromNative(r: unknown): void } }).Capacitor.fromNative(r),
+          { callbackId: l.callbackId, pluginId, methodName: 'addListener', save: true, success: true, data },
+        )
+        .catch((error: unknown) => {
+          // The page that listened has gone (a navigation, a closed phone): as in the shell, its
+          // listeners go with it and the event is not delivered.
+          if (!/Execution context was destroyed|Target page, context or browser has been closed/.test(String(error)))
+            throw error;
+          const i = this.listeners.indexOf(l);
+          if (i >= 0) this.listeners.splice(i, 1);
+        });
   }
 
   /** Whether the page listens to that event now. */
@@ -210,6 +228,7 @@ export class NativeSide {
 
   private async answer(call: NativeCall): Promise<Answer> {
     const o = call.options;
+    if (call.pluginId === 'PurchasePlugin') return this.billing.answer(call.methodName, o);
     switch (`${call.pluginId}.${call.methodName}`) {
       case 'Preferences.get':
         return { data: { value: this.preferences.get(String(o.key)) ?? null } };

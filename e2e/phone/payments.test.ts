@@ -18,7 +18,8 @@ describe('paying a web route from the phone app', () => {
   const user = 'paul@example.test';
 
   beforeAll(async () => {
-    env = await startPhoneEnv('nobody@example.test');
+    // Web routes in the app are for a server that shows them there (APP_WEB_PAYMENTS).
+    env = await startPhoneEnv('nobody@example.test', { env: { APP_WEB_PAYMENTS: 'shown' } });
     expect(
       (await env.app.call('/api/register', { email: user, password: PASSWORD, name: 'Paul', lang: 'en' })).code,
     ).toBe(900);

@@ -71,6 +71,27 @@ export const PROVIDERS = ['credits', 'default', 'card', 'paywall', 'appstore', '
 export type Provider = (typeof PROVIDERS)[number];
 
 /**
+ * Whether the phone apps offer the server's web payment routes (card, payment wall, the sandbox)
+ * besides their in-app store (`APP_WEB_PAYMENTS`). `hidden`, the default, is what Apple's App
+ * Review Guideline 3.1.1 and Google Play's Payments policy ask of an app selling digital goods;
+ * `shown` only where a store lets the app link to paying on the web (a region or program of its own).
+ *
+ * @example
+ * if (form.app.webPayments === 'hidden') offerOnlyTheStore();
+ */
+export const APP_WEB_PAYMENTS = ['hidden', 'shown'] as const;
+export type AppWebPayments = (typeof APP_WEB_PAYMENTS)[number];
+
+/**
+ * The origins the phone apps' pages call the server from (Capacitor's defaults): the Android
+ * shell's and the iOS shell's. The server tells a call from an app by its `Origin`.
+ *
+ * @example
+ * const inApp = Object.values(APP_ORIGINS).includes(location.origin);
+ */
+export const APP_ORIGINS = { android: 'https://localhost', ios: 'capacitor://localhost' } as const;
+
+/**
  * Password length bounds (no composition rules).
  *
  * @example

@@ -7,6 +7,8 @@ export {
   ProductType,
   OrderStatus,
   PROVIDERS,
+  APP_WEB_PAYMENTS,
+  APP_ORIGINS,
   PASSWORD_MIN,
   PASSWORD_MAX,
   TOKEN_PLACEHOLDER,
@@ -15,7 +17,7 @@ export {
   SecurityPaths,
   PasskeyPaths,
 } from './constants.js';
-export type { LevelValue, ProductTypeValue, OrderStatusValue, Provider } from './constants.js';
+export type { LevelValue, ProductTypeValue, OrderStatusValue, Provider, AppWebPayments } from './constants.js';
 export * from './objects.js';
 export * from './account.js';
 export * from './store.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { couponSchema, moneySchema, orderSchema, productSchema } from './objects.js';
-import { PROVIDERS } from './constants.js';
+import { APP_WEB_PAYMENTS, PROVIDERS } from './constants.js';
 
 const token = z.string().min(1).max(512);
 const couponCode = z.string().trim().min(1).max(64);
@@ -76,10 +76,21 @@ export const getCheckoutFormRequest = z.object({
   token: token.optional(),
 });
 export type GetCheckoutFormRequest = z.infer<typeof getCheckoutFormRequest>;
+/**
+ * What the phone apps may offer: `webPayments` says whether the web routes in `providers` are
+ * offered inside the apps (`APP_WEB_PAYMENTS`), `stores` the in-app stores whose purchases this
+ * server verifies (validatePurchase).
+ */
+export const appPaymentsSchema = z.object({
+  webPayments: z.enum(APP_WEB_PAYMENTS),
+  stores: z.array(z.enum(['appstore', 'googleplay'])),
+});
+export type AppPayments = z.infer<typeof appPaymentsSchema>;
 export const getCheckoutFormData = z.object({
   products: z.array(productSchema),
   total: moneySchema.nullable(),
   providers: z.array(paymentInstruction),
+  app: appPaymentsSchema,
 });
 
 /** POST /api/store/orderStatus. @example orderStatusRequest.parse({ iden, token }) */

@@ -141,8 +141,14 @@ describe('config', () => {
     expect(loadConfig({ SIGNING_SECRET: secret, TOTP_KEY: 'k'.repeat(40) }).totpKey).toBe('k'.repeat(40));
   });
 
+  it('hides web payments in the phone apps unless APP_WEB_PAYMENTS shows them', () => {
+    expect(loadConfig({}).payments.appWebPayments).toBe('hidden');
+    expect(loadConfig({ APP_WEB_PAYMENTS: 'shown' }).payments.appWebPayments).toBe('shown');
+    expect(() => loadConfig({ APP_WEB_PAYMENTS: 'yes' })).toThrow(/APP_WEB_PAYMENTS/);
+  });
+
   it('turns a payment route on only when both its keys are set, and stops on one alone', () => {
-    expect(loadConfig({}).payments).toEqual({ card: undefined, paywall: undefined });
+    expect(loadConfig({}).payments).toEqual({ card: undefined, paywall: undefined, appWebPayments: 'hidden' });
     const c = loadConfig({
       STRIPE_SECRET_KEY: 'sk_test_abc123',
       STRIPE_WEBHOOK_SECRET: 'whsec_abc123',

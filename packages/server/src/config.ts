@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { APP_WEB_PAYMENTS, type AppWebPayments } from '@till/protocol';
 
 /** Thrown when the environment holds a bad value; the message names the variable. */
 export class ConfigError extends Error {
@@ -126,6 +127,8 @@ const envSchema = z.object({
   APPLE_SANDBOX_API_URL: z.url().optional(),
   APPLE_ACCEPT_SANDBOX: z.enum(['true', 'false']).default('true'),
   APPLE_ONLINE_CHECKS: z.enum(['true', 'false']).default('true'),
+  // Whether the phone apps offer the web payment routes; the stores' rules ask for `hidden`.
+  APP_WEB_PAYMENTS: z.enum(APP_WEB_PAYMENTS).default('hidden'),
   GOOGLE_PLAY_PACKAGE_NAME: z
     .string()
     .regex(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/, 'must be an application id such as com.example.till')
@@ -331,6 +334,11 @@ export interface Config {
     paywall: PaywallConfig | undefined;
     appstore?: AppStoreConfig | undefined;
     googleplay?: GooglePlayConfig | undefined;
+    /**
+     * Whether the phone apps offer the web routes besides their in-app store (`APP_WEB_PAYMENTS`);
+     * absent counts as `hidden`.
+     */
+    appWebPayments?: AppWebPayments;
   };
 }
 
@@ -573,6 +581,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
       appstore: appStore(e),
       googleplay: googlePlay(e),
+      appWebPayments: e.APP_WEB_PAYMENTS,
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { PaymentInstruction, Provider } from '@till/protocol';
+import type { AppPayments, PaymentInstruction, Provider } from '@till/protocol';
 import { isNativeShell } from '@/platform/platform';
 import type { Platform } from '@/platform/types';
 
@@ -88,20 +88,37 @@ export function framedPaymentFrom(state: unknown): PaymentPage | null {
 const IN_APP: readonly Provider[] = ['appstore', 'googleplay'];
 
 /**
- * The payment routes checkout offers on this platform: the in-app store's route only where that
- * store is available now (the shell with the purchase plugin), never another platform's; inside
- * the iOS app nothing but the App Store and credits, since Apple does not let an app send buyers
- * of digital goods to pay elsewhere; the browser and Android keep the web routes.
+ * The payment routes checkout offers on this platform, from the server's routes (`providers`) and
+ * what it says of the phone apps (`app`, getCheckoutForm): the in-app store's route only where that
+ * store is available now (the shell with the purchase plugin) and the server verifies its
+ * purchases, never another platform's; inside the apps the web routes only when the server shows
+ * them there (`APP_WEB_PAYMENTS`: Apple's and Google's rules for digital goods hide them by
+ * default); credits wherever they are offered (bought on the web, spent in the app). The browser
+ * keeps every web route.
  */
 export function routesForPlatform(
   providers: readonly Provider[],
+  app: AppPayments,
   platform: { kind: 'web' | 'android' | 'ios'; inAppStore: Provider | null },
 ): Provider[] {
-  return providers.filter((p) => {
-    if (IN_APP.includes(p)) return p === platform.inAppStore;
-    if (platform.kind === 'ios') return p === 'credits';
-    return true;
+  const store = platform.inAppStore;
+  const verified = (p: Provider) => (app.stores as readonly Provider[]).includes(p);
+  // The app's own store comes first: the route the app offers by default.
+  const own = store && platform.kind !== 'web' && verified(store) ? [store] : [];
+  const others = providers.filter((p) => {
+    if (IN_APP.includes(p)) return false;
+    if (p === 'credits' || platform.kind === 'web') return true;
+    return app.webPayments === 'shown';
   });
+  return [...own, ...others];
+}
+
+/**
+ * Whether a phone app can sell a product its store does not: with credits (a credit price), or on
+ * a web route when the server shows them in the apps (`app`; unknown counts as hidden).
+ */
+export function payableWithoutStore(product: { creditPrice: number | null }, app: AppPayments | undefined): boolean {
+  return product.creditPrice !== null || app?.webPayments === 'shown';
 }
 
 /** Whether the route pays through the platform's in-app store (and not through the server's checkout). */

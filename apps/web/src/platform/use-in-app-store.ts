@@ -1,22 +1,28 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { PurchaseProduct } from '@till/client';
-import type { Money, Product } from '@till/protocol';
+import type { AppPayments, Money, Product } from '@till/protocol';
+import { useAppPayments } from '@/lib/app-payments';
+import { payableWithoutStore } from '@/lib/payment';
 import { getPlatform } from './platform';
 import type { InAppStore } from './types';
 
 /**
  * What the app's store says about a catalog product: offered, with the store's own price (the
- * buyer's currency and locale), or why it is not: this store does not sell it, has not loaded it,
+ * buyer's currency and locale), or why it is not: this store does not sell it (`notSold`: the app
+ * pays it another way, with credits or a web route the server shows in the apps; `notInApp`: the
+ * app cannot sell it at all, since the stores' rules keep the web routes out), has not loaded it,
  * does not know it (`valid` false), or cannot sell it now (`canPurchase` false: owned already, a
  * purchase under way).
  */
 export type InAppOffer =
   | { status: 'offered'; price: string | null; money: Money | null }
-  | { status: 'notSold' | 'notLoaded' | 'invalid' | 'cannotPurchase' };
+  | { status: 'notSold' | 'notInApp' | 'notLoaded' | 'invalid' | 'cannotPurchase' };
 
 /** The app's store and its offers. */
 export interface InAppStoreView {
   store: InAppStore;
+  /** What the server lets the apps offer; undefined until known (taken as web routes hidden). */
+  app: AppPayments | undefined;
   offer(product: Product): InAppOffer;
 }
 
@@ -35,14 +41,19 @@ function moneyOf(p: PurchaseProduct): Money | null {
   return { amount: Math.round(p.priceMicros / 10 ** (6 - digits)), currency: p.currency };
 }
 
-/** A product's offer in `store`, from the store's products by store id. */
+/**
+ * A product's offer in `store`, from the store's products by store id and what the server lets the
+ * apps offer (`app`).
+ */
 export function offerOf(
   product: Product,
   store: InAppStore,
   products: ReadonlyMap<string, PurchaseProduct>,
+  app?: AppPayments,
 ): InAppOffer {
-  const storeId = product.storeIds[store];
-  if (!storeId) return { status: 'notSold' };
+  // A store whose purchases the server does not verify sells nothing in this app.
+  const storeId = app && !app.stores.includes(store) ? undefined : product.storeIds[store];
+  if (!storeId) return { status: payableWithoutStore(product, app) ? 'notSold' : 'notInApp' };
   const p = products.get(storeId);
   if (!p || !p.loaded) return { status: 'notLoaded' };
   if (!p.valid) return { status: 'invalid' };
@@ -55,7 +66,11 @@ export function offerOf(
  * without a store.
  */
 export function useInAppStore(): InAppStoreView | null {
-  const [view, setView] = useState<InAppStoreView | null>(null);
+  const app = useAppPayments();
+  const [view, setView] = useState<{
+    store: InAppStore;
+    offer: (product: Product, app: AppPayments | undefined) => InAppOffer;
+  } | null>(null);
   useEffect(() => {
     let stop: (() => void) | null = null;
     let live = true;
@@ -64,7 +79,7 @@ export function useInAppStore(): InAppStoreView | null {
       if (!live || !store) return;
       const show = (products: readonly PurchaseProduct[]) => {
         const byId = new Map(products.map((p) => [p.id, p]));
-        setView({ store, offer: (product) => offerOf(product, store, byId) });
+        setView({ store, offer: (product, payments) => offerOf(product, store, byId, payments) });
       };
       show([]);
       stop = platform.watchInAppProducts(show);
@@ -74,5 +89,8 @@ export function useInAppStore(): InAppStoreView | null {
       stop?.();
     };
   }, []);
-  return view;
+  return useMemo(
+    () => (view ? { store: view.store, app, offer: (product) => view.offer(product, app) } : null),
+    [view, app],
+  );
 }

@@ -1,9 +1,11 @@
 import {
+  APP_ORIGINS,
   Code,
   ProductType,
   type CheckoutPreviewData,
   type CheckoutPreviewRequest,
   type DoCheckoutRequest,
+  type AppPayments,
   type Money,
   type Order,
   type PaymentInstruction,
@@ -40,6 +42,13 @@ import { ownedAmong, refuseOwned } from './owned.js';
  */
 export const STALE_HOLDS_EVERY_MS = 10_000;
 
+/** The phone app a call comes from, told by its `Origin` (the shells' own); null for anything else. */
+export function appShellOf(origin: string | undefined): 'android' | 'ios' | null {
+  if (origin === APP_ORIGINS.android) return 'android';
+  if (origin === APP_ORIGINS.ios) return 'ios';
+  return null;
+}
+
 /** doCheckout and getCheckoutForm: an order from a cart, and the payment route that pays it. */
 export class Checkout {
   constructor(private readonly deps: FlowDeps) {}
@@ -59,8 +68,21 @@ export class Checkout {
     await expireStaleCouponHolds(this.deps.db, code, now);
   }
 
-  /** The provider a checkout uses: the one asked for, else the first configured; 910 when there is none. */
-  private pickProvider(name: string | undefined): Outcome<PaymentProvider> {
+  /** What the phone apps may offer: the web routes or not (`APP_WEB_PAYMENTS`), and the in-app stores. */
+  appPayments(): AppPayments {
+    return {
+      webPayments: this.deps.config.payments.appWebPayments ?? 'hidden',
+      stores: this.deps.payments.inAppStores(),
+    };
+  }
+
+  /**
+   * The provider a checkout uses: the one asked for, else the first configured; 910 when there is
+   * none, and `not_in_app` for a call from a phone app while the apps do not offer web routes (the
+   * stores' rules): the app pays through its store or with credits.
+   */
+  private pickProvider(name: string | undefined, app: 'android' | 'ios' | null): Outcome<PaymentProvider> {
+    if (app && this.appPayments().webPayments === 'hidden') return fail.paymentRejected('not_in_app');
     const available = this.deps.payments.providers.checkout();
     const provider = name ? available.find((p) => p.name === name) : available[0];
     return provider ?? fail.paymentRejected(name ? 'provider_unavailable' : 'no_provider');
@@ -72,13 +94,15 @@ export class Checkout {
    * 1. the order, with its coupon use, in one transaction (a zero total is paid at once);
    * 2. the provider's start (it may call out to the provider).
    * When step 2 fails, step 1 is undone by failing the order, which gives its coupon use back.
+   * `app` is the phone app the call comes from ({@link appShellOf}), if any.
    */
   async doCheckout(
     userId: string,
     input: DoCheckoutRequest,
     lang?: ShopLanguage,
+    app: 'android' | 'ios' | null = null,
   ): Promise<Outcome<{ order: Order; payment: PaymentInstruction }>> {
-    const provider = this.pickProvider(input.provider);
+    const provider = this.pickProvider(input.provider, app);
     if (provider instanceof Failure) return provider;
     const products = input.products?.trim() ?? '';
     if (input.pastOrder) {
@@ -245,12 +269,16 @@ export class Checkout {
     };
   }
 
-  /** The cart's products, its money total (null when a product has no money price) and how it can be paid. */
+  /**
+   * The cart's products, its money total (null when a product has no money price), how it can be
+   * paid, and what the phone apps may offer of that.
+   */
   async getCheckoutForm(
     text: string,
-  ): Promise<Outcome<{ products: Product[]; total: Money | null; providers: PaymentInstruction[] }>> {
+  ): Promise<Outcome<{ products: Product[]; total: Money | null; providers: PaymentInstruction[]; app: AppPayments }>> {
     const providers = this.deps.payments.providers.checkout();
-    if (!text.trim()) return { products: [], total: null, providers: providers.map((p) => p.offer([])) };
+    const app = this.appPayments();
+    if (!text.trim()) return { products: [], total: null, providers: providers.map((p) => p.offer([])), app };
     const refs = parseProductRefs(text, ',', 'products');
     if (refs instanceof Failure) return refs;
     const lines = await this.deps.store.catalog.resolve(refs, 'products');
@@ -261,6 +289,7 @@ export class Checkout {
       products: lines.map((l) => toProduct(l.product)),
       total: sum instanceof Failure ? null : { amount: sum.subtotal, currency: sum.currency },
       providers: providers.map((p) => p.offer(ids)),
+      app,
     };
   }
 }

@@ -25,7 +25,7 @@ import type { Outcome } from '../errors.js';
 import { asData, type CallRegistry } from '../http/calls.js';
 import type { PaymentEvents } from './apply-payment-event.js';
 import type { RefundAsk } from './refund.js';
-import type { Checkout } from './checkout.js';
+import { appShellOf, type Checkout } from './checkout.js';
 import type { PurchaseValidation } from './validate-purchase.js';
 
 /** The flows the calls below run (the `Flows` entry provides them). */
@@ -59,7 +59,9 @@ export function registerFlowRoutes(calls: CallRegistry, flows: FlowCalls): void 
       // The payment page speaks the buyer's language: the app's `Accept-Language`, when it sent one.
       const header = ctx.request.headers['accept-language'];
       const lang = header ? pickLanguage(header) : undefined;
-      return asData(await flows.checkout.doCheckout(ctx.caller.userId, input, lang));
+      // A phone app's WebView names the shell's origin; a client that names none is taken for a browser.
+      const app = appShellOf(ctx.request.headers.origin);
+      return asData(await flows.checkout.doCheckout(ctx.caller.userId, input, lang, app));
     },
   });
   calls.define({

@@ -23,7 +23,12 @@ function renderPages(status: () => Order['status'], cart: CartStore, route: stri
     if (path === 'api/store/getCheckoutForm')
       return {
         code: 900,
-        data: { products: [pro], total: pro.price, providers: [{ provider: 'paywall', url: '' }] },
+        data: {
+          products: [pro],
+          total: pro.price,
+          providers: [{ provider: 'paywall', url: '' }],
+          app: { webPayments: 'hidden', stores: [] },
+        },
       };
     if (path === 'api/store/doCheckout')
       return {

@@ -38,6 +38,11 @@ export class PaymentsModule implements TillModule {
     return [...this.platforms.values()].find((p) => p.enabled && p.provider === provider);
   }
 
+  /** The phone apps' in-app stores whose purchases this server verifies. */
+  inAppStores(): ('appstore' | 'googleplay')[] {
+    return (['appstore', 'googleplay'] as const).filter((store) => this.platformOf(store));
+  }
+
   /** Each provider and store platform registers its own pages, webhooks and pingbacks. */
   async register(host: ModuleHost): Promise<void> {
     for (const provider of this.providers.list()) await provider.register?.(host, this.ports);

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { PurchaseProduct, StoreMessage } from '@till/client';
-import { ProductType, type Product } from '@till/protocol';
+import { ProductType, type AppPayments, type Product } from '@till/protocol';
 import type { InAppPurchase, Platform } from '@/platform/types';
 import { testProduct } from '@/test/fixtures';
 import { fakeTill, renderWithApp, signInFake } from '@/test/render';
@@ -64,13 +64,17 @@ function phone(
   };
 }
 
-function render(platform: Platform, item: { product: Product; quantity: number } = { product: pro, quantity: 1 }) {
+function render(
+  platform: Platform,
+  item: { product: Product; quantity: number } = { product: pro, quantity: 1 },
+  app: AppPayments = { webPayments: 'hidden', stores: ['appstore', 'googleplay'] },
+) {
   shell.platform = platform;
   const product = item.product;
   const till = fakeTill((path) => {
     if (path === 'api/store/getCheckoutForm') {
-      const providers = ['card', 'default', 'appstore', 'googleplay'].map((provider) => ({ provider, url: '' }));
-      return { code: 900, data: { products: [product], total: product.price, providers } };
+      const providers = ['card', 'default'].map((provider) => ({ provider, url: '' }));
+      return { code: 900, data: { products: [product], total: product.price, providers, app } };
     }
     return { code: 904, parameter: 'path' };
   });
@@ -104,12 +108,21 @@ describe('checkout in the phone app', () => {
     expect(cart.count).toBe(0);
   });
 
-  it('offers Google Play beside the web routes on Android, and keeps the cart when the buyer cancels', async () => {
+  it('offers only Google Play and credits inside the Android app while the server hides web routes', async () => {
+    render(phone('android', finished));
+    await screen.findByRole('radio', { name: 'Google Play' });
+    expect(screen.getAllByRole('radio').map((r) => r.getAttribute('value'))).toEqual(['googleplay', 'credits']);
+  });
+
+  it('offers Google Play first and the web routes beside it when the server shows them, and keeps the cart when the buyer cancels', async () => {
     const platform = phone('android', { type: 'cancelled', data: {} });
-    const { cart, onPaidInApp } = render(platform);
+    const { cart, onPaidInApp } = render(platform, undefined, {
+      webPayments: 'shown',
+      stores: ['appstore', 'googleplay'],
+    });
     await screen.findByRole('radio', { name: 'Google Play' });
     const routes = screen.getAllByRole('radio').map((r) => r.getAttribute('value'));
-    expect(routes).toEqual(['card', 'default', 'googleplay', 'credits']);
+    expect(routes).toEqual(['googleplay', 'card', 'default', 'credits']);
     const user = userEvent.setup();
     await user.click(screen.getByRole('radio', { name: 'Google Play' }));
     await user.click(screen.getByRole('button', { name: 'Buy' }));

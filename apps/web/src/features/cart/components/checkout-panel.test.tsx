@@ -82,7 +82,12 @@ function server(
     if (path === 'api/store/getCheckoutForm') {
       return {
         code: 900,
-        data: { products: [pro], total: pro.price, providers: routes.map((r) => offers[r]) },
+        data: {
+          products: [pro],
+          total: pro.price,
+          providers: routes.map((r) => offers[r]),
+          app: { webPayments: 'hidden', stores: [] },
+        },
       };
     }
     if (path === 'api/store/getCoupon') return coupon(String(body.couponCode));

@@ -35,8 +35,9 @@ import { useCouponText } from './coupon-status';
  * that opens in a frame on this screen, to the order page with that page to show (`onPayInFrame`);
  * an order paid at once (credits, a zero total) goes to `onPaid`. The cart is kept until the
  * order is paid: see `CartStore`. In the phone app the platform's in-app store is a route of its
- * own where it is available (`routesForPlatform`); a purchase there is verified by the server and
- * ends on the orders page (`onPaidInApp`).
+ * own where it is available and the server verifies it, and the web routes are offered only when
+ * the server shows them in the apps (`routesForPlatform`); a purchase in the store is verified by
+ * the server and ends on the orders page (`onPaidInApp`).
  */
 export function CheckoutPanel({
   signedIn,
@@ -140,10 +141,10 @@ export function CheckoutPanel({
   const offered = form.data.providers.map((p) => p.provider);
   const all: Provider[] = creditTotal !== null && !offered.includes('credits') ? [...offered, 'credits'] : offered;
   // Until the shell's platform has loaded no route is offered there, so that a web route never
-  // flashes up inside the iOS app.
+  // flashes up inside the apps.
   const providers =
     platform || !isNativeShell()
-      ? routesForPlatform(all, {
+      ? routesForPlatform(all, form.data.app, {
           kind: platform?.kind ?? 'web',
           inAppStore: platform?.inAppStore() ?? null,
         })

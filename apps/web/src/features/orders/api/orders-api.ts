@@ -4,6 +4,7 @@ import { OrderStatus, StorePaths, type Order, type Product, type Provider } from
 import { unwrap } from '@/lib/api-error';
 import { serviceData } from '@/lib/calls';
 import { useTill } from '@/lib/till';
+import { isNativeShell } from '@/platform/platform';
 
 const orderKey = (iden: string) => ['store', 'order', iden] as const;
 
@@ -43,7 +44,8 @@ export async function payAgain(till: ReturnType<typeof useTill>, iden: string, p
 
 /**
  * The routes an order can be paid by now: those the checkout form lists for its products (the same
- * cache entry as the checkout's for the same cart). Credits are not among them: credits pay a new
+ * cache entry as the checkout's for the same cart); inside the phone apps none while the server
+ * hides the web routes there (`APP_WEB_PAYMENTS`). Credits are not among them: credits pay a new
  * order at once (payWithCredits) and never a pending one.
  */
 export function usePaymentRoutes(order: Order | undefined) {
@@ -53,7 +55,10 @@ export function usePaymentRoutes(order: Order | undefined) {
     queryKey: ['store', 'checkout-form', ids.join(',')],
     queryFn: async () => unwrap(await till.store.getCheckoutForm(ids)).data,
     enabled: order?.status === OrderStatus.Pending,
-    select: (data) => data.providers.map((p) => p.provider).filter((p) => p !== 'credits'),
+    select: (data) =>
+      isNativeShell() && data.app.webPayments !== 'shown'
+        ? []
+        : data.providers.map((p) => p.provider).filter((p) => p !== 'credits'),
   });
 }
 

@@ -59,6 +59,7 @@ function server(status: () => Order['status'], provider: Provider = 'default', c
             { provider: 'paywall', url: '' },
             { provider: 'default', form: { action: '/x', method: 'POST', fields: {} } },
           ],
+          app: { webPayments: 'hidden', stores: [] },
         },
       };
     if (path === 'api/store/doCheckout') {

@@ -115,6 +115,9 @@ export function OrderView({
   const pending = o.status === OrderStatus.Pending;
   const others: Provider[] = (routes.data ?? []).filter((p) => p !== o.provider);
   const chosenOther = otherRoute && others.includes(otherRoute) ? otherRoute : (others[0] ?? null);
+  // Inside the phone apps an order is paid again only on a route the app offers (web routes are
+  // hidden there unless the server shows them); the browser offers the order's own route always.
+  const payHere = !isNativeShell() || Boolean(routes.data?.some((p) => p === o.provider));
   const actionError = pay.error ?? cancel.error;
 
   return (
@@ -178,9 +181,11 @@ export function OrderView({
             </Alert>
           ) : null}
           <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-            <Button variant="contained" onClick={() => pay.mutate(o.provider)} disabled={pay.isPending}>
-              {t('orders.payAgain')}
-            </Button>
+            {payHere ? (
+              <Button variant="contained" onClick={() => pay.mutate(o.provider)} disabled={pay.isPending}>
+                {t('orders.payAgain')}
+              </Button>
+            ) : null}
             {others.length ? (
               <Button
                 variant="outlined"

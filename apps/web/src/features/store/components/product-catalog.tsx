@@ -6,10 +6,14 @@ import { FrameButton } from '@/components/frame-button';
 import { EmptyState, ErrorState, LoadingState } from '@/components/states';
 import { useTill } from '@/lib/till';
 import { useOwnedProducts } from '@/lib/use-owned';
+import { useInAppStore } from '@/platform/use-in-app-store';
 import { useProducts } from '../api/store-api';
 import { ProductPrice, useGrantText } from './product-price';
 
-/** The catalog as cards: one column on a phone, more on wider screens. */
+/**
+ * The catalog as cards: one column on a phone, more on wider screens. In the phone app a product
+ * the app cannot sell has no cart button; its price line says it is not available in the app.
+ */
 export function ProductCatalog({
   productHref,
   onAddToCart,
@@ -22,6 +26,7 @@ export function ProductCatalog({
   const grantText = useGrantText();
   const query = useProducts();
   const owned = useOwnedProducts();
+  const inApp = useInAppStore();
   if (query.isPending) return <LoadingState />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   const products = query.data.filter((p) => p.active);
@@ -102,7 +107,7 @@ export function ProductCatalog({
               >
                 ✓ {t('store.owned')}
               </Typography>
-            ) : (
+            ) : inApp?.offer(product).status === 'notInApp' ? null : (
               <FrameButton
                 variant="contained"
                 onClick={() => onAddToCart(product)}

@@ -10,10 +10,14 @@ import { ErrorState, LoadingState } from '@/components/states';
 import { usePageTitle } from '@/lib/use-page-title';
 import { useTill } from '@/lib/till';
 import { useOwnedProducts } from '@/lib/use-owned';
+import { useInAppStore } from '@/platform/use-in-app-store';
 import { useProduct } from '../api/store-api';
 import { ProductPrice, useGrantText } from './product-price';
 
-/** One product: what it is, what it gives, and the ways to buy it. */
+/**
+ * One product: what it is, what it gives, and the ways to buy it. In the phone app a product that
+ * the app cannot sell (not in its store, no credit price, web routes hidden) says so instead.
+ */
 export function ProductDetail({
   idOrAlias,
   onAddToCart,
@@ -28,10 +32,12 @@ export function ProductDetail({
   const grantText = useGrantText();
   const { product, ...query } = useProduct(idOrAlias);
   const owned = useOwnedProducts();
+  const inApp = useInAppStore();
   usePageTitle(product?.title ?? t('store.product'));
   if (query.isPending) return <LoadingState />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   if (!product) return <Alert severity="warning">{t('store.notFound')}</Alert>;
+  const notInApp = inApp?.offer(product).status === 'notInApp';
   return (
     <Box component="article" sx={{ maxWidth: 720 }}>
       <Typography variant="h4" component="h1" gutterBottom sx={{ fontWeight: 600 }}>
@@ -61,10 +67,14 @@ export function ProductDetail({
       ) : null}
       <Typography sx={{ mb: 2 }}>{product.description}</Typography>
       <Typography sx={{ mb: 2 }}>{grantText(product)}</Typography>
-      <ProductPrice product={product} size="h5" />
+      <ProductPrice product={product} size="h5" note={!notInApp} />
       {owned.has(product.id) ? (
         <Alert severity="success" sx={{ mt: 2 }}>
           {t('store.ownedText')}
+        </Alert>
+      ) : notInApp ? (
+        <Alert severity="info" sx={{ mt: 2 }}>
+          {t('store.notInAppText')}
         </Alert>
       ) : product.active ? (
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 3 }}>

@@ -73,3 +73,36 @@ describe('ProductPrice in the phone app', () => {
     expect(screen.queryByText('2,29 €')).not.toBeInTheDocument();
   });
 });
+
+describe('a product the app store does not sell', () => {
+  // The server's checkout form says what the apps may offer besides their store.
+  const server = (webPayments: 'hidden' | 'shown') =>
+    fakeTill((path) =>
+      path === 'api/store/getCheckoutForm'
+        ? { code: 900, data: { products: [], total: null, providers: [], app: { webPayments, stores: ['appstore'] } } }
+        : { code: 904 },
+    );
+  const webOnly = (creditPrice: number | null) => testProduct({ ...product('web'), storeIds: {}, creditPrice });
+
+  it('is not available in the app while web payments are hidden and it has no credit price', async () => {
+    shell.products = [];
+    renderWithApp(<ProductPrice product={webOnly(null)} />, { till: server('hidden') });
+    expect(await screen.findByText('Not available in the app.')).toBeInTheDocument();
+    expect(screen.queryByText('$1.99')).not.toBeInTheDocument();
+  });
+
+  it('is paid with credits in the app when it has a credit price', async () => {
+    shell.products = [];
+    renderWithApp(<ProductPrice product={webOnly(150)} />, { till: server('hidden') });
+    expect(await screen.findByText('150 credits')).toBeInTheDocument();
+    expect(screen.getByText("Not sold in the app's store.")).toBeInTheDocument();
+    expect(screen.queryByText('Not available in the app.')).not.toBeInTheDocument();
+  });
+
+  it("shows the server's price when the server shows web payments in the apps", async () => {
+    shell.products = [];
+    renderWithApp(<ProductPrice product={webOnly(null)} />, { till: server('shown') });
+    expect(await screen.findByText('$1.99')).toBeInTheDocument();
+    expect(screen.getByText("Not sold in the app's store.")).toBeInTheDocument();
+  });
+});

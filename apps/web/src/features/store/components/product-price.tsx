@@ -9,14 +9,30 @@ import { useInAppStore } from '@/platform/use-in-app-store';
 /**
  * Money price and credit price, whichever the product has. In the phone app the money price is the
  * app's store's own (the buyer's currency and locale, as the store will charge it); a product the
- * store does not offer says why instead.
+ * store does not offer says why instead, with the server's price where the app pays it on a web
+ * route the server shows in the apps. `note` false leaves out why (a page that says it otherwise).
  */
-export function ProductPrice({ product, size = 'body1' }: { product: Product; size?: 'body1' | 'h5' }) {
+export function ProductPrice({
+  product,
+  size = 'body1',
+  note = true,
+}: {
+  product: Product;
+  size?: 'body1' | 'h5';
+  note?: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const inApp = useInAppStore();
   const offer = inApp?.offer(product);
   const period = periodText(t, product.grants.period);
-  const price = offer ? (offer.status === 'offered' ? offer.price : null) : formatMoney(product.price, i18n.language);
+  const webPrice = formatMoney(product.price, i18n.language);
+  const price = !offer
+    ? webPrice
+    : offer.status === 'offered'
+      ? offer.price
+      : offer.status === 'notSold' && inApp?.app?.webPayments === 'shown'
+        ? webPrice
+        : null;
   return (
     <Box sx={{ display: 'flex', gap: 1, alignItems: 'baseline', flexWrap: 'wrap' }}>
       {price ? (
@@ -25,7 +41,7 @@ export function ProductPrice({ product, size = 'body1' }: { product: Product; si
           {product.type === ProductType.Subscription && period ? ` ${period}` : ''}
         </Typography>
       ) : null}
-      {offer && offer.status !== 'offered' ? (
+      {offer && offer.status !== 'offered' && note ? (
         <Typography variant="body2" component="span" color="text.secondary">
           {t(`store.inApp.${offer.status}`)}
         </Typography>
