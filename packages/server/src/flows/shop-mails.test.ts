@@ -283,6 +283,30 @@ describe.each(dialects)('shop mails on %s', (dialect) => {
     expect(mailsTo(b.email, RENEWAL)).toHaveLength(1);
   });
 
+  it('tells once when a subscription bought once runs out', async () => {
+    const b = await registerUser(t);
+    await giveCredits(t, b.userId, 300);
+    const { order } = await ok<{ order: { iden: string } }>(t, '/api/auth/payWithCredits', {
+      token: b.token,
+      products: JSON.stringify(['monthly']),
+    });
+    await next(b.email, RECEIPT);
+    const [time] = await t.ctx.db.kysely
+      .selectFrom('entitlements')
+      .select('expires_at')
+      .where('order_id', '=', order.iden)
+      .execute();
+    const until = Number(time!.expires_at);
+    expect(await shopJob().run(until - 1)).toBe(0);
+    expect(await shopJob().run(until + 1)).toBe(1);
+    const ended = await next(b.email, ENDED);
+    expect(ended.text).toContain(`your subscription Monthly subscription (order ${ref(order.iden)}) has run out.`);
+    const day = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(until);
+    expect(ended.text).toContain(`Its time ran out on ${day}`);
+    expect(await shopJob().run(until + 60_000)).toBe(0);
+    expect((await allSent(order.iden)).map((r) => r.kind)).toEqual(['receipt', 'subscription_end']);
+  });
+
   it('writes to a German account in German, with the German product titles', async () => {
     const b = await registerUser(t, { name: 'Bea', lang: 'de' });
     const order = await sandboxOrder(b.token, { products: 'monthly;credits-100' });

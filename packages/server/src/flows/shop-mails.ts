@@ -1,11 +1,17 @@
 import { orderRef, pickLanguage, ProductType, type ShopLanguage } from '@till/protocol';
-import type { Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Job } from '../db/jobs.js';
 import { readJson, type Executor } from '../db/rows.js';
 import type { Database } from '../db/schema.js';
 import type { Mailer } from '../mail/mailer.js';
 import { MailOutbox, queueMail, type OutboxRow } from '../mail/outbox.js';
-import { renderShopMail, type MailLine, type Price, type ShopMail } from '../mail/shop-templates.js';
+import {
+  renderShopMail,
+  type MailLine,
+  type Price,
+  type ShopMail,
+  type SubscriptionEndReason,
+} from '../mail/shop-templates.js';
 import { itemsOf, textsIn, type OrderItemRow, type OrderRow } from '../modules/store/index.js';
 import type { FlowDeps } from './deps.js';
 
@@ -138,6 +144,56 @@ export async function queueSubscriptionEnd(
   );
 }
 
+/** Routes whose subscriptions never renew: bought once, their time runs out. */
+const ONE_OFF_ROUTES = ['credits', 'default', 'test'];
+/** How far back the job looks for time that ran out: a server that was down that long tells no one. */
+const EXPIRY_LOOKBACK_MS = 7 * 86_400_000;
+
+/**
+ * Queues the notice that a subscription bought once (with credits, through the sandbox) has run out,
+ * for every paid order whose live subscription time ended in the last week and was not told of its
+ * end yet. A subscription a provider renews is told of its end by the provider's event instead: its
+ * time may run out for a while before a late renewal arrives.
+ */
+export async function queueExpiries(db: Kysely<Database>, now: number, limit = 200): Promise<string[]> {
+  const ran = await db
+    .selectFrom('orders as o')
+    .innerJoin('entitlements as e', 'e.order_id', 'o.id')
+    .select(['o.id', 'o.user_id'])
+    .where('o.status', '=', 'paid')
+    .where('o.provider', 'in', ONE_OFF_ROUTES)
+    .where('e.kind', '=', 'subscription')
+    .where('e.revoked_at', 'is', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('mail_outbox as m')
+            .select('m.id')
+            .where(sql<boolean>`m.key = 'subscription_end:' || o.id`),
+        ),
+      ),
+    )
+    .groupBy(['o.id', 'o.user_id'])
+    .having((eb) => eb.fn.max('e.expires_at'), '<=', now)
+    .having((eb) => eb.fn.max('e.expires_at'), '>', now - EXPIRY_LOOKBACK_MS)
+    .limit(limit)
+    .execute();
+  const ids: string[] = [];
+  for (const order of ran) {
+    const key = `subscription_end:${order.id}`;
+    const mail = {
+      key,
+      kind: 'subscription_end',
+      userId: order.user_id,
+      orderId: order.id,
+      data: { reason: 'expired' },
+    };
+    const id = await queueMail(db, mail, now);
+    if (id) ids.push(id);
+  }
+  return ids;
+}
+
 /** When the order's subscription time runs out: the latest end of its live subscription rows. */
 async function subscriptionEnd(x: Executor, orderId: string): Promise<number | null> {
   const row = await x
@@ -175,12 +231,16 @@ export class ShopMails {
     while (this.pending.size) await Promise.allSettled([...this.pending]);
   }
 
-  /** Sends what is due and unsent: mails a crash or a failing mail server left behind. */
+  /**
+   * Queues the notices of subscriptions that ran out, then sends what is due and unsent: those, and
+   * mails a crash or a failing mail server left behind.
+   */
   job(): Job {
     return {
       name: 'shop-mails',
       everyMs: 60_000,
       run: async (now) => {
+        await queueExpiries(this.deps.db, now);
         let sent = 0;
         for (const id of await this.outbox.due(now, 100)) if (await this.deliver(id, now)) sent += 1;
         return sent;
@@ -193,7 +253,7 @@ export class ShopMails {
     const row = await this.outbox.claim(id, now);
     if (!row) return false;
     try {
-      const message = await this.compose(row);
+      const message = await this.compose(row, now);
       if (message) await this.deps.mailer.send(message);
       await this.outbox.sent(id, now);
       return Boolean(message);
@@ -206,7 +266,7 @@ export class ShopMails {
   }
 
   /** The mail as its reader gets it, in their language, from the order as it is; none for a deleted account. */
-  private async compose(row: OutboxRow) {
+  private async compose(row: OutboxRow, now: number) {
     const { db, config } = this.deps;
     const user = await db
       .selectFrom('users')
@@ -225,7 +285,7 @@ export class ShopMails {
       ref: `#${orderRef(order.id)}`,
       link: `${config.publicUrl}/orders/${encodeURIComponent(order.id)}`,
     };
-    const mail = await this.mailOf(row, order, items, titles, common);
+    const mail = await this.mailOf(row, order, items, titles, common, now);
     return {
       to: user.email,
       // The same mail sent again (after a crash between the send and its mark) keeps its id.
@@ -240,6 +300,7 @@ export class ShopMails {
     items: OrderItemRow[],
     titles: Map<string, string>,
     common: { name: string; ref: string; link: string },
+    now: number,
   ): Promise<ShopMail> {
     const title = (id: string) => titles.get(id) ?? id;
     const money = (amount: number, currency = order.currency): Price => ({ money: { amount, currency } });
@@ -304,10 +365,10 @@ export class ShopMails {
         };
       }
       case 'subscription_end': {
-        const { reason } = readJson<{ reason: 'cancelled' | 'refunded' }>(row.data, { reason: 'cancelled' });
+        const { reason } = readJson<{ reason: SubscriptionEndReason }>(row.data, { reason: 'cancelled' });
         // The time as it is when the mail goes: what is left of it, or when it ran out.
         const until = await subscriptionEnd(this.deps.db, order.id);
-        return { kind: 'subscription_end', ...common, titles: subscriptions, reason, until, now: this.deps.now() };
+        return { kind: 'subscription_end', ...common, titles: subscriptions, reason, until, now };
       }
       default:
         throw new Error(`unknown shop mail ${row.kind}`);

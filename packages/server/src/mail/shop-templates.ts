@@ -65,11 +65,14 @@ export interface RenewalMail extends Common {
   until: number | null;
 }
 
-/** A subscription ended: cancelled at the provider (it runs out) or refunded. */
+/** Why a subscription ended: the provider ended it, its order was refunded, or its time ran out. */
+export type SubscriptionEndReason = 'cancelled' | 'refunded' | 'expired';
+
+/** A subscription ended: it will not renew, and its time runs out (or has). */
 export interface SubscriptionEndMail extends Common {
   kind: 'subscription_end';
   titles: string[];
-  reason: 'cancelled' | 'refunded';
+  reason: SubscriptionEndReason;
   /** When its time runs out, or ran out; null when none is left. */
   until: number | null;
   now: number;
@@ -107,6 +110,7 @@ interface Texts {
   end: {
     cancelled(titles: string, ref: string): string;
     refunded(titles: string, ref: string): string;
+    expired(titles: string, ref: string): string;
     runsUntil(date: string): string;
     ranOut(date: string): string;
     none: string;
@@ -170,6 +174,7 @@ const en: Texts = {
   end: {
     cancelled: (titles, ref) => `your subscription ${titles} (order ${ref}) has ended: it will not renew.`,
     refunded: (titles, ref) => `your subscription ${titles} has ended with the refund of its order ${ref}.`,
+    expired: (titles, ref) => `your subscription ${titles} (order ${ref}) has run out.`,
     runsUntil: (date) => `You keep what it gives you until ${date}.`,
     ranOut: (date) => `Its time ran out on ${date}.`,
     none: 'None of its time is left.',
@@ -233,6 +238,7 @@ const de: Texts = {
   end: {
     cancelled: (titles, ref) => `dein Abo ${titles} (Bestellung ${ref}) ist beendet: es wird nicht mehr verlängert.`,
     refunded: (titles, ref) => `dein Abo ${titles} ist mit der Erstattung seiner Bestellung ${ref} beendet.`,
+    expired: (titles, ref) => `dein Abo ${titles} (Bestellung ${ref}) ist abgelaufen.`,
     runsUntil: (date) => `Was es dir gibt, behältst du bis ${date}.`,
     ranOut: (date) => `Seine Zeit ist am ${date} abgelaufen.`,
     none: 'Von seiner Zeit ist nichts übrig.',
@@ -317,10 +323,7 @@ function blocksOf(m: ShopMail, t: Texts, lang: string): Block[] {
       const e = t.end;
       const titles = m.titles.join(', ');
       const left = m.until == null ? e.none : m.until > m.now ? e.runsUntil(date(m.until)) : e.ranOut(date(m.until));
-      return [
-        { p: `${t.hello(m.name)} ${m.reason === 'refunded' ? e.refunded(titles, m.ref) : e.cancelled(titles, m.ref)}` },
-        { p: left },
-      ];
+      return [{ p: `${t.hello(m.name)} ${e[m.reason](titles, m.ref)}` }, { p: left }];
     }
   }
 }
