@@ -108,11 +108,12 @@ describe.each(dialects)('shop mails on %s', (dialect) => {
       .execute();
   const mailsTo = (email: string, subject: RegExp) =>
     smtp.mails.filter((m) => m.to.includes(email) && subject.test(m.subject));
-  /** Waits until every mail queued for the order is marked sent, then answers the mails the buyer got. */
+  /** Waits until every mail queued for the order and due now has been tried, then answers the queued rows. */
   const allSent = async (orderId: string) => {
     for (;;) {
       const rows = await queued(orderId);
-      if (rows.every((r) => r.sent_at != null)) return rows;
+      const now = Date.now();
+      if (rows.every((r) => r.sent_at != null || r.last_error != null || r.due_at > now)) return rows;
       await new Promise((r) => setTimeout(r, 25));
     }
   };
@@ -281,6 +282,37 @@ describe.each(dialects)('shop mails on %s', (dialect) => {
     expect(ended.text).toContain(`You keep what it gives you until ${day}`);
     expect((await allSent(placed.order.iden)).map((r) => r.kind)).toEqual(['receipt', 'renewal', 'subscription_end']);
     expect(mailsTo(b.email, RENEWAL)).toHaveLength(1);
+  });
+
+  it('tells of a card refund once Stripe has given the money back, and of none Stripe refused', async () => {
+    const b = await registerUser(t);
+    const placed = await checkout(b.token, { provider: 'card', products: 'credits-100' });
+    await stripe.pay(sessionIdOf(placed.payment.url));
+    await next(b.email, RECEIPT);
+    await refund(placed.order.iden, { amount: 50, keepGrants: true });
+    const notice = await next(b.email, REFUND);
+    expect(notice.text).toContain(`Given back: ${usd(50)}`);
+    expect(notice.text).toContain('Taken back: nothing: this refund is of money only');
+
+    for (let i = 0; i < 3; i += 1) stripe.failNext(500, { type: 'api_error', message: 'Something went wrong' });
+    const refused = await t.call('/api/admin/orders/refund', {
+      token: admin.token,
+      iden: placed.order.iden,
+      amount: 20,
+      keepGrants: true,
+    });
+    expect(refused.code).toBe(910);
+    // The refund Stripe refused is undone, and its notice with it.
+    const rows = await allSent(placed.order.iden);
+    expect(rows.map((r) => r.kind)).toEqual(['receipt', 'refund']);
+    expect(await shopJob().run(Date.now() + 3_600_000)).toBe(0);
+    expect(mailsTo(b.email, REFUND)).toHaveLength(1);
+
+    // The whole refund goes through Stripe: its confirmation tells of the rest of the money and the credits.
+    await refund(placed.order.iden);
+    const whole = await next(b.email, REFUND);
+    expect(whole.text).toContain(`Given back: ${usd(199 - 50)}`);
+    expect(whole.text).toContain('Taken back: 100 credits');
   });
 
   it('tells once when a subscription bought once runs out', async () => {
