@@ -118,8 +118,8 @@ describe.each(dialects)('shop mails on %s', (dialect) => {
     }
   };
   const shopJob = () => {
-    const job = t.jobs.list.find((j) => j.name === 'shop-mails');
-    if (!job) throw new Error('no shop-mails job');
+    const job = t.jobs.list.find((j) => j.name === 'flows.shop-mails');
+    if (!job) throw new Error('no flows.shop-mails job');
     return job;
   };
   const expectReceiptBasics = (mail: ReceivedMail, iden: string) => {

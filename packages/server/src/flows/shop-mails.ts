@@ -23,7 +23,7 @@ import type { FlowDeps } from './deps.js';
  * so a mail exists exactly when its cause committed, and a cause applied once more (a provider
  * redelivering an event) finds the key taken and queues nothing. After the commit the flow hands the
  * new mails to {@link ShopMails.after}, which sends them without holding up the answer; what a crash
- * or a failing mail server leaves unsent, the `shop-mails` job sends later
+ * or a failing mail server leaves unsent, the `flows.shop-mails` job sends later
  * ([010](../../../../docs/decisions/010-shop-mails-through-an-outbox.md)).
  */
 
@@ -237,7 +237,7 @@ export class ShopMails {
    */
   job(): Job {
     return {
-      name: 'shop-mails',
+      name: 'flows.shop-mails',
       everyMs: 60_000,
       run: async (now) => {
         await queueExpiries(this.deps.db, now);
