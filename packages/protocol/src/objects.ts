@@ -122,6 +122,18 @@ export const orderSchema = z.object({
 });
 export type Order = z.infer<typeof orderSchema>;
 
+/**
+ * The short reference of an order that its buyer reads in the app and in mails, and can read out:
+ * the last six characters of its iden, which are random (the start is a time stamp, shared by orders
+ * made close together). Shown as `#F6A7B8`.
+ *
+ * @example
+ * orderRef('mhx3k2a1000000a1b2c3d4e5f6a7b8') // 'F6A7B8'
+ */
+export function orderRef(iden: string): string {
+  return iden.slice(-6).toUpperCase();
+}
+
 /** An uploaded file. @example fileSchema.parse(res.data.files[0]) */
 export const fileSchema = z.object({
   id: z.string(),

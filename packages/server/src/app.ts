@@ -136,7 +136,7 @@ export async function buildApp(
   // Without a token there is nothing to scrape: the path is not found, rather than the web app's page
   // answering 200 to a scraper that was set up wrong.
   if (!config.metricsToken) app.get('/metrics', (_request, reply) => reply.callNotFound());
-  const flows: Flows = new Flows({ db: db.kysely, config, log, now, store, payments, metrics });
+  const flows: Flows = new Flows({ db: db.kysely, config, log, now, store, payments, metrics, mailer });
   const deletion = new AccountDeletion({ db: db.kysely, accounts, files, events, log, now });
   const modules: TillModule[] = [accounts, store, payments, flows, files, deletion];
 

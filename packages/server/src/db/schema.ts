@@ -338,6 +338,24 @@ export interface SecurityLogTable {
   detail: string | null;
 }
 
+/** A mail owed to a user, queued with its cause and sent after the commit (`mail/outbox.ts`). */
+export interface MailOutboxTable {
+  id: string;
+  /** The cause (`receipt:<order>`): one cause, one mail. */
+  key: string;
+  kind: string;
+  user_id: string;
+  order_id: string | null;
+  /** JSON text of what the mail says beyond the order itself. */
+  data: string;
+  created_at: Millis;
+  due_at: Millis;
+  claimed_until: Millis | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  sent_at: Millis | null;
+}
+
 /** Every table; modules add theirs here as they grow. */
 export interface Database {
   users: UsersTable;
@@ -368,4 +386,5 @@ export interface Database {
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;
   object_removals: ObjectRemovalsTable;
+  mail_outbox: MailOutboxTable;
 }

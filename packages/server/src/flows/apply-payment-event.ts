@@ -25,17 +25,19 @@ import {
   type OrderRow,
 } from '../modules/store/index.js';
 import type { FlowDeps } from './deps.js';
+import { queueReceipt, queueRefund, queueRenewal, queueSubscriptionEnd, type ShopMails } from './shop-mails.js';
 
 /** What one step of an event does to an order; runs inside the event's transaction. */
 type Step = (trx: Transaction<Database>, order: OrderRow, event: ProviderEvent, now: number) => Promise<Effect>;
 /**
- * The order's status after the step, whether the step changed anything, and `refund` when money was
- * taken for an order that can no longer be paid.
+ * The order's status after the step, whether the step changed anything, `refund` when money was
+ * taken for an order that can no longer be paid, and the mails it queued for the buyer.
  */
 interface Effect {
   status: OrderStatusValue;
   applied: boolean;
   refund?: true;
+  mails?: (string | undefined)[];
 }
 
 const nothing: Step = (_trx, order) => Promise.resolve({ status: order.status, applied: false });
@@ -49,7 +51,7 @@ const pay: Step = async (trx, order, event, now) => {
     throw new AbortTransaction(fail.paymentRejected('amount_mismatch'));
   }
   await payOrder(trx, order.id, now);
-  return { status: 'paid', applied: true };
+  return { status: 'paid', applied: true, mails: [await queueReceipt(trx, order, now)] };
 };
 
 const failOrder: Step = async (trx, order, _event, now) => {
@@ -65,17 +67,32 @@ const refundUnpaid: Step = async (trx, order, _event, now) => {
 
 const reverse: Step = async (trx, order, event, now) => {
   const why = event.kind === 'reversed' ? event.reason : 'refund';
+  const items = await itemsOf(trx, order.id);
+  const chargeback = why === 'chargeback';
   if (event.kind === 'reversed' && event.renewal) {
+    const { renewal } = event;
     const reference = `${order.id} (${event.eventId})`.slice(0, 300);
-    await takeBackRenewal(trx, order, await itemsOf(trx, order.id), { ...event.renewal, reference }, now, why);
-    return { status: order.status, applied: true };
+    const shortfall = await takeBackRenewal(trx, order, items, { ...renewal, reference }, now, why);
+    // What went back is the renewal: its time, and its credits where the store says so.
+    const renewed = items
+      .filter((i) => i.grant_period != null)
+      .map((i) => (renewal.credits ? i : { ...i, grant_credits: null }));
+    const key = `${order.id}:${event.eventId}`;
+    const notice = { key, amount: order.total, moneyOnly: false, items: renewed, chargeback, shortfall };
+    return { status: order.status, applied: true, mails: [await queueRefund(trx, order, notice, now)] };
   }
-  await transitionOrder(trx, order.id, 'refunded', now, why === 'chargeback' ? 'chargeback' : 'refunded');
-  await takeBackGrants(trx, order, grantLinesOf(await itemsOf(trx, order.id)), now, why);
+  await transitionOrder(trx, order.id, 'refunded', now, chargeback ? 'chargeback' : 'refunded');
+  const shortfall = await takeBackGrants(trx, order, grantLinesOf(items), now, why);
   if (event.kind === 'reversed' && event.paidTime) {
     await revokePaidTime(trx, { userId: order.user_id, ...event.paidTime }, now);
   }
-  return { status: 'refunded', applied: true };
+  const amount = order.total - order.refunded_amount;
+  const notice = { key: order.id, amount, moneyOnly: false, items, chargeback, shortfall };
+  const mails = [
+    await queueRefund(trx, order, notice, now),
+    await queueSubscriptionEnd(trx, order, 'refunded', now, items),
+  ];
+  return { status: 'refunded', applied: true, mails };
 };
 
 const renew: Step = async (trx, order, event, now) => {
@@ -85,12 +102,15 @@ const renew: Step = async (trx, order, event, now) => {
     throw new AbortTransaction(fail.paymentRejected('amount_mismatch'));
   }
   await renewSubscription(trx, order, await itemsOf(trx, order.id), event.eventId, now, event.expiresAt);
-  return { status: order.status, applied: true };
+  const mail = await queueRenewal(trx, order, event, now);
+  return { status: order.status, applied: true, mails: [mail] };
 };
 
 const end: Step = async (trx, order, _event, now) => {
   await endSubscription(trx, order.id, now);
-  return { status: order.status, applied: false };
+  // Only a paid order's buyer has a subscription to lose; a refund has told of its end already.
+  const mails = order.status === 'paid' ? [await queueSubscriptionEnd(trx, order, 'cancelled', now)] : [];
+  return { status: order.status, applied: false, mails };
 };
 
 /** Money taken for an order that failed or was cancelled meanwhile (an out-of-order completion). */
@@ -112,7 +132,10 @@ export const EVENT_STEPS: Readonly<Record<ProviderEventKind, Readonly<Record<Ord
 
 /** Applies provider events to orders, each event once. */
 export class PaymentEvents {
-  constructor(private readonly deps: FlowDeps) {}
+  constructor(
+    private readonly deps: FlowDeps,
+    private readonly mails: ShopMails,
+  ) {}
 
   /** Verifies a provider's notification and applies it: 904 for an unknown provider, 910 when it does not verify. */
   async applyNotification(providerName: string, payload: string, signature: string): Promise<Outcome<AppliedEvent>> {
@@ -127,12 +150,13 @@ export class PaymentEvents {
    * Applies one verified event in one transaction: the event's key is claimed with the order's
    * change, so a replay finds the key taken and changes nothing (on PostgreSQL a replay racing the
    * first waits on the key until the first commits), and only the transaction that moves the order
-   * applies grants. One step reaches outside: money taken for an order that can no longer be paid is
-   * asked back of the provider after the commit.
+   * applies grants. The buyer's mails are queued with the change and sent after the commit, so a
+   * replay queues none. One step reaches outside: money taken for an order that can no longer be paid
+   * is asked back of the provider after the commit.
    */
   async apply(provider: Provider, event: ProviderEvent): Promise<Outcome<AppliedEvent>> {
     const now = this.deps.now();
-    const outcome = await runInTransaction(this.deps.db, async (trx): Promise<AppliedEvent> => {
+    const done = await runInTransaction(this.deps.db, async (trx): Promise<AppliedEvent & Pick<Effect, 'mails'>> => {
       const orderId = event.orderId ?? (await orderOfRef(trx, provider, event.ref));
       if (!orderId) throw new AbortTransaction(fail.notFound('iden'));
       const fresh = await claimEvent(trx, { provider, eventId: event.eventId, orderId, outcome: event.kind }, now);
@@ -141,9 +165,15 @@ export class PaymentEvents {
       if (!fresh) return { status: order.status, applied: false };
       if (order.provider !== provider) throw new AbortTransaction(fail.paymentRejected('provider_mismatch'));
       for (const link of event.refs ?? []) await linkRef(trx, { provider, orderId, ...link }, now);
-      const { status, applied, refund } = await EVENT_STEPS[event.kind][order.status](trx, order, event, now);
-      return { status, applied, ...(refund ? { refundDue: { orderId } } : {}) };
+      const { status, applied, refund, mails } = await EVENT_STEPS[event.kind][order.status](trx, order, event, now);
+      return { status, applied, ...(refund ? { refundDue: { orderId } } : {}), mails };
     });
+    let outcome: Outcome<AppliedEvent> = done;
+    if (!(done instanceof Failure)) {
+      const { mails, ...applied } = done;
+      this.mails.after(mails ?? []);
+      outcome = applied;
+    }
     this.deps.metrics.paymentEvent(
       provider,
       event.kind,

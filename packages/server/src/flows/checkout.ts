@@ -34,6 +34,7 @@ import {
 } from '../modules/store/index.js';
 import type { FlowDeps } from './deps.js';
 import { ownedAmong, refuseOwned } from './owned.js';
+import { queueReceipt, type ShopMails } from './shop-mails.js';
 
 /**
  * How often a coupon's stale holds are looked for at checkout. A hold lasts a day, so giving one back
@@ -51,7 +52,10 @@ export function appShellOf(origin: string | undefined): 'android' | 'ios' | null
 
 /** doCheckout and getCheckoutForm: an order from a cart, and the payment route that pays it. */
 export class Checkout {
-  constructor(private readonly deps: FlowDeps) {}
+  constructor(
+    private readonly deps: FlowDeps,
+    private readonly mails: ShopMails,
+  ) {}
 
   /** When each coupon's stale holds were last looked for, by code. */
   private readonly holdsChecked = new Map<string, number>();
@@ -118,7 +122,8 @@ export class Checkout {
     if (owned) return owned;
     const placed = await this.placeOrder(userId, lines, input.couponCode?.trim(), provider);
     if (placed instanceof Failure) return placed;
-    const { order, items } = placed;
+    const { order, items, receipt } = placed;
+    this.mails.after([receipt]);
     // Paid at once (a zero total): nothing to take, so no provider is asked; the way on is the order.
     if (order.status !== 'pending') {
       return { order, payment: { provider: provider.name, url: `${this.deps.config.publicUrl}/orders/${order.iden}` } };
@@ -140,7 +145,7 @@ export class Checkout {
     lines: Line[],
     code: string | undefined,
     provider: PaymentProvider,
-  ): Promise<Outcome<{ order: Order; items: OrderItemRow[] }>> {
+  ): Promise<Outcome<{ order: Order; items: OrderItemRow[]; receipt?: string | undefined }>> {
     const now = this.deps.now();
     if (code) await this.releaseStaleHolds(code, now);
     const price = await priceCart(this.deps.store.coupons, lines, { code, userId, now, parameter: 'products' });
@@ -159,10 +164,12 @@ export class Checkout {
         data: null,
         lines,
       };
-      let placed: { order: Order; items: OrderItemRow[] };
-      // Nothing to pay: the order is made paid, with its grants, in this transaction.
-      if (total === 0) placed = { order: await insertPaidOrder(trx, order, now, { refuseOwned: true }), items: [] };
-      else {
+      let placed: { order: Order; items: OrderItemRow[]; receipt?: string | undefined };
+      // Nothing to pay: the order is made paid, with its grants and its receipt, in this transaction.
+      if (total === 0) {
+        const paid = await insertPaidOrder(trx, order, now, { refuseOwned: true });
+        placed = { order: paid, items: [], receipt: await queueReceipt(trx, { id: paid.iden, user_id: userId }, now) };
+      } else {
         const made = await insertOrder(trx, order, now);
         placed = { order: toOrder(made.row, made.items), items: made.items };
       }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { Metrics } from '../http/metrics.js';
+import type { Mailer } from '../mail/mailer.js';
 import type { PaymentsModule } from '../modules/payments/index.js';
 import type { StoreModule } from '../modules/store/index.js';
 
@@ -15,4 +16,6 @@ export interface FlowDeps {
   store: StoreModule;
   payments: PaymentsModule;
   metrics: Metrics;
+  /** Sends the shop's mails to buyers (`shop-mails.ts`). */
+  mailer: Mailer;
 }

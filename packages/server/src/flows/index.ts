@@ -1,4 +1,5 @@
 import type { Order, PayWithCreditsRequest, Provider, ShopLanguage } from '@till/protocol';
+import type { Job } from '../db/jobs.js';
 import type { Outcome } from '../errors.js';
 import type { ModuleHost, TillModule } from '../http/module.js';
 import type { AppliedEvent, PaymentPorts, ProviderEvent } from '../modules/payments/index.js';
@@ -9,6 +10,7 @@ import type { FlowDeps } from './deps.js';
 import { payWithCredits } from './pay-with-credits.js';
 import { refundOrder, type RefundAsk } from './refund.js';
 import { registerFlowRoutes, type FlowCalls } from './routes.js';
+import { ShopMails } from './shop-mails.js';
 import { PurchaseValidation } from './validate-purchase.js';
 
 /**
@@ -20,19 +22,21 @@ export class Flows implements TillModule, PaymentPorts, FlowCalls {
   readonly checkout: Checkout;
   readonly events: PaymentEvents;
   readonly purchases: PurchaseValidation;
+  readonly mails: ShopMails;
 
   constructor(private readonly deps: FlowDeps) {
-    this.checkout = new Checkout(deps);
-    this.events = new PaymentEvents(deps);
-    this.purchases = new PurchaseValidation(deps);
+    this.mails = new ShopMails(deps);
+    this.checkout = new Checkout(deps, this.mails);
+    this.events = new PaymentEvents(deps, this.mails);
+    this.purchases = new PurchaseValidation(deps, this.mails);
   }
 
   payWithCredits(userId: string, input: PayWithCreditsRequest) {
-    return payWithCredits(this.deps, userId, input);
+    return payWithCredits(this.deps, this.mails, userId, input);
   }
 
   refund(ask: RefundAsk) {
-    return refundOrder(this.deps, ask);
+    return refundOrder(this.deps, this.mails, ask);
   }
 
   async findOrder(iden: string, lang?: ShopLanguage): Promise<Order | undefined> {
@@ -59,7 +63,13 @@ export class Flows implements TillModule, PaymentPorts, FlowCalls {
     return this.events.apply(provider, event);
   }
 
-  register({ calls }: ModuleHost): void {
+  register({ app, calls }: ModuleHost): void {
     registerFlowRoutes(calls, this);
+    // Mails on their way as the app closes are sent first.
+    app.addHook('onClose', () => this.mails.settle());
+  }
+
+  jobs(): Job[] {
+    return [this.mails.job()];
   }
 }

@@ -6,6 +6,7 @@ import { Failure, fail, type Outcome } from '../errors.js';
 import { grantPaidOrder, insertOrder, isProductRef, moveCredits, newId } from '../modules/store/index.js';
 import type { FlowDeps } from './deps.js';
 import { refuseOwned } from './owned.js';
+import { queueReceipt, type ShopMails } from './shop-mails.js';
 
 /** Reads a JSON text field against its schema; 907 naming the field when it is not JSON or not that shape. */
 function parseJsonText<S extends z.ZodType>(text: string, schema: S, parameter: string): Outcome<z.output<S>> {
@@ -20,12 +21,14 @@ function parseJsonText<S extends z.ZodType>(text: string, schema: S, parameter: 
 }
 
 /**
- * Buys with credits: the spend, the paid order and its grants in one transaction. The spend is a
- * guarded update (see `moveCredits`), so a buyer racing many purchases gets exactly as many as the
- * balance pays for, and 909 for the rest. Undone as a whole by the transaction.
+ * Buys with credits: the spend, the paid order, its grants and its receipt in one transaction (the
+ * receipt is sent after the commit). The spend is a guarded update (see `moveCredits`), so a buyer
+ * racing many purchases gets exactly as many as the balance pays for, and 909 for the rest. Undone
+ * as a whole by the transaction.
  */
 export async function payWithCredits(
   deps: FlowDeps,
+  mails: ShopMails,
   userId: string,
   input: PayWithCreditsRequest,
 ): Promise<Outcome<{ order: Order; balance: number }>> {
@@ -46,7 +49,7 @@ export async function payWithCredits(
   if (cost > MAX_INT) return fail.invalidInput('products', 'too_long');
   const currency = lines.find((l) => l.product.price_currency)?.product.price_currency ?? 'USD';
   const now = deps.now();
-  return runInTransaction(deps.db, async (trx) => {
+  const bought = await runInTransaction(deps.db, async (trx) => {
     const iden = newId(now);
     // The order's rows first, then the spend, then the grants. The spend is checked before any grant
     // can add credits to the same balance; and on PostgreSQL its guarded update holds the buyer's row
@@ -69,12 +72,18 @@ export async function payWithCredits(
       now,
       { paid: true },
     );
+    // The receipt with the order's rows, before the spend takes the buyer's row.
+    const receipt = await queueReceipt(trx, { id: iden, user_id: userId }, now);
     const spent =
       cost > 0 ? await moveCredits(trx, { userId, amount: -cost, reason: 'spend', reference: iden, now }) : undefined;
     const order = await grantPaidOrder(trx, made, now, { refuseOwned: true });
     // The spend's entry already holds the balance unless the purchase itself granted credits.
-    if (spent && !lines.some((l) => l.product.grant_credits)) return { order, balance: spent.balanceAfter };
+    if (spent && !lines.some((l) => l.product.grant_credits)) return { order, balance: spent.balanceAfter, receipt };
     const user = await trx.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow();
-    return { order, balance: user.credits };
+    return { order, balance: user.credits, receipt };
   });
+  if (bought instanceof Failure) return bought;
+  // After the commit: the receipt goes out without holding up the answer.
+  mails.after([bought.receipt]);
+  return { order: bought.order, balance: bought.balance };
 }

@@ -16,7 +16,16 @@ import {
   toOrder,
   transitionOrder,
 } from '../modules/store/index.js';
+import { dropMail, releaseMail } from '../mail/outbox.js';
 import type { FlowDeps } from './deps.js';
+import { queueRefund, queueSubscriptionEnd, type ShopMails } from './shop-mails.js';
+
+/**
+ * How long the notice of a refund the provider has still to accept waits at most: the provider's
+ * answer releases it at once, or drops it with the refund; a crash between the two leaves the
+ * refund recorded, and the notice goes after this.
+ */
+const PROVIDER_ANSWER_MS = 10 * 60_000;
 
 /** What an administrator asks for: the whole order back, or some money only. */
 export interface RefundAsk {
@@ -52,7 +61,11 @@ export interface RefundAsk {
  * own key; when it refuses, the reservation is undone. A card payment given back whole makes the
  * provider reverse the order, so there money only must leave something (912 `provider_reverses`).
  */
-export async function refundOrder(deps: FlowDeps, ask: RefundAsk): Promise<Outcome<{ order: AdminOrder }>> {
+export async function refundOrder(
+  deps: FlowDeps,
+  mails: ShopMails,
+  ask: RefundAsk,
+): Promise<Outcome<{ order: AdminOrder }>> {
   const { iden } = ask;
   const found = await loadOrder(deps.db, iden);
   if (!found) return fail.notFound('iden');
@@ -70,18 +83,27 @@ export async function refundOrder(deps: FlowDeps, ask: RefundAsk): Promise<Outco
     if (amount < 1) return fail.invalidInput('amount', left > 0 ? 'required' : 'too_long');
     if (provider?.refund && !partial) return fail.conflict('paid', 'provider_reverses');
     const record = { orderId: iden, amount, currency: found.row.currency, keepsGrants: true, reason, now };
-    const refundId = await runInTransaction(deps.db, (trx) =>
-      recordRefund(trx, { ...record, adminId: ask.adminId ?? null }),
-    );
-    if (refundId instanceof Failure) return refundId;
+    // The notice is queued with the refund; where the provider gives the money back, it waits for its yes.
+    const hold = provider?.refund ? PROVIDER_ANSWER_MS : undefined;
+    const recorded = await runInTransaction(deps.db, async (trx) => {
+      const refundId = await recordRefund(trx, { ...record, adminId: ask.adminId ?? null });
+      const notice = { key: refundId, amount, moneyOnly: true, hold };
+      return { refundId, mail: await queueRefund(trx, found.row, notice, now) };
+    });
+    if (recorded instanceof Failure) return recorded;
+    const { refundId } = recorded;
     if (provider?.refund) {
       const asked = await provider.refund(found.order, { amount, key: `till-refund-${iden}-${refundId}` });
       if (asked instanceof Failure) {
-        await runInTransaction(deps.db, (trx) => dropRefund(trx, iden, refundId));
+        await runInTransaction(deps.db, async (trx) => {
+          await dropRefund(trx, iden, refundId);
+          await dropMail(trx, `refund:${refundId}`);
+        });
         return asked;
       }
       deps.log.info({ iden, provider: provider.name, amount }, 'partial refund asked of the provider');
-    }
+      mails.after([await releaseMail(deps.db, `refund:${refundId}`, deps.now())]);
+    } else mails.after([recorded.mail]);
     return { order: await adminOrderOf(deps.db, found.order) };
   }
 
@@ -96,7 +118,7 @@ export async function refundOrder(deps: FlowDeps, ask: RefundAsk): Promise<Outco
   }
   const paid = await paidTimeOf(deps, found.row);
   if (paid instanceof Failure) return paid;
-  return runInTransaction(deps.db, async (trx) => {
+  const refunded = await runInTransaction(deps.db, async (trx) => {
     const note = reason ? `refund: ${reason}` : 'refund';
     if (amount > 0) {
       await recordRefund(trx, {
@@ -123,8 +145,16 @@ export async function refundOrder(deps: FlowDeps, ask: RefundAsk): Promise<Outco
     if (paid && first && first !== iden) {
       await revokePaidTime(trx, { userId: row.user_id, orderIds: [first], from: paid.from, until: paid.until }, now);
     }
-    return { order: await adminOrderOf(trx, toOrder(row, items)) };
+    const notice = { key: iden, amount, moneyOnly: false, items };
+    const queued = [
+      await queueRefund(trx, row, notice, now),
+      await queueSubscriptionEnd(trx, row, 'refunded', now, items),
+    ];
+    return { order: await adminOrderOf(trx, toOrder(row, items)), queued };
   });
+  if (refunded instanceof Failure) return refunded;
+  mails.after(refunded.queued);
+  return { order: refunded.order };
 }
 
 type PaidTime = NonNullable<VerifiedPurchase['paidTime']>;

@@ -4,13 +4,17 @@ import { AbortTransaction, Failure, fail, type Outcome } from '../errors.js';
 import { claimEvent, linkRef, orderOfEvent, type VerifiedPurchase } from '../modules/payments/index.js';
 import { alignSubscription, insertOrder, moneySubtotal, newId, payOrder, type Line } from '../modules/store/index.js';
 import type { FlowDeps } from './deps.js';
+import { queueReceipt, type ShopMails } from './shop-mails.js';
 
 /**
  * validatePurchase: the platform's validator (payments) says whether the store took the money; the
  * purchase is then recorded as a paid order (store), once per store transaction.
  */
 export class PurchaseValidation {
-  constructor(private readonly deps: FlowDeps) {}
+  constructor(
+    private readonly deps: FlowDeps,
+    private readonly mails: ShopMails,
+  ) {}
 
   async validate(userId: string, transactionData: string): Promise<Outcome<ValidatePurchaseData>> {
     let json: unknown;
@@ -40,6 +44,7 @@ export class PurchaseValidation {
     const recorded = await this.record(userId, platform.provider, purchase, [...lines.values()]);
     if (recorded instanceof Failure) return recorded;
     if (recorded === 'duplicate') return this.replay(userId, platform.provider, purchase.transactionId);
+    this.mails.after([recorded.receipt]);
     // After the grant, never before: a store that is not told (Google refunds an unacknowledged
     // purchase after three days) gives the money back, which is safer than granting unpaid.
     if (platform.afterGrant) {
@@ -47,7 +52,7 @@ export class PurchaseValidation {
         this.deps.log.warn({ err: error, provider: platform.provider }, 'store not told of a granted purchase');
       });
     }
-    return { result: 1, products: recorded.join(';') };
+    return { result: 1, products: recorded.products.join(';') };
   }
 
   /** Claims the transaction's key before anything else: a replay writes nothing and says so. */
@@ -56,7 +61,7 @@ export class PurchaseValidation {
     provider: Provider,
     purchase: VerifiedPurchase,
     lines: Line[],
-  ): Promise<Outcome<string[] | 'duplicate'>> {
+  ): Promise<Outcome<{ products: string[]; receipt: string | undefined } | 'duplicate'>> {
     const { transactionId } = purchase;
     const now = this.deps.now();
     const sum = moneySubtotal(lines, 'transactionData');
@@ -91,7 +96,8 @@ export class PurchaseValidation {
       const order = await payOrder(trx, iden, now, { items: made.items });
       for (const link of purchase.refs ?? []) await linkRef(trx, { provider, orderId: iden, ...link }, now);
       if (purchase.expiresAt !== undefined) await alignSubscription(trx, iden, purchase.expiresAt);
-      return order.items.map((i) => i.productId);
+      const receipt = await queueReceipt(trx, { id: iden, user_id: userId }, now);
+      return { products: order.items.map((i) => i.productId), receipt };
     });
   }
 

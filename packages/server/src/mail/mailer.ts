@@ -6,6 +6,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** The message's own id (`<id@host>`), kept when the same mail is sent again. */
+  messageId?: string;
 }
 
 /** A message kept by the dev outbox. */

@@ -1,0 +1,387 @@
+import { orderRef, pickLanguage, ProductType, type ShopLanguage } from '@till/protocol';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Job } from '../db/jobs.js';
+import { readJson, type Executor } from '../db/rows.js';
+import type { Database } from '../db/schema.js';
+import type { Mailer } from '../mail/mailer.js';
+import { MailOutbox, queueMail, type OutboxRow } from '../mail/outbox.js';
+import {
+  renderShopMail,
+  type MailLine,
+  type Price,
+  type ShopMail,
+  type SubscriptionEndReason,
+} from '../mail/shop-templates.js';
+import { itemsOf, textsIn, type OrderItemRow, type OrderRow } from '../modules/store/index.js';
+import type { FlowDeps } from './deps.js';
+
+/**
+ * The mails a shop sends its buyers: a receipt for every paid order, a notice of every refund, and
+ * for subscriptions a receipt for every renewal and a notice when one ends.
+ *
+ * Each is queued in `mail_outbox` inside the transaction of its cause, under a key naming the cause,
+ * so a mail exists exactly when its cause committed, and a cause applied once more (a provider
+ * redelivering an event) finds the key taken and queues nothing. After the commit the flow hands the
+ * new mails to {@link ShopMails.after}, which sends them without holding up the answer; what a crash
+ * or a failing mail server leaves unsent, the `flows.shop-mails` job sends later
+ * ([010](../../../../docs/decisions/010-shop-mails-through-an-outbox.md)).
+ */
+
+/** What a refund notice says beyond the order: money back, and what went with it. */
+interface RefundData {
+  amount: number;
+  currency: string;
+  /** Credits the order cost, given back to the buyer. */
+  creditsBack: number;
+  at: number;
+  moneyOnly: boolean;
+  chargeback: boolean;
+  creditsTaken: number;
+  owned: string[];
+  subscriptions: string[];
+}
+
+const isSubscription = (i: Pick<OrderItemRow, 'type' | 'grant_period'>) =>
+  i.type === ProductType.Subscription && i.grant_period != null;
+
+/** Queues the receipt of an order just paid, in the transaction that paid it. */
+export function queueReceipt(x: Executor, order: Pick<OrderRow, 'id' | 'user_id'>, now: number) {
+  return queueMail(x, { key: `receipt:${order.id}`, kind: 'receipt', userId: order.user_id, orderId: order.id }, now);
+}
+
+/**
+ * Queues the notice of a refund in its transaction. `key` names the refund: the order for a
+ * whole-order refund (an order is refunded whole once), the refund's own id for money only.
+ * `hold` keeps it unsent until the provider has accepted the refund ({@link releaseMail}).
+ */
+export function queueRefund(
+  x: Executor,
+  order: Pick<OrderRow, 'id' | 'user_id' | 'currency' | 'credits_spent'>,
+  refund: {
+    key: string;
+    amount: number;
+    moneyOnly: boolean;
+    items?: OrderItemRow[];
+    chargeback?: boolean;
+    /** Credits granted that could not be taken back (spent already). */
+    shortfall?: number;
+    hold?: number;
+  },
+  now: number,
+) {
+  const items = refund.moneyOnly ? [] : (refund.items ?? []);
+  const granted = items.reduce((sum, i) => sum + (i.grant_credits ?? 0) * i.quantity, 0);
+  const data: RefundData = {
+    amount: refund.amount,
+    currency: order.currency,
+    creditsBack: refund.moneyOnly ? 0 : order.credits_spent,
+    at: now,
+    moneyOnly: refund.moneyOnly,
+    chargeback: refund.chargeback ?? false,
+    creditsTaken: Math.max(0, granted - (refund.shortfall ?? 0)),
+    owned: items.filter((i) => i.type === ProductType.NonConsumable).map((i) => i.product_id),
+    subscriptions: items.filter(isSubscription).map((i) => i.product_id),
+  };
+  return queueMail(
+    x,
+    {
+      key: `refund:${refund.key}`,
+      kind: 'refund',
+      userId: order.user_id,
+      orderId: order.id,
+      data: { ...data },
+      ...(refund.hold ? { dueAt: now + refund.hold } : {}),
+    },
+    now,
+  );
+}
+
+/** Queues the receipt of a subscription's renewal, in the transaction that granted its time. */
+export async function queueRenewal(
+  trx: Transaction<Database>,
+  order: Pick<OrderRow, 'id' | 'user_id' | 'total' | 'currency'>,
+  renewal: { eventId: string; amount?: number | undefined; currency?: string | undefined },
+  now: number,
+) {
+  const until = await subscriptionEnd(trx, order.id);
+  const paid = { amount: renewal.amount ?? order.total, currency: renewal.currency ?? order.currency };
+  return queueMail(
+    trx,
+    {
+      key: `renewal:${order.id}:${renewal.eventId}`,
+      kind: 'renewal',
+      userId: order.user_id,
+      orderId: order.id,
+      data: { ...paid, at: now, until },
+    },
+    now,
+  );
+}
+
+/**
+ * Queues the notice that an order's subscription ended (cancelled at the provider, or refunded), once
+ * per order whatever ends it: the first cause tells the buyer, a later one (the provider's end after
+ * a refund) finds the key taken. Nothing for an order without a subscription.
+ */
+export async function queueSubscriptionEnd(
+  trx: Transaction<Database>,
+  order: Pick<OrderRow, 'id' | 'user_id'>,
+  reason: 'cancelled' | 'refunded',
+  now: number,
+  items?: OrderItemRow[],
+) {
+  if (!(items ?? (await itemsOf(trx, order.id))).some(isSubscription)) return undefined;
+  return queueMail(
+    trx,
+    {
+      key: `subscription_end:${order.id}`,
+      kind: 'subscription_end',
+      userId: order.user_id,
+      orderId: order.id,
+      data: { reason },
+    },
+    now,
+  );
+}
+
+/** Routes whose subscriptions never renew: bought once, their time runs out. */
+const ONE_OFF_ROUTES = ['credits', 'default', 'test'];
+/** How far back the job looks for time that ran out: a server that was down that long tells no one. */
+const EXPIRY_LOOKBACK_MS = 7 * 86_400_000;
+
+/**
+ * Queues the notice that a subscription bought once (with credits, through the sandbox) has run out,
+ * for every paid order whose live subscription time ended in the last week and was not told of its
+ * end yet. A subscription a provider renews is told of its end by the provider's event instead: its
+ * time may run out for a while before a late renewal arrives.
+ */
+export async function queueExpiries(db: Kysely<Database>, now: number, limit = 200): Promise<string[]> {
+  const ran = await db
+    .selectFrom('orders as o')
+    .innerJoin('entitlements as e', 'e.order_id', 'o.id')
+    .select(['o.id', 'o.user_id'])
+    .where('o.status', '=', 'paid')
+    .where('o.provider', 'in', ONE_OFF_ROUTES)
+    .where('e.kind', '=', 'subscription')
+    .where('e.revoked_at', 'is', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('mail_outbox as m')
+            .select('m.id')
+            .where(sql<boolean>`m.key = 'subscription_end:' || o.id`),
+        ),
+      ),
+    )
+    .groupBy(['o.id', 'o.user_id'])
+    .having((eb) => eb.fn.max('e.expires_at'), '<=', now)
+    .having((eb) => eb.fn.max('e.expires_at'), '>', now - EXPIRY_LOOKBACK_MS)
+    .limit(limit)
+    .execute();
+  const ids: string[] = [];
+  for (const order of ran) {
+    const key = `subscription_end:${order.id}`;
+    const mail = {
+      key,
+      kind: 'subscription_end',
+      userId: order.user_id,
+      orderId: order.id,
+      data: { reason: 'expired' },
+    };
+    const id = await queueMail(db, mail, now);
+    if (id) ids.push(id);
+  }
+  return ids;
+}
+
+/** When the order's subscription time runs out: the latest end of its live subscription rows. */
+async function subscriptionEnd(x: Executor, orderId: string): Promise<number | null> {
+  const row = await x
+    .selectFrom('entitlements')
+    .select((eb) => eb.fn.max('expires_at').as('until'))
+    .where('order_id', '=', orderId)
+    .where('kind', '=', 'subscription')
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row?.until == null ? null : Number(row.until);
+}
+
+/** Sends the queued shop mails: right after their commit, and by the job for what is left. */
+export class ShopMails {
+  private readonly outbox: MailOutbox;
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(private readonly deps: FlowDeps & { mailer: Mailer }) {
+    this.outbox = new MailOutbox(deps.db);
+  }
+
+  /** After the commit of their cause: sends these mails without holding up the answer. */
+  after(ids: readonly (string | undefined)[]): void {
+    for (const id of ids) {
+      if (!id) continue;
+      const task = this.deliver(id)
+        .then(() => undefined)
+        .finally(() => this.pending.delete(task));
+      this.pending.add(task);
+    }
+  }
+
+  /** Waits for the mails on their way (the app does so as it closes). */
+  async settle(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  /**
+   * Queues the notices of subscriptions that ran out, then sends what is due and unsent: those, and
+   * mails a crash or a failing mail server left behind.
+   */
+  job(): Job {
+    return {
+      name: 'flows.shop-mails',
+      everyMs: 60_000,
+      run: async (now) => {
+        await queueExpiries(this.deps.db, now);
+        let sent = 0;
+        for (const id of await this.outbox.due(now, 100)) if (await this.deliver(id, now)) sent += 1;
+        return sent;
+      },
+    };
+  }
+
+  /** Claims one mail, sends it and marks it sent; a failure is kept on the row for the next try. */
+  async deliver(id: string, now = this.deps.now()): Promise<boolean> {
+    const row = await this.outbox.claim(id, now);
+    if (!row) return false;
+    try {
+      const message = await this.compose(row, now);
+      if (message) await this.deps.mailer.send(message);
+      await this.outbox.sent(id, now);
+      return Boolean(message);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.deps.log.error({ mail: id, kind: row.kind, err: reason }, 'shop mail not sent');
+      await this.outbox.failed(row, now, reason);
+      return false;
+    }
+  }
+
+  /** The mail as its reader gets it, in their language, from the order as it is; none for a deleted account. */
+  private async compose(row: OutboxRow, now: number) {
+    const { db, config } = this.deps;
+    const user = await db
+      .selectFrom('users')
+      .select(['email', 'name', 'lang', 'deleted_at'])
+      .where('id', '=', row.user_id)
+      .executeTakeFirst();
+    const order = row.order_id
+      ? await db.selectFrom('orders').selectAll().where('id', '=', row.order_id).executeTakeFirst()
+      : undefined;
+    if (!user || user.deleted_at != null || !order) return undefined;
+    const lang = pickLanguage(user.lang);
+    const items = await itemsOf(db, order.id);
+    const titles = await titlesIn(db, items, lang);
+    const common = {
+      name: user.name,
+      ref: `#${orderRef(order.id)}`,
+      link: `${config.publicUrl}/orders/${encodeURIComponent(order.id)}`,
+    };
+    const mail = await this.mailOf(row, order, items, titles, common, now);
+    return {
+      to: user.email,
+      // The same mail sent again (after a crash between the send and its mark) keeps its id.
+      messageId: `<${row.id}@till.shop>`,
+      ...renderShopMail(mail, lang),
+    };
+  }
+
+  private async mailOf(
+    row: OutboxRow,
+    order: OrderRow,
+    items: OrderItemRow[],
+    titles: Map<string, string>,
+    common: { name: string; ref: string; link: string },
+    now: number,
+  ): Promise<ShopMail> {
+    const title = (id: string) => titles.get(id) ?? id;
+    const money = (amount: number, currency = order.currency): Price => ({ money: { amount, currency } });
+    const subscriptions = items.filter(isSubscription).map((i) => title(i.product_id));
+    switch (row.kind) {
+      case 'receipt': {
+        const credits = order.provider === 'credits';
+        const lines: MailLine[] = items.map((i) => {
+          const unit = credits ? (i.credit_price ?? 0) : (i.price_amount ?? 0);
+          const price = (n: number): Price => (credits ? { credits: n } : money(n));
+          return {
+            title: title(i.product_id),
+            quantity: i.quantity,
+            unit: price(unit),
+            total: price(unit * i.quantity),
+          };
+        });
+        return {
+          kind: 'receipt',
+          ...common,
+          lines,
+          subtotal: credits ? { credits: order.credits_spent } : money(order.subtotal),
+          coupon: order.coupon_code
+            ? { code: order.coupon_code, discount: order.discount > 0 ? money(order.discount) : null }
+            : null,
+          total: credits ? { credits: order.credits_spent } : money(order.total),
+          route: order.provider,
+          paidAt: order.paid_at ?? row.created_at,
+        };
+      }
+      case 'refund': {
+        const d = readJson<RefundData>(row.data, {} as RefundData);
+        return {
+          kind: 'refund',
+          ...common,
+          refunded: d.creditsBack > 0 && d.amount === 0 ? { credits: d.creditsBack } : money(d.amount, d.currency),
+          at: d.at,
+          moneyOnly: d.moneyOnly,
+          chargeback: d.chargeback,
+          takenBack: {
+            credits: d.creditsTaken,
+            owned: d.owned.map(title),
+            subscriptions: d.subscriptions.map(title),
+          },
+        };
+      }
+      case 'renewal': {
+        const d = readJson<{ amount: number; currency: string; at: number; until: number | null }>(row.data, {
+          amount: 0,
+          currency: order.currency,
+          at: row.created_at,
+          until: null,
+        });
+        return {
+          kind: 'renewal',
+          ...common,
+          titles: subscriptions,
+          paid: money(d.amount, d.currency),
+          route: order.provider,
+          at: d.at,
+          until: d.until,
+        };
+      }
+      case 'subscription_end': {
+        const { reason } = readJson<{ reason: SubscriptionEndReason }>(row.data, { reason: 'cancelled' });
+        // The time as it is when the mail goes: what is left of it, or when it ran out.
+        const until = await subscriptionEnd(this.deps.db, order.id);
+        return { kind: 'subscription_end', ...common, titles: subscriptions, reason, until, now };
+      }
+      default:
+        throw new Error(`unknown shop mail ${row.kind}`);
+    }
+  }
+}
+
+/** Each line's title in `lang` where the catalog has one, else the title the order was made with. */
+async function titlesIn(x: Executor, items: OrderItemRow[], lang: ShopLanguage): Promise<Map<string, string>> {
+  const texts = await textsIn(
+    x,
+    items.map((i) => i.product_id),
+    lang,
+  );
+  return new Map(items.map((i) => [i.product_id, texts.get(i.product_id)?.title || i.title]));
+}
