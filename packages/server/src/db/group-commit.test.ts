@@ -3,14 +3,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
-import { Kysely, sql, type OperationNode } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   directStatements,
   GroupCommitDriver,
   GroupCommitSqliteDialect,
   runDirect,
-  writtenTables,
   type GroupCommitLimits,
 } from './group-commit.js';
 
@@ -213,38 +212,6 @@ describe('group commit on SQLite', () => {
     after = versions();
     expect(after.items).toBeGreaterThan(before.items);
     expect(after.parents).toBeGreaterThan(before.parents);
-  });
-
-  it('names the tables of inserts, updates and deletes, and nothing it cannot be sure of', () => {
-    expect(
-      writtenTables(db.insertInto('items').values({ id: 1, note: 'x', parent_id: null }).toOperationNode()),
-    ).toEqual(['items']);
-    expect(writtenTables(db.updateTable('parents as p').set({ id: 2 }).toOperationNode())).toEqual(['parents']);
-    expect(writtenTables(db.deleteFrom('items').where('id', '=', 1).toOperationNode())).toEqual(['items']);
-    expect(
-      writtenTables(
-        db
-          .with('gone', (w) => w.deleteFrom('parents').returning('id'))
-          .updateTable('items')
-          .set({ note: 'x' })
-          .toOperationNode(),
-      ),
-    ).toBeUndefined();
-    expect(writtenTables(sql`delete from parents`.toOperationNode())).toBeUndefined();
-    expect(writtenTables(db.selectFrom('items').selectAll().toOperationNode())).toBeUndefined();
-  });
-
-  it('names an update of columns counted apart by table and column, and any other write by table', () => {
-    const apart = { items: ['note'] };
-    const node = (q: { toOperationNode(): OperationNode }) => writtenTables(q.toOperationNode(), apart);
-    expect(node(db.updateTable('items').set({ note: 'x' }).where('id', '=', 1))).toEqual(['items.note']);
-    expect(node(db.updateTable('items').set({ note: sql`note || 'x'` }))).toEqual(['items.note']);
-    expect(node(db.updateTable('items').set({ note: 'x', parent_id: null }))).toEqual(['items']);
-    expect(node(db.insertInto('items').values({ id: 1, note: 'x', parent_id: null }))).toEqual(['items']);
-    expect(node(db.deleteFrom('items'))).toEqual(['items']);
-    expect(node(db.updateTable('parents').set({ id: 2 }))).toEqual(['parents']);
-    // Without the list, the same update is a write of the table.
-    expect(writtenTables(db.updateTable('items').set({ note: 'x' }).toOperationNode())).toEqual(['items']);
   });
 
   describe('statements straight to a bound transaction', () => {
