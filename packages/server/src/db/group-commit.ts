@@ -19,13 +19,19 @@ export interface SqliteHandle {
   close(): void;
 }
 
-/** How long a batch stays open and how many transactions it takes before it commits anyway. */
+/**
+ * How long a batch stays open and how many transactions it takes before it commits anyway. A batch
+ * of at most one ({@link EACH_ON_ITS_OWN}) is no batch: each transaction is a database transaction of
+ * its own, without a savepoint, committed before it resolves.
+ */
 export interface GroupCommitLimits {
   maxMembers: number;
   maxOpenMs: number;
 }
 
 const DEFAULT_LIMITS: GroupCommitLimits = { maxMembers: 64, maxOpenMs: 4 };
+/** Group commit off (`SQLITE_GROUP_COMMIT=off`): every transaction commits on its own. */
+export const EACH_ON_ITS_OWN: GroupCommitLimits = { maxMembers: 1, maxOpenMs: 0 };
 const MEMBER = 'till_member';
 
 interface Member {
@@ -64,6 +70,10 @@ class Lease implements DatabaseConnection {
  * waiting too. A write outside any transaction commits the open batch before it runs; a read outside
  * any transaction goes to the read connection and sees what is committed. Why:
  * docs/decisions/001-group-commit-one-process-per-sqlite-file.md.
+ *
+ * With {@link EACH_ON_ITS_OWN} limits (`SQLITE_GROUP_COMMIT=off`) there are no batches: each
+ * transaction begins and commits a database transaction of its own, while the read connection, the
+ * commits counted per table and the direct statements work as with batches.
  */
 export class GroupCommitDriver implements Driver, DirectConnections {
   private readonly waiting: Array<(lease: Lease) => void> = [];
@@ -82,6 +92,8 @@ export class GroupCommitDriver implements Driver, DirectConnections {
   private readonly batchTables = new Set<string>();
   /** The tables each query writes ({@link writtenTables}), by query: a prepared query is the same object every run. */
   private readonly writes = new WeakMap<object, readonly string[]>();
+  /** Group commit off: each transaction begins and commits the database transaction itself. */
+  private readonly alone: boolean;
 
   /**
    * @param reader a second, read-only connection to the same file (none for a private in-memory
@@ -96,7 +108,9 @@ export class GroupCommitDriver implements Driver, DirectConnections {
     private readonly apart: CountedApart = {},
     /** Called for every commit on the writer: a batch's once it is made, a write's of its own as it runs. */
     private readonly afterCommit?: () => void,
-  ) {}
+  ) {
+    this.alone = limits.maxMembers <= 1;
+  }
 
   async init(): Promise<void> {}
 
@@ -138,14 +152,15 @@ export class GroupCommitDriver implements Driver, DirectConnections {
       this.batchOpen = true;
       this.batchStartedAt = performance.now();
     }
-    this.run(`savepoint ${MEMBER}`);
+    if (!this.alone) this.run(`savepoint ${MEMBER}`);
     lease.inTransaction = true;
   }
 
   commitTransaction(connection: DatabaseConnection): Promise<void> {
     const lease = connection as Lease;
-    this.run(`release ${MEMBER}`);
+    if (!this.alone) this.run(`release ${MEMBER}`);
     lease.inTransaction = false;
+    // Alone, the batch is this transaction, and it is at its limit: it commits now.
     const done = new Promise<void>((resolve, reject) => this.batch.push({ resolve, reject }));
     if (this.batchAtLimit()) this.commitBatch();
     // The connection goes on to the next transaction now; this one's answer waits for the commit.
@@ -165,6 +180,11 @@ export class GroupCommitDriver implements Driver, DirectConnections {
       return;
     }
     try {
+      if (this.alone) {
+        this.closeBatch();
+        this.run('rollback');
+        return;
+      }
       this.run(`rollback to ${MEMBER}`);
       this.run(`release ${MEMBER}`);
     } catch (error) {
