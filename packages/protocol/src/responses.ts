@@ -124,3 +124,8 @@ export function toInputError(error: z.ZodError): { parameter: string; reason: In
   else if (issue.code === 'too_big') reason = 'too_long';
   return { parameter, reason };
 }
+
+/** A success body `{code: 900, data}` around a data schema, for the OpenAPI document. */
+export function dataResponse<T extends z.ZodType>(data: T) {
+  return z.object({ code: z.literal(900), data });
+}
