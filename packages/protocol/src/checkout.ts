@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CouponReason } from './codes.js';
 import { couponSchema, moneySchema, orderSchema, productSchema } from './objects.js';
+import { couponReasonSchema } from './reasons.js';
 import { PROVIDERS } from './constants.js';
 
 const token = z.string().min(1).max(512);
@@ -118,6 +118,6 @@ export const checkoutPreviewData = z.object({
   discount: moneySchema,
   total: moneySchema,
   coupon: couponSchema.nullable(),
-  couponRefused: z.enum(Object.values(CouponReason) as [string, ...string[]]).nullable(),
+  couponRefused: couponReasonSchema.nullable(),
 });
 export type CheckoutPreviewData = z.infer<typeof checkoutPreviewData>;

@@ -1,5 +1,12 @@
-export { Code, InputReason, CouponReason } from './codes.js';
-export type { CodeValue, InputReasonValue, CouponReasonValue } from './codes.js';
+export { Code, InputReason, CouponReason, PaymentReason, ConflictReason } from './codes.js';
+export type {
+  CodeValue,
+  InputReasonValue,
+  CouponReasonValue,
+  PaymentReasonValue,
+  ConflictReasonValue,
+} from './codes.js';
+export * from './reasons.js';
 export {
   Timeouts,
   ORDER_POLL_INTERVAL_MS,
