@@ -71,5 +71,7 @@ export function isUniqueViolation(error: unknown, table: string, column: string)
     return typeof e.message === 'string' && e.message.includes(`${table}.${column}`);
   }
   // PostgreSQL's unique_violation names the table and, in its detail, the key: "Key (email)=(…) already exists."
-  return e.code === '23505' && e.table === table && typeof e.detail === 'string' && e.detail.startsWith(`Key (${column})=`);
+  return (
+    e.code === '23505' && e.table === table && typeof e.detail === 'string' && e.detail.startsWith(`Key (${column})=`)
+  );
 }

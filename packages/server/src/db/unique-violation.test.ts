@@ -34,10 +34,14 @@ describe.each(dialects)('isUniqueViolation on %s', (dialect) => {
   it('tells the refusal of a second row with a taken unique value by table and column', async () => {
     const email = `${randomUUID()}@example.com`;
     await db.kysely.insertInto('users').values(user(email)).execute();
-    const error = await db.kysely.insertInto('users').values(user(email)).execute().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const error = await db.kysely
+      .insertInto('users')
+      .values(user(email))
+      .execute()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeDefined();
     expect(isUniqueViolation(error, 'users', 'email')).toBe(true);
     expect(isUniqueViolation(error, 'users', 'id')).toBe(false);
@@ -45,10 +49,14 @@ describe.each(dialects)('isUniqueViolation on %s', (dialect) => {
   });
 
   it('does not take other errors for one', async () => {
-    const error = await db.kysely.insertInto('users').values({ ...user('a'), email: null as unknown as string }).execute().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const error = await db.kysely
+      .insertInto('users')
+      .values({ ...user('a'), email: null as unknown as string })
+      .execute()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeDefined();
     expect(isUniqueViolation(error, 'users', 'email')).toBe(false);
     expect(isUniqueViolation(new Error('UNIQUE constraint failed: users.email'), 'users', 'email')).toBe(false);

@@ -71,7 +71,16 @@ describe.each(dialects)('register and login on %s', (dialect) => {
       const email = uniqueEmail();
       const results = await Promise.all(Array.from({ length: 8 }, () => register({ email })));
       const answers = results.map((r) => (r.code === 900 ? 'in' : `${r.code} ${String(r.reason)}`)).sort();
-      expect(answers).toEqual(['907 taken', '907 taken', '907 taken', '907 taken', '907 taken', '907 taken', '907 taken', 'in']);
+      expect(answers).toEqual([
+        '907 taken',
+        '907 taken',
+        '907 taken',
+        '907 taken',
+        '907 taken',
+        '907 taken',
+        '907 taken',
+        'in',
+      ]);
     }
   });
 
