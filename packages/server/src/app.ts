@@ -75,6 +75,7 @@ export async function buildApp(
   const db =
     options.db ??
     (await connect(config.databaseUrl, {
+      groupCommit: config.sqliteGroupCommit,
       onCheckpointFailure: (error) =>
         app.log.warn(
           { reason: error instanceof Error ? error.message : String(error) },

@@ -14,6 +14,7 @@ describe('config', () => {
       production: false,
       storageUrl: 'file:./data/uploads',
       shutdownGraceMs: 10_000,
+      sqliteGroupCommit: true,
     });
     expect(c.signingSecret.length).toBeGreaterThanOrEqual(32);
   });
@@ -33,6 +34,7 @@ describe('config', () => {
       CORS_ORIGINS: 'https://a.example,https://b.example',
       LOG_LEVEL: 'warn',
       SHUTDOWN_GRACE_MS: '25000',
+      SQLITE_GROUP_COMMIT: 'off',
     });
     expect(c).toMatchObject({
       port: 8080,
@@ -48,6 +50,7 @@ describe('config', () => {
       corsOrigins: ['https://a.example', 'https://b.example'],
       logLevel: 'warn',
       shutdownGraceMs: 25_000,
+      sqliteGroupCommit: false,
     });
   });
 
@@ -55,6 +58,7 @@ describe('config', () => {
     ['PORT', 'not-a-port'],
     ['PORT', '70000'],
     ['DATABASE_URL', 'mysql://x'],
+    ['SQLITE_GROUP_COMMIT', 'no'],
     ['PUBLIC_URL', 'not a url'],
     ['SMTP_URL', 'http://mail'],
     ['SESSION_TTL', '-5'],

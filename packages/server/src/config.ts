@@ -34,6 +34,7 @@ const envSchema = z.object({
     .string()
     .default('sqlite:./data/till.db')
     .refine((v) => /^(sqlite:|postgres(ql)?:\/\/)/.test(v), 'must start with sqlite: or postgres://'),
+  SQLITE_GROUP_COMMIT: z.enum(['on', 'off']).default('on'),
   PUBLIC_URL: z.url().optional(),
   SMTP_URL: z
     .string()
@@ -291,6 +292,11 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /**
+   * Whether SQLite transactions commit in groups (`SQLITE_GROUP_COMMIT`, on unless `off`); off, each
+   * commits on its own. docs/decisions/001-group-commit-one-process-per-sqlite-file.md.
+   */
+  sqliteGroupCommit: boolean;
   publicUrl: string;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -531,6 +537,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    sqliteGroupCommit: e.SQLITE_GROUP_COMMIT === 'on',
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
