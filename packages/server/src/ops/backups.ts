@@ -161,9 +161,12 @@ export class Backups implements TillModule {
     });
     host.calls.define({
       path: '/api/admin/backups/link',
-      summary: 'A link that downloads a backup archive for the next ten minutes.',
+      summary:
+        'A link that downloads a backup archive for the next ten minutes. An archive holds every account, so the ' +
+        'administrator must have proved their password again recently.',
       tag,
       auth,
+      stepUp: true,
       request: adminBackupLinkRequest,
       response: dataResponse(adminBackupLinkData),
       handler: async (input) => {

@@ -214,4 +214,38 @@ describe('restoring a backup of a SQLite server', () => {
       await server.close();
     }
   });
+
+  it('`npm run backup` asks a running server to take the backup, and takes it itself when none runs', async () => {
+    const env = { DATABASE_URL: t.db.url, STORAGE_URL: t.ctx.config.storageUrl, BACKUP_URL: `file:${backupDir}` };
+    const before = (await ok<Listed>(t, '/api/admin/backups/list', admin)).backups.length;
+    const refused = await runCli('backup', ['--server', t.url], env);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toMatch(/is open by a running server: only it may copy the file/);
+    const tokenFile = join(work, 'token');
+    writeFileSync(tokenFile, admin.token);
+    const asked = await runCli('backup', ['--server', t.url, '--token-file', tokenFile], env);
+    expect(asked.code, asked.output).toBe(0);
+    expect(asked.output).toMatch(/^backup till-\S+ taken by the server: \d+ bytes\n$/);
+    expect((await ok<Listed>(t, '/api/admin/backups/list', admin)).backups.length).toBe(before + 1);
+
+    const dataDir = join(work, 'stopped');
+    await restoreArchive({ archive, dataDir });
+    const own = join(work, 'own-backups');
+    const direct = await runCli('backup', [], {
+      DATABASE_URL: `sqlite:${join(dataDir, 'till.db')}`,
+      STORAGE_URL: `file:${join(dataDir, 'uploads')}`,
+      BACKUP_URL: `file:${own}`,
+    });
+    expect(direct.code, direct.output).toBe(0);
+    expect(direct.output).toMatch(/^backup till-\S+ taken: \d+ bytes, \d+ uploads\n$/);
+    const again = join(work, 'again');
+    const name = direct.output.split(' ')[1] ?? '';
+    await restoreArchive({ archive: join(own, name), dataDir: again });
+    const server = await serveRestored(again);
+    try {
+      expect(await server.findings()).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
 });
