@@ -167,6 +167,24 @@ describe('restoring a backup of a SQLite server', () => {
     );
   });
 
+  it('refuses a manifest that would put an upload outside the uploads folder', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'till-escape-'));
+    const out = join(work, 'escape.tar.gz');
+    try {
+      await tar.x({ file: archive, cwd: dir });
+      const manifest = JSON.parse(readFileSync(join(dir, ARCHIVE.manifest), 'utf8')) as Manifest;
+      expect(manifest.uploads.length).toBeGreaterThan(0);
+      manifest.uploads[0]!.key = '../../escaped';
+      writeFileSync(join(dir, ARCHIVE.manifest), JSON.stringify(manifest));
+      await tar.c({ gzip: true, cwd: dir, file: out }, [ARCHIVE.manifest, ARCHIVE.database, ARCHIVE.uploads]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await expect(restoreArchive({ archive: out, dataDir: join(work, 'e') })).rejects.toThrow(
+      'the archive is corrupt: its manifest names an upload "../../escaped"',
+    );
+  });
+
   it('refuses an archive from a newer Till, naming the migration it does not know', async () => {
     const out = join(work, 'newer.tar.gz');
     await rewritten(archive, out, (db) => {

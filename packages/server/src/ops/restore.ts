@@ -10,6 +10,9 @@ import { ARCHIVE, digestOf, tillVersion, type ArchivedFile, type Manifest } from
 
 const SqliteDriver = createRequire(import.meta.url)('better-sqlite3') as typeof SqliteDatabase;
 
+/** The form of the storage keys the server makes (`f/ab/ID`, `avatars/ID`). */
+const STORAGE_KEY = /^[a-z]+(\/[A-Za-z0-9_-]{1,64}){1,3}$/;
+
 /** A restore that was refused, and why: the message is for the operator. */
 export class RestoreRefused extends Error {
   constructor(message: string) {
@@ -140,6 +143,14 @@ async function readManifest(staging: string): Promise<Manifest> {
 
 /** Every file the manifest lists is there, with its size and checksum. */
 async function verify(staging: string, manifest: Manifest): Promise<void> {
+  for (const upload of manifest.uploads) {
+    // A key is one the server could have made, and its file sits where the archive puts uploads: a
+    // manifest cannot send a file anywhere else.
+    if (!STORAGE_KEY.test(upload.key) || upload.path !== `${ARCHIVE.uploads}/${upload.key}`)
+      throw new RestoreRefused(`the archive is corrupt: its manifest names an upload ${JSON.stringify(upload.key)}`);
+  }
+  if (manifest.database.path !== ARCHIVE.database)
+    throw new RestoreRefused('the archive is corrupt: its manifest puts the database elsewhere');
   const files: ArchivedFile[] = [manifest.database, ...manifest.uploads];
   for (const file of files) {
     const path = join(staging, file.path);
