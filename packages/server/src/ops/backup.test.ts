@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test-support/app.js';
@@ -61,11 +61,20 @@ describe('backups of a SQLite server', () => {
         ...(await digestOf(join(dir, `uploads/${row.storage_key}`))),
       });
       expect(readFileSync(join(dir, `uploads/${row.storage_key}`), 'utf8')).toBe('contents of shop');
-      // No partial file is left beside the archive.
+      // No partial file is left beside the archive, nor a working folder beside the database.
       expect(await (await openBackupStore(`file:${backupDir}`)).list()).toHaveLength(1);
+      expect(readdirSync(backupDir)).toEqual([backup.name]);
+      expect(readdirSync(dirname(t.ctx.db.file!)).filter((n) => n.startsWith('.till-backup-'))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('removes the working folder a backup cut short left beside the database', async () => {
+    const left = join(dirname(t.ctx.db.file!), '.till-backup-cut');
+    mkdirSync(join(left, 'database'), { recursive: true });
+    await ok(t, '/api/admin/backups/start', admin);
+    expect(readdirSync(dirname(t.ctx.db.file!)).filter((n) => n.startsWith('.till-backup-'))).toEqual([]);
   });
 
   it('keeps the latest BACKUP_KEEP backups, and downloads one through a signed link', async () => {

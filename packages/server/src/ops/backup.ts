@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
@@ -16,6 +15,9 @@ const SqliteDriver = requireHere('better-sqlite3') as typeof SqliteDatabase;
 
 /** The version of Till that takes a backup, written in its manifest. */
 export const tillVersion = (requireHere('../../package.json') as { version: string }).version;
+
+/** The name a backup's working folder starts with, beside the database. */
+const STAGING = '.till-backup-';
 
 /** Where each part sits in an archive. */
 export const ARCHIVE = { manifest: 'manifest.json', database: 'database/till.db', uploads: 'uploads' } as const;
@@ -134,7 +136,13 @@ export interface TakenBackup extends StoredBackup {
  */
 export async function takeBackup(parts: BackupParts): Promise<TakenBackup> {
   const takenAt = parts.now();
-  const staging = await mkdtemp(join(tmpdir(), 'till-backup-'));
+  // The copy is staged beside the database, on its disk: a temporary folder may be in memory, and
+  // would have to hold the whole database. What a backup cut short (a crash) left there goes first:
+  // one process has the file, and it takes one backup at a time.
+  const beside = dirname(parts.databaseFile);
+  for (const name of await readdir(beside))
+    if (name.startsWith(STAGING)) await rm(join(beside, name), { recursive: true, force: true });
+  const staging = await mkdtemp(join(beside, STAGING));
   try {
     const database = join(staging, ARCHIVE.database);
     await mkdir(dirname(database), { recursive: true });
