@@ -8,7 +8,13 @@ import { openForReading } from '../ops/read-only.js';
  * name, prints what is off, and exits with 1 when anything is.
  */
 const config = loadConfig();
-const db = await openForReading(config.databaseUrl);
+let db;
+try {
+  db = await openForReading(config.databaseUrl);
+} catch (error) {
+  console.error(`the database cannot be read: ${(error as Error).message}`);
+  process.exit(2);
+}
 const storage = await openStorage(config.storageUrl);
 try {
   const found = await checkData(db.kysely, storage);

@@ -212,5 +212,7 @@ describe.each(dialects)('the data check on %s', (dialect) => {
         .where('code', '=', shop.coupon)
         .execute();
     }
+    const nowhere = await runCli('check-data', [], { ...env, DATABASE_URL: 'sqlite:/nonexistent/till.db' });
+    expect(nowhere).toEqual({ code: 2, output: expect.stringMatching(/^the database cannot be read: /) });
   });
 });
