@@ -147,3 +147,4 @@ export type {
   SecurityLogData,
 } from './security.js';
 export * from './passkeys.js';
+export * from './backups.js';

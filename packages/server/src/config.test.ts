@@ -19,6 +19,16 @@ describe('config', () => {
     expect(c.signingSecret.length).toBeGreaterThanOrEqual(32);
   });
 
+  it('reads the backup settings: a folder or bucket, a cron schedule (off by default), how many to keep', () => {
+    expect(loadConfig({}).backup).toEqual({ url: 'file:./data/backups', schedule: undefined, keep: 7 });
+    expect(
+      loadConfig({ BACKUP_URL: 's3://till-backups/nightly', BACKUP_SCHEDULE: '30 2 * * *', BACKUP_KEEP: '14' }).backup,
+    ).toEqual({ url: 's3://till-backups/nightly', schedule: '30 2 * * *', keep: 14 });
+    expect(() => loadConfig({ BACKUP_SCHEDULE: 'every night' })).toThrow(/^BACKUP_SCHEDULE: must be a cron expression/);
+    expect(() => loadConfig({ BACKUP_URL: 'ftp://host/x' })).toThrow(/^BACKUP_URL: must be file:PATH or s3:\/\/BUCKET/);
+    expect(() => loadConfig({ BACKUP_KEEP: '0' })).toThrow(/^BACKUP_KEEP:/);
+  });
+
   it('reads every variable', () => {
     const c = loadConfig({
       PORT: '8080',

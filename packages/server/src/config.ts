@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { Cron } from 'croner';
 import { z } from 'zod';
 import { APP_WEB_PAYMENTS, type AppWebPayments } from '@till/protocol';
 
@@ -25,6 +26,15 @@ const csv = z
   );
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+function validCron(expression: string): boolean {
+  try {
+    new Cron(expression, { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -56,6 +66,15 @@ const envSchema = z.object({
     .string()
     .default('file:./data/uploads')
     .refine((v) => /^(file:.|s3:\/\/.)/.test(v), 'must be file:PATH or s3://BUCKET'),
+  BACKUP_URL: z
+    .string()
+    .default('file:./data/backups')
+    .refine((v) => /^(file:.|s3:\/\/.)/.test(v), 'must be file:PATH or s3://BUCKET'),
+  BACKUP_SCHEDULE: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || validCron(v), 'must be a cron expression such as "0 3 * * *"'),
+  BACKUP_KEEP: positiveInt(7),
   UPLOAD_MAX_FILE_BYTES: positiveInt(20 * 1024 * 1024),
   UPLOAD_MAX_FILES: positiveInt(10),
   UPLOAD_QUOTA_BYTES: positiveInt(200 * 1024 * 1024),
@@ -313,6 +332,12 @@ export interface Config {
    */
   shutdownGraceMs: number;
   storageUrl: string;
+  /**
+   * Backups of a SQLite server (docs/backups.md): where they go (`file:PATH` or `s3://BUCKET[/PREFIX]`,
+   * as `STORAGE_URL`), when they are taken (a cron expression, in UTC; none when unset), and how many
+   * of the latest are kept.
+   */
+  backup: { url: string; schedule: string | undefined; keep: number };
   upload: { maxFileBytes: number; maxFiles: number; quotaBytes: number };
   /** Secret for signed links and the built-in provider's notifications. */
   signingSecret: string;
@@ -549,6 +574,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     storageUrl: e.STORAGE_URL,
+    backup: { url: e.BACKUP_URL, schedule: e.BACKUP_SCHEDULE, keep: e.BACKUP_KEEP },
     upload: {
       maxFileBytes: e.UPLOAD_MAX_FILE_BYTES,
       maxFiles: e.UPLOAD_MAX_FILES,

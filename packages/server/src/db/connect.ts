@@ -35,6 +35,8 @@ export interface Db {
   openSession?: () => Promise<SessionConnection>;
   /** The connection pool's counts, where there is a pool (PostgreSQL). */
   poolStats?: () => { total: number; idle: number; waiting: number };
+  /** SQLite in a file: its path (what a backup copies). */
+  file?: string;
   /** SQLite in a file: the worker that checkpoints the WAL off the server's thread once writes go on. */
   checkpoints?: BackgroundCheckpoints;
   close(): Promise<void>;
@@ -170,7 +172,7 @@ export async function connect(
         reader
           ? Promise.resolve(reader.prepare(query.sql).all(...parameters) as T[])
           : kysely.executeQuery<T>(CompiledQuery.raw(query.sql, [...parameters])).then((r) => [...r.rows]),
-      ...(reader ? { version: (tables: readonly string[]) => driver.version(tables) } : {}),
+      ...(reader ? { version: (tables: readonly string[]) => driver.version(tables), file } : {}),
       ...(checkpoints ? { checkpoints } : {}),
       close: async () => {
         await checkpoints?.stop();
