@@ -155,5 +155,7 @@ export const ConflictReason = {
   ProviderReverses: 'provider_reverses',
   /** A provider's event the order is not ready for yet (it has not moved on): the provider sends it again later. */
   NotYet: 'not_yet',
+  /** What was asked cannot be done on this server's set-up (a backup of a PostgreSQL database). */
+  Unavailable: 'unavailable',
 } as const;
 export type ConflictReasonValue = (typeof ConflictReason)[keyof typeof ConflictReason];
