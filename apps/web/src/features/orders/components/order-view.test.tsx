@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ProductType, type Order, type Provider } from '@till/protocol';
 import { goToPayment } from '@/lib/payment';
 import { setScreen, testOrder } from '@/test/fixtures';
-import { fakeTill, renderWithApp, signInFake } from '@/test/render';
+import { fakeTill, renderWithApp, signInFake, testI18nGerman } from '@/test/render';
 import { OrderView } from './order-view';
 
 // Leaving for the provider's page is a full navigation, which jsdom cannot do: it is recorded instead.
@@ -106,7 +106,7 @@ describe('OrderView', () => {
       await vi.advanceTimersByTimeAsync(2_000);
     });
     expect(await screen.findByText('Paid. You now have:')).toBeInTheDocument();
-    expect(screen.getByText('100 credits (100 credits)')).toBeInTheDocument();
+    expect(screen.getByText('100 credits: 100 credits added')).toBeInTheDocument();
     await act(async () => {
       await vi.advanceTimersByTimeAsync(6_000);
     });
@@ -255,4 +255,77 @@ describe('OrderView', () => {
     await waitFor(() => expect(goToPayment).toHaveBeenCalledWith({ provider: 'paywall', url: WIDGET_URL }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
+
+  it('names what a quantity of credit packs gave: how many in all, and how many each', async () => {
+    const till = serveOrder(
+      testOrder({
+        status: 'paid',
+        items: [{ ...testOrder().items[0]!, quantity: 2 }],
+        subtotal: { amount: 398, currency: 'USD' },
+        total: { amount: 398, currency: 'USD' },
+      }),
+    );
+    renderWithApp(<OrderView iden="o1" />, { till });
+    expect(await screen.findByText('2 × 100 credits: 200 credits added, 100 each')).toBeInTheDocument();
+    expect(screen.queryByText(/\(100 credits\)/)).not.toBeInTheDocument();
+    const table = screen.getByRole('table', { name: 'Items of the order' });
+    expect(within(table).getByText('$1.99')).toBeInTheDocument();
+    expect(within(table).getAllByText('$3.98')).toHaveLength(3); // the line, the subtotal and the total
+  });
+
+  it('says the same in German', async () => {
+    const till = serveOrder(
+      testOrder({
+        status: 'paid',
+        items: [{ ...testOrder().items[0]!, quantity: 2 }],
+        subtotal: { amount: 398, currency: 'USD' },
+        total: { amount: 398, currency: 'USD' },
+      }),
+    );
+    renderWithApp(<OrderView iden="o1" />, { till, i18n: testI18nGerman() });
+    expect(await screen.findByText('2 × 100 credits: 200 Credits gutgeschrieben, je 100')).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: 'Artikel der Bestellung' })).toBeInTheDocument();
+  });
+
+  it('shows an order paid with credits in credits only: no money price above a total of nothing', async () => {
+    const till = serveOrder(
+      testOrder({
+        status: 'paid',
+        provider: 'credits',
+        items: [{ ...testOrder().items[0]!, creditPrice: 150, quantity: 2 }],
+        subtotal: { amount: 0, currency: 'USD' },
+        total: { amount: 0, currency: 'USD' },
+        creditsSpent: 300,
+      }),
+    );
+    renderWithApp(<OrderView iden="o1" />, { till });
+    const table = await screen.findByRole('table', { name: 'Items of the order' });
+    expect(within(table).getByText('150 credits')).toBeInTheDocument();
+    expect(within(table).getAllByText('300 credits')).toHaveLength(2); // the line and the total
+    expect(screen.queryByText(/\$/)).not.toBeInTheDocument();
+    expect(screen.queryByText('Credits spent')).not.toBeInTheDocument();
+    expect(screen.getByText('Credits', { selector: 'dd' })).toBeInTheDocument();
+  });
+
+  it('does not offer to put back what a declined payment left in the cart, but leads back to the checkout', async () => {
+    const { till } = server(() => 'failed', 'card');
+    const onOrderAgain = vi.fn();
+    renderWithApp(<OrderView iden="o1" onOrderAgain={onOrderAgain} inCart={() => true} />, { till });
+    expect(
+      await screen.findByText('Its items are still in your cart: check out again, paying the same way or another.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/Put its items back in your cart/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Go to checkout' }));
+    expect(onOrderAgain).toHaveBeenCalledTimes(1);
+  });
 });
+
+/** A server that answers `o` for its order and the one-product catalog for the rest. */
+function serveOrder(o: Order) {
+  const till = fakeTill((path) =>
+    path === 'api/store/orderStatus' ? { code: 900, data: { status: o.status, order: o } } : catalog,
+  );
+  signInFake(till);
+  return till;
+}
