@@ -106,6 +106,21 @@ export const orderItemSchema = z.object({
 });
 export type OrderItem = z.infer<typeof orderItemSchema>;
 
+/**
+ * Money (and credits) given back for an order, as its buyer sees it: a refund an administrator
+ * made, or the provider's refund or chargeback that closed the order.
+ */
+export const orderRefundSchema = z.object({
+  /** Money given back, in the order's currency (0 for an order paid with credits). */
+  amount: moneySchema,
+  /** Credits given back (an order paid with credits gets what it cost back). */
+  credits: z.number().int(),
+  at: z.string(),
+  /** Whether what the order granted (its items) was taken back; false: money only, the buyer keeps it. */
+  grantsTakenBack: z.boolean(),
+});
+export type OrderRefund = z.infer<typeof orderRefundSchema>;
+
 /** An order. @example orderSchema.parse(res.data.order) */
 export const orderSchema = z.object({
   iden: z.string(),
@@ -119,6 +134,11 @@ export const orderSchema = z.object({
   provider: z.enum(PROVIDERS),
   createdAt: z.string(),
   paidAt: z.string().nullable(),
+  /**
+   * Its refunds, oldest first, in the buyer's own answers (orderStatus, the orders list): a paid
+   * order with some is partly refunded. Left out where an answer does not say.
+   */
+  refunds: z.array(orderRefundSchema).optional(),
 });
 export type Order = z.infer<typeof orderSchema>;
 

@@ -319,6 +319,65 @@ describe('OrderView', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Go to checkout' }));
     expect(onOrderAgain).toHaveBeenCalledTimes(1);
   });
+
+  it('shows a partly refunded order with each refund: its amount, date and that it was money only', async () => {
+    const till = serveOrder(
+      testOrder({
+        status: 'paid',
+        refunds: [
+          {
+            amount: { amount: 50, currency: 'USD' },
+            credits: 0,
+            at: '2026-01-02T10:00:00.000Z',
+            grantsTakenBack: false,
+          },
+          {
+            amount: { amount: 25, currency: 'USD' },
+            credits: 0,
+            at: '2026-01-05T10:00:00.000Z',
+            grantsTakenBack: false,
+          },
+        ],
+      }),
+    );
+    renderWithApp(<OrderView iden="o1" />, { till });
+    expect(await screen.findByText('Partly refunded')).toBeInTheDocument();
+    expect(
+      screen.getByText('Part of the money for this order was given back. You keep what you bought.'),
+    ).toBeInTheDocument();
+    const refunds = screen.getByRole('region', { name: 'Refunds' });
+    const items = within(refunds).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(items[0]).toHaveTextContent(/^\$0\.50 given back on Jan 2, 2026.*Money only: you keep what you bought$/);
+    expect(items[1]).toHaveTextContent(/^\$0\.25 given back on Jan 5, 2026/);
+  });
+
+  it('shows a refunded order paid with credits: the credits that came back and what was taken back, in German too', async () => {
+    const order = testOrder({
+      status: 'refunded',
+      provider: 'credits',
+      items: [{ ...testOrder().items[0]!, creditPrice: 150, quantity: 2 }],
+      subtotal: { amount: 0, currency: 'USD' },
+      total: { amount: 0, currency: 'USD' },
+      creditsSpent: 300,
+      refunds: [
+        { amount: { amount: 0, currency: 'USD' }, credits: 300, at: '2026-01-03T10:00:00.000Z', grantsTakenBack: true },
+      ],
+    });
+    const first = renderWithApp(<OrderView iden="o1" />, { till: serveOrder(order) });
+    const refunds = await screen.findByRole('region', { name: 'Refunds' });
+    expect(within(refunds).getByRole('listitem')).toHaveTextContent(
+      /^300 credits given back on Jan 3, 2026.*Taken back: 2 × 100 credits$/,
+    );
+    expect(screen.getByText('Refunded')).toBeInTheDocument();
+    first.unmount();
+    renderWithApp(<OrderView iden="o1" />, { till: serveOrder(order), i18n: testI18nGerman() });
+    const german = await screen.findByRole('region', { name: 'Erstattungen' });
+    expect(within(german).getByRole('listitem')).toHaveTextContent(
+      /^300 Credits erstattet am .*Zurückgenommen: 2 × 100 credits$/,
+    );
+    expect(screen.getByText('Erstattet')).toBeInTheDocument();
+  });
 });
 
 /** A server that answers `o` for its order and the one-product catalog for the rest. */

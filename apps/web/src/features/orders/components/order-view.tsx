@@ -21,7 +21,8 @@ import { goToPayment, opensInFrame, payOutsideApp, type PaymentPage } from '@/li
 import { useTill } from '@/lib/till';
 import { getPlatform, isNativeShell } from '@/platform/platform';
 import { cancelOrder, payAgain, useCatalog, useOrder, usePaymentRoutes } from '../api/orders-api';
-import { OrderStatusChip } from './order-status-chip';
+import { OrderRefunds } from './order-refunds';
+import { isPartlyRefunded, OrderStatusChip } from './order-status-chip';
 
 /** What a paid order gave the buyer, line by line. */
 function useGrants() {
@@ -128,7 +129,7 @@ export function OrderView({
     <Box>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 2 }} role="status" aria-live="polite">
         <Typography component="span">{t('orders.statusLabel')}:</Typography>
-        <OrderStatusChip status={o.status} />
+        <OrderStatusChip order={o} />
         {pending && frame ? <CircularProgress size={18} aria-label={t('orders.waiting')} /> : null}
       </Box>
       {pending ? (
@@ -171,7 +172,12 @@ export function OrderView({
         <Alert severity="info" sx={{ mb: 2 }}>
           {t('shop.orders.refundedText')}
         </Alert>
+      ) : isPartlyRefunded(o) ? (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {t('orderRefunds.partlyText')}
+        </Alert>
       ) : null}
+      <OrderRefunds order={o} />
       {(o.status === OrderStatus.Failed || o.status === OrderStatus.Cancelled) && onOrderAgain ? (
         <Button variant="contained" onClick={() => onOrderAgain(o)} sx={{ mb: 2 }}>
           {stillInCart ? t('orderLines.toCheckout') : t('orders.orderAgain')}
