@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { StorePaths, type Entitlement } from '@till/protocol';
 import { serviceData } from './calls';
+import { storeKeys } from './store-queries';
 import { useSession, useTill } from './till';
 
 const EMPTY: ReadonlySet<string> = new Set();
@@ -13,7 +14,7 @@ export function useOwnedProducts(): ReadonlySet<string> {
   const till = useTill();
   const { loggedIn } = useSession();
   const query = useQuery({
-    queryKey: ['store', 'entitlements'],
+    queryKey: storeKeys.entitlements,
     queryFn: async () =>
       (await serviceData<{ entitlements: Entitlement[] }>(till, StorePaths.entitlements)).entitlements,
     enabled: loggedIn,

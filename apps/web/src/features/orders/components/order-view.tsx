@@ -20,7 +20,7 @@ import { orderRef } from '@/lib/order-ref';
 import { goToPayment, opensInFrame, payOutsideApp, type PaymentPage } from '@/lib/payment';
 import { useTill } from '@/lib/till';
 import { getPlatform, isNativeShell } from '@/platform/platform';
-import { cancelOrder, payAgain, useCatalog, useOrder, usePaymentRoutes } from '../api/orders-api';
+import { cancelOrder, orderChanged, payAgain, useCatalog, useOrder, usePaymentRoutes } from '../api/orders-api';
 import { OrderRefunds } from './order-refunds';
 import { isPartlyRefunded, OrderStatusChip } from './order-status-chip';
 
@@ -89,7 +89,7 @@ export function OrderView({
     mutationFn: (provider: Provider) => payAgain(till, iden, provider),
     onSuccess: (data) => {
       // Another route moves the order to it: show the order as it now is.
-      client.setQueryData(['store', 'order', iden], data.order);
+      orderChanged(client, data.order);
       if (opensInFrame(data.payment)) {
         setFrameClosed(false);
         setFrame(data.payment);
@@ -103,8 +103,7 @@ export function OrderView({
     mutationFn: () => cancelOrder(till, iden),
     onSuccess: (updated) => {
       setConfirmCancel(false);
-      client.setQueryData(['store', 'order', iden], updated);
-      void client.invalidateQueries({ queryKey: ['store', 'orders'] });
+      orderChanged(client, updated);
     },
   });
 
