@@ -38,6 +38,8 @@ export {
   storeCreditsData,
   cancelOrderRequest,
   cancelOrderData,
+  endSubscriptionRequest,
+  endSubscriptionData,
   paymentNotificationRequest,
   paymentNotificationData,
   providerSchema,
@@ -53,6 +55,7 @@ export type {
   StoreCreditsRequest,
   StoreCreditsData,
   CancelOrderData,
+  EndSubscriptionData,
   PaymentNotificationData,
 } from './store-extra.js';
 export {

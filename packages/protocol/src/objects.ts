@@ -121,6 +121,20 @@ export const orderRefundSchema = z.object({
 });
 export type OrderRefund = z.infer<typeof orderRefundSchema>;
 
+/**
+ * Where the subscription a paid order started stands, as its buyer sees it: until when it runs,
+ * whether it renews then, and how the buyer can stop it renewing: `cancel` (endSubscription: the
+ * card route, which ends it at the period's end), `store` (in the store's subscription settings,
+ * at `manageUrl`), or null (it does not renew, or ends already).
+ */
+export const orderSubscriptionSchema = z.object({
+  until: z.string().nullable(),
+  renews: z.boolean(),
+  manage: z.enum(['cancel', 'store']).nullable(),
+  manageUrl: z.string().nullable(),
+});
+export type OrderSubscription = z.infer<typeof orderSubscriptionSchema>;
+
 /** An order. @example orderSchema.parse(res.data.order) */
 export const orderSchema = z.object({
   iden: z.string(),
@@ -139,6 +153,8 @@ export const orderSchema = z.object({
    * order with some is partly refunded. Left out where an answer does not say.
    */
   refunds: z.array(orderRefundSchema).optional(),
+  /** The subscription a paid order started, in the buyer's own answers; left out for other orders. */
+  subscription: orderSubscriptionSchema.optional(),
 });
 export type Order = z.infer<typeof orderSchema>;
 

@@ -42,6 +42,8 @@ export const entitlementSchema = z.object({
   kind: z.enum(['ownership', 'subscription']),
   expiresAt: z.string().nullable(),
   active: z.boolean(),
+  /** For a subscription: whether it renews at `expiresAt` (false: it runs until then and ends). */
+  renews: z.boolean().optional(),
 });
 export type Entitlement = z.infer<typeof entitlementSchema>;
 
@@ -86,6 +88,16 @@ export type StoreCreditsData = z.infer<typeof storeCreditsData>;
 export const cancelOrderRequest = z.object({ token, iden: z.string().min(1).max(64) });
 export const cancelOrderData = z.object({ order: orderSchema });
 export type CancelOrderData = z.infer<typeof cancelOrderData>;
+
+/**
+ * POST /api/store/endSubscription: the subscription a paid order started ends at the end of the
+ * period paid for, not renewed (the card route: Stripe's cancel at period end). 912 when the order
+ * started no subscription that renews, or one the buyer stops in a store's settings instead
+ * (`subscription.manage` says which). @example endSubscriptionRequest.parse({ token, iden })
+ */
+export const endSubscriptionRequest = z.object({ token, iden: z.string().min(1).max(64) });
+export const endSubscriptionData = z.object({ order: orderSchema });
+export type EndSubscriptionData = z.infer<typeof endSubscriptionData>;
 
 /**
  * POST /api/payments/notify/{provider}: a provider's signed notification. `payload` is the provider's

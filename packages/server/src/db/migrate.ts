@@ -12,6 +12,7 @@ import { storageWritesMigration } from './migrations/010-storage-writes.js';
 import { testPurchasesMigration } from './migrations/011-test-purchases.js';
 import { deviceTokensMigration } from './migrations/012-device-tokens.js';
 import { stepUpMigration } from './migrations/013-step-up.js';
+import { subscriptionPeriodEndMigration } from './migrations/014-subscription-period-end.js';
 
 /**
  * Every migration, in order. One list serves SQLite and PostgreSQL: the migrations use only types
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '011-test-purchases': testPurchasesMigration,
   '012-device-tokens': deviceTokensMigration,
   '013-step-up': stepUpMigration,
+  '014-subscription-period-end': subscriptionPeriodEndMigration,
 };
 
 class ListProvider implements MigrationProvider {
