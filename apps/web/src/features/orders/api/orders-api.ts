@@ -99,3 +99,8 @@ export function useCatalog() {
   const { i18n } = useTranslation();
   return useQuery(orderQueries.catalog(useTill(), i18n.language));
 }
+
+/** Ends the subscription a paid order started at its period's end (the card route); the order as it now is. */
+export async function endSubscription(till: Till, iden: string) {
+  return (await serviceData<{ order: Order }>(till, StorePaths.endSubscription, { iden })).order;
+}

@@ -10,6 +10,7 @@ import { formatDate, formatMoney } from '@/lib/format';
 import { orderRef } from '@/lib/order-ref';
 import { useOrders } from '../api/orders-api';
 import { OrderRefunds } from './order-refunds';
+import { useSubscriptionLine } from './order-subscription';
 import { OrderStatusChip } from './order-status-chip';
 
 /**
@@ -20,6 +21,7 @@ import { OrderStatusChip } from './order-status-chip';
 export function OrderList({ orderHref }: { orderHref: (iden: string) => string }) {
   const { t, i18n } = useTranslation();
   const query = useOrders();
+  const subscriptionLine = useSubscriptionLine();
   if (query.isPending) return <LoadingState />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   if (!query.data.length) return <EmptyState title={t('orders.empty')} />;
@@ -60,6 +62,11 @@ export function OrderList({ orderHref }: { orderHref: (iden: string) => string }
               <Typography variant="body2" color="text.secondary">
                 {formatDate(o.createdAt, i18n.language)}
               </Typography>
+              {subscriptionLine(o) ? (
+                <Typography variant="body2" color="text.secondary">
+                  {subscriptionLine(o)}
+                </Typography>
+              ) : null}
               <OrderRefunds order={o} dense />
             </Box>
             <Typography component="span" sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>

@@ -22,6 +22,7 @@ import { useTill } from '@/lib/till';
 import { getPlatform, isNativeShell } from '@/platform/platform';
 import { cancelOrder, orderChanged, payAgain, useCatalog, useOrder, usePaymentRoutes } from '../api/orders-api';
 import { OrderRefunds } from './order-refunds';
+import { OrderSubscription } from './order-subscription';
 import { isPartlyRefunded, OrderStatusChip } from './order-status-chip';
 
 /** What a paid order gave the buyer, line by line. */
@@ -176,6 +177,7 @@ export function OrderView({
           {t('orderRefunds.partlyText')}
         </Alert>
       ) : null}
+      {o.status === OrderStatus.Paid ? <OrderSubscription order={o} /> : null}
       <OrderRefunds order={o} />
       {(o.status === OrderStatus.Failed || o.status === OrderStatus.Cancelled) && onOrderAgain ? (
         <Button variant="contained" onClick={() => onOrderAgain(o)} sx={{ mb: 2 }}>
