@@ -17,8 +17,8 @@ import {
 /**
  * A buyer's orders as figures that add up, at phone and desktop size, in English and German: each
  * line's unit price and amount over the subtotal and total, an order paid with credits in credits,
- * a declined payment that leaves the cart as it was, and refunds (partly, then whole) on the order
- * list and the order page.
+ * a declined payment that leaves the cart as it was, refunds (partly, then whole) on the order
+ * list and the order page, and a subscription that says when it renews or ends, stopped from renewing.
  */
 export function orders(viewport: Viewport): void {
   describe(`the buyer's orders at ${viewport.name} size`, () => {
@@ -26,6 +26,7 @@ export function orders(viewport: Viewport): void {
     let ctx: BrowserContext;
     let page: Page;
     let german: Page | undefined;
+    let subscriber: Page | undefined;
     const tag = `${viewport.name}${Date.now().toString(36)}`;
     let buyerId = '';
     let packsOrder = '';
@@ -48,7 +49,8 @@ export function orders(viewport: Viewport): void {
     }
 
     beforeAll(async () => {
-      env = await startEnv(`admin.${tag}@example.test`);
+      // The card route on (a local Stripe fake), for a subscription that renews until stopped.
+      env = await startEnv(`admin.${tag}@example.test`, { providers: true });
       const email = `orders.${tag}@example.test`;
       buyerId = (await register(email, 'Olga Orders', 'en')).id;
       await giveCredits(env.app, buyerId, 1_000);
@@ -63,7 +65,11 @@ export function orders(viewport: Viewport): void {
       await env?.close();
     });
     afterEach((context) =>
-      screenshotIfFailed(context, { [`${viewport.name}-orders`]: page, [`${viewport.name}-orders-de`]: german }),
+      screenshotIfFailed(context, {
+        [`${viewport.name}-orders`]: page,
+        [`${viewport.name}-orders-de`]: german,
+        [`${viewport.name}-orders-sub`]: subscriber,
+      }),
     );
 
     it('shows each line with its unit price and amount, a subtotal that adds up, and what two packs gave', async () => {
@@ -179,7 +185,75 @@ export function orders(viewport: Viewport): void {
       await waitForText(german, /^2 × .+: 200 Credits gutgeschrieben, je 100$/);
       await german.getByRole('region', { name: 'Erstattungen' }).waitFor();
       await checkScreen(german, viewport, 'o08-order-de');
+
+      // A subscription paid with credits does not renew: the product page says until when it runs.
+      await giveCredits(env.app, buyer.id, 300);
+      const sub = await env.app.call('/api/auth/payWithCredits', {
+        token: buyer.token,
+        products: JSON.stringify(['monthly']),
+      });
+      expect(sub.code).toBe(900);
+      await german.goto('/products/monthly');
+      await waitForText(german, /^Du hast es bis .+ abonniert\.$/);
+      expect(await german.getByRole('button', { name: 'Kaufen' }).count()).toBe(0);
+      await checkScreen(german, viewport, 'o09-product-subscribed-de');
       await de.close();
+    });
+
+    it('says when a card subscription renews, on the product page and the order, and stops it renewing', async () => {
+      const email = `abo.${tag}@example.test`;
+      const buyer = await register(email, 'Sue Scriber', 'en');
+      const made = await env.app.call('/api/store/doCheckout', {
+        token: buyer.token,
+        provider: 'card',
+        products: 'monthly',
+      });
+      expect(made.code).toBe(900);
+      const { order, payment } = made.data as { order: Order; payment: { url: string } };
+      await env.stripe!.pay(/cs_test_[A-Za-z0-9]+/.exec(payment.url)?.[0] ?? '');
+      await env.stripe!.flush();
+
+      const context = await newContext(env, viewport);
+      subscriber = await context.newPage();
+      await subscriber.goto('/login');
+      await signIn(subscriber, email, PASSWORD);
+      await subscriber.getByRole('button', { name: /^Account of Sue Scriber/ }).waitFor();
+      await subscriber.goto('/products/monthly');
+      await waitForText(
+        subscriber,
+        /^You're subscribed: it renews on .+\. You can stop it renewing from your orders\.$/,
+      );
+      expect(await subscriber.getByRole('button', { name: 'Buy' }).count()).toBe(0);
+      expect(await subscriber.getByRole('button', { name: 'Add to cart' }).count()).toBe(0);
+      await checkScreen(subscriber, viewport, 'o10-product-subscribed');
+
+      await subscriber.getByRole('link', { name: 'Go to your orders' }).click();
+      const row = subscriber.getByRole('list', { name: 'Orders' }).getByRole('link');
+      await row.getByText(/^Renews on /).waitFor();
+      await row.click();
+      await subscriber
+        .getByTestId('subscription-line')
+        .getByText(/^Renews on /)
+        .waitFor();
+      await checkScreen(subscriber, viewport, 'o11-order-renews');
+      await subscriber.getByRole('button', { name: 'Stop renewing' }).click();
+      const ask = subscriber.getByRole('dialog', { name: 'Stop renewing this subscription?' });
+      await ask.getByText(/is not renewed after that/).waitFor();
+      await checkScreen(subscriber, viewport, 'o12-stop-renewing-ask');
+      await ask.getByRole('button', { name: 'Stop renewing' }).click();
+      await subscriber
+        .getByTestId('subscription-line')
+        .getByText(/^Subscribed until /)
+        .waitFor();
+      await ask.waitFor({ state: 'hidden' });
+      expect(await subscriber.getByRole('button', { name: 'Stop renewing' }).count()).toBe(0);
+      await checkScreen(subscriber, viewport, 'o13-order-not-renewing');
+      // Stripe was told to cancel at the period's end; the subscription runs until then.
+      const [stripeSub] = env.stripe!.objects('subscription').filter((s) => s.metadata.iden === order.iden);
+      expect(stripeSub).toMatchObject({ status: 'active', cancel_at_period_end: true });
+      await subscriber.goto('/products/monthly');
+      await waitForText(subscriber, /^You're subscribed until /);
+      await context.close();
     });
   });
 }
