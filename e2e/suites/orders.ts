@@ -174,6 +174,8 @@ export function orders(viewport: Viewport): void {
       await german.goto('/login');
       await signIn(german, email, PASSWORD);
       await german.getByRole('button', { name: /Greta Gekauft/ }).waitFor();
+      // The account's language is taken once its texts have loaded.
+      await german.waitForFunction(() => document.documentElement.lang === 'de');
       await german.goto('/orders');
       const row = german.getByRole('list', { name: 'Bestellungen' }).getByRole('link');
       await row.getByText('Teilweise erstattet').waitFor();
