@@ -247,11 +247,11 @@ export function journey(viewport: Viewport): void {
       await checkScreen(watcher, viewport, '17b-order-pending');
       await page.getByRole('button', { name: /^Pay / }).click();
       await waitForText(watcher, 'Paid. You now have:', 60_000);
-      await waitForText(watcher, '200 credits (100 credits)');
+      await waitForText(watcher, '2 × 100 credits: 200 credits added, 100 each');
       await watcher.close();
       // Paying brings the buyer back to the order page.
       await page.waitForURL(/\/orders\/[^/]+$/, { timeout: 60_000 });
-      await waitForText(page, '200 credits (100 credits)');
+      await waitForText(page, '2 × 100 credits: 200 credits added, 100 each');
       await page.goto('/orders');
       await page.getByRole('list', { name: 'Orders' }).waitFor();
       expect(await page.getByRole('list', { name: 'Orders' }).getByRole('listitem').count()).toBeGreaterThanOrEqual(2);
@@ -354,7 +354,7 @@ export function journey(viewport: Viewport): void {
       await buyWithDefault(page);
       await payOnSandbox(page);
       await waitForText(page, `(${code})`);
-      await waitForText(page, '1000 credits (E2E pack)');
+      await waitForText(page, 'E2E pack: 1000 credits added');
 
       await ap.getByRole('tab', { name: 'Orders' }).click();
       await ap.getByRole('table', { name: 'Orders' }).waitFor();

@@ -76,7 +76,7 @@ export function paymentRoutes(viewport: Viewport): void {
       await page.getByRole('button', { name: 'Pay', exact: true }).click();
       await page.waitForURL((u) => u.origin === env.url && /^\/orders\/[^/]+$/.test(u.pathname), { timeout: 60_000 });
       await waitForText(page, 'Paid. You now have:', 60_000);
-      await waitForText(page, '100 credits (100 credits)');
+      await waitForText(page, '100 credits: 100 credits added');
       await checkScreen(page, viewport, 'p3-card-paid');
       // Paid: the cart it was checked out from is empty now.
       await page.getByRole('link', { name: 'Cart, 0 items' }).waitFor();
@@ -112,7 +112,7 @@ export function paymentRoutes(viewport: Viewport): void {
           });
         }
         await waitForText(page, 'Paid. You now have:', 60_000);
-        await waitForText(page, '100 credits (100 credits)');
+        await waitForText(page, '100 credits: 100 credits added');
         await checkScreen(page, viewport, 'p5-paywall-paid');
         await page.getByRole('link', { name: 'Cart, 0 items' }).waitFor();
         expect(env.paymentwall?.pingbacks.at(-1)?.body).toBe('OK');

@@ -5,9 +5,10 @@ import { paths } from '@/app/paths';
 import { AppProvider } from '@/app/provider';
 import { AppRouter, preloadPage } from '@/app/router';
 import { CartStore } from '@/features/cart/hooks/cart-store';
-import { productsKey, productsQuery, seedProducts } from '@/features/store/api/store-api';
+import { productsQuery, seedProducts } from '@/features/store/api/store-api';
 import { createI18n, initialLanguage } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query-client';
+import { storeKeys } from '@/lib/store-queries';
 import { createAppSdk } from '@/lib/sdk';
 import { StepUpPrompt } from '@/lib/step-up';
 import { StepUpHost } from '@/components/step-up-host';
@@ -80,9 +81,9 @@ startTransition(() => {
 // changed (prices, a payment finished in another app): they are fetched again. Only queries on a
 // screen refetch at once; the rest are marked stale for when they are next shown.
 onResume(() => {
-  void queryClient.invalidateQueries({ queryKey: productsKey });
-  void queryClient.invalidateQueries({ queryKey: ['store', 'orders'] });
-  void queryClient.invalidateQueries({ queryKey: ['store', 'order'] });
+  void queryClient.invalidateQueries({ queryKey: storeKeys.products });
+  void queryClient.invalidateQueries({ queryKey: storeKeys.orders });
+  void queryClient.invalidateQueries({ queryKey: storeKeys.order });
 });
 
 // In the phone app: the back button, status bar, keyboard and splash (none of it in a browser).

@@ -157,5 +157,7 @@ export const ConflictReason = {
   NotYet: 'not_yet',
   /** What was asked cannot be done on this server's set-up (a backup of a PostgreSQL database). */
   Unavailable: 'unavailable',
+  /** The order started no subscription that renews by a route the server can stop (endSubscription). */
+  NotRenewing: 'not_renewing',
 } as const;
 export type ConflictReasonValue = (typeof ConflictReason)[keyof typeof ConflictReason];

@@ -145,6 +145,7 @@ export const StorePaths = {
   entitlements: 'api/store/entitlements',
   credits: 'api/store/credits',
   cancelOrder: 'api/store/cancelOrder',
+  endSubscription: 'api/store/endSubscription',
   checkoutPreview: 'api/store/checkoutPreview',
   filesLimits: 'api/files/limits',
   paymentNotify: 'api/payments/notify',

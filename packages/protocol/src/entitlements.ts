@@ -10,6 +10,8 @@ export const entitlementSchema = z.object({
   kind: z.enum(['ownership', 'subscription']),
   expiresAt: z.string().nullable(),
   active: z.boolean(),
+  /** For a subscription: whether it renews at `expiresAt` (false: it runs until then and ends). */
+  renews: z.boolean().optional(),
 });
 export type Entitlement = z.infer<typeof entitlementSchema>;
 

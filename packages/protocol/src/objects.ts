@@ -106,6 +106,35 @@ export const orderItemSchema = z.object({
 });
 export type OrderItem = z.infer<typeof orderItemSchema>;
 
+/**
+ * Money (and credits) given back for an order, as its buyer sees it: a refund an administrator
+ * made, or the provider's refund or chargeback that closed the order.
+ */
+export const orderRefundSchema = z.object({
+  /** Money given back, in the order's currency (0 for an order paid with credits). */
+  amount: moneySchema,
+  /** Credits given back (an order paid with credits gets what it cost back). */
+  credits: z.number().int(),
+  at: z.string(),
+  /** Whether what the order granted (its items) was taken back; false: money only, the buyer keeps it. */
+  grantsTakenBack: z.boolean(),
+});
+export type OrderRefund = z.infer<typeof orderRefundSchema>;
+
+/**
+ * Where the subscription a paid order started stands, as its buyer sees it: until when it runs,
+ * whether it renews then, and how the buyer can stop it renewing: `cancel` (endSubscription: the
+ * card route, which ends it at the period's end), `store` (in the store's subscription settings,
+ * at `manageUrl`), or null (it does not renew, or ends already).
+ */
+export const orderSubscriptionSchema = z.object({
+  until: z.string().nullable(),
+  renews: z.boolean(),
+  manage: z.enum(['cancel', 'store']).nullable(),
+  manageUrl: z.string().nullable(),
+});
+export type OrderSubscription = z.infer<typeof orderSubscriptionSchema>;
+
 /** An order. @example orderSchema.parse(res.data.order) */
 export const orderSchema = z.object({
   iden: z.string(),
@@ -119,6 +148,13 @@ export const orderSchema = z.object({
   provider: z.enum(PROVIDERS),
   createdAt: z.string(),
   paidAt: z.string().nullable(),
+  /**
+   * Its refunds, oldest first, in the buyer's own answers (orderStatus, the orders list): a paid
+   * order with some is partly refunded. Left out where an answer does not say.
+   */
+  refunds: z.array(orderRefundSchema).optional(),
+  /** The subscription a paid order started, in the buyer's own answers; left out for other orders. */
+  subscription: orderSubscriptionSchema.optional(),
 });
 export type Order = z.infer<typeof orderSchema>;
 

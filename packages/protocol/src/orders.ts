@@ -15,6 +15,16 @@ export const cancelOrderRequest = z.object({ token, iden: z.string().min(1).max(
 export const cancelOrderData = z.object({ order: orderSchema });
 export type CancelOrderData = z.infer<typeof cancelOrderData>;
 
+/**
+ * POST /api/store/endSubscription: the subscription a paid order started ends at the end of the
+ * period paid for, not renewed (the card route: Stripe's cancel at period end). 912 when the order
+ * started no subscription that renews, or one the buyer stops in a store's settings instead
+ * (`subscription.manage` says which). @example endSubscriptionRequest.parse({ token, iden })
+ */
+export const endSubscriptionRequest = z.object({ token, iden: z.string().min(1).max(64) });
+export const endSubscriptionData = z.object({ order: orderSchema });
+export type EndSubscriptionData = z.infer<typeof endSubscriptionData>;
+
 /** POST /api/store/orderStatus. @example orderStatusRequest.parse({ iden, token }) */
 export const orderStatusRequest = z.object({ iden: z.string().min(1).max(64), token });
 export type OrderStatusRequest = z.infer<typeof orderStatusRequest>;

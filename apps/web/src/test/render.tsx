@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { createTill, memoryStorage, type Till } from '@till/client';
 import { AppProvider } from '@/app/provider';
 import { CartStore } from '@/features/cart/hooks/cart-store';
+import de from '@/i18n/de.json';
 import screenTexts from '@/i18n/en.screens.json';
 import { createI18n } from '@/lib/i18n';
 
@@ -25,6 +26,14 @@ export function fakeTill(answer: (path: string, body: Record<string, unknown>) =
 export function testI18n() {
   const i18n = createI18n('en');
   i18n.addTexts('en', screenTexts);
+  return i18n;
+}
+
+/** The same in German, as a page sees it once German is chosen. */
+export function testI18nGerman() {
+  const i18n = testI18n();
+  i18n.addTexts('de', de);
+  i18n.setLanguage('de');
   return i18n;
 }
 

@@ -13,6 +13,7 @@ import { testPurchasesMigration } from './migrations/011-test-purchases.js';
 import { deviceTokensMigration } from './migrations/012-device-tokens.js';
 import { stepUpMigration } from './migrations/013-step-up.js';
 import { mailOutboxMigration } from './migrations/014-mail-outbox.js';
+import { subscriptionPeriodEndMigration } from './migrations/015-subscription-period-end.js';
 
 /**
  * Every migration, in order. One list serves SQLite and PostgreSQL: the migrations use only types
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '012-device-tokens': deviceTokensMigration,
   '013-step-up': stepUpMigration,
   '014-mail-outbox': mailOutboxMigration,
+  '015-subscription-period-end': subscriptionPeriodEndMigration,
 };
 
 class ListProvider implements MigrationProvider {

@@ -126,6 +126,8 @@ export interface OrdersTable {
   shortfall_credits: number;
   /** When the provider ended the subscription this order started (no more renewals). */
   subscription_ended_at: Millis | null;
+  /** When the buyer asked the subscription to end at its period's end (no renewal after it). */
+  period_end_requested_at: Millis | null;
   /** Money given back so far by administrators' refunds (never above `total`). */
   refunded_amount: Generated<number>;
   /** 1 when a store's test purchase paid the order (no money taken). */

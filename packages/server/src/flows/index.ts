@@ -8,6 +8,7 @@ import { PaymentEvents } from './apply-payment-event.js';
 import { Checkout } from './checkout.js';
 import type { FlowDeps } from './deps.js';
 import { payWithCredits } from './pay-with-credits.js';
+import { endSubscription } from './end-subscription.js';
 import { refundOrder, type RefundAsk } from './refund.js';
 import { registerFlowRoutes, type FlowCalls } from './routes.js';
 import { ShopMails } from './shop-mails.js';
@@ -37,6 +38,10 @@ export class Flows implements TillModule, PaymentPorts, FlowCalls {
 
   refund(ask: RefundAsk) {
     return refundOrder(this.deps, this.mails, ask);
+  }
+
+  endSubscription(userId: string, iden: string) {
+    return endSubscription(this.deps, userId, iden);
   }
 
   async findOrder(iden: string, lang?: ShopLanguage): Promise<Order | undefined> {

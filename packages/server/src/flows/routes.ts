@@ -6,6 +6,8 @@ import {
   dataResponse,
   doCheckoutData,
   doCheckoutRequest,
+  endSubscriptionData,
+  endSubscriptionRequest,
   getCheckoutFormData,
   getCheckoutFormRequest,
   Level,
@@ -35,6 +37,7 @@ export interface FlowCalls {
   purchases: PurchaseValidation;
   payWithCredits(userId: string, input: PayWithCreditsRequest): Promise<Outcome<{ order: Order; balance: number }>>;
   refund(ask: RefundAsk): Promise<Outcome<{ order: AdminOrder }>>;
+  endSubscription(userId: string, iden: string): Promise<Outcome<{ order: Order }>>;
 }
 
 /** The calls that buy, pay and refund: each runs a flow across the store and payments. */
@@ -100,6 +103,16 @@ export function registerFlowRoutes(calls: CallRegistry, flows: FlowCalls): void 
     request: validatePurchaseRequest,
     response: dataResponse(validatePurchaseData),
     handler: async (input, ctx) => asData(await flows.purchases.validate(ctx.caller.userId, input.transactionData)),
+  });
+  calls.define({
+    path: '/api/store/endSubscription',
+    summary:
+      "End the subscription a paid order started at its period's end, not renewed (the card route; 912 `not_renewing` elsewhere).",
+    tag: 'store',
+    auth: Level.Registered,
+    request: endSubscriptionRequest,
+    response: dataResponse(endSubscriptionData),
+    handler: async (input, ctx) => asData(await flows.endSubscription(ctx.caller.userId, input.iden)),
   });
   calls.define({
     path: '/api/admin/orders/refund',

@@ -232,6 +232,44 @@ describe('FakeStripe with the stripe library', () => {
       await receiver.close();
     });
 
+    it('sets a subscription to cancel at its period end, as Stripe answers and tells it', async () => {
+      const session = await stripe.checkout.sessions.create(subscriptionParams);
+      await fake.pay(session.id);
+      const id = (await stripe.checkout.sessions.retrieve(session.id)).subscription as string;
+      const before = await stripe.subscriptions.retrieve(id);
+      const periodEnd = Math.max(...before.items.data.map((i) => i.current_period_end));
+      const updated = await stripe.subscriptions.update(id, { cancel_at_period_end: true });
+      expect(updated).toMatchObject({
+        object: 'subscription',
+        id,
+        status: 'active',
+        cancel_at_period_end: true,
+        cancel_at: periodEnd,
+        cancellation_details: { reason: 'cancellation_requested' },
+      });
+      expect(updated.canceled_at).toEqual(expect.any(Number));
+      expect(fake.requests.at(-1)).toMatchObject({
+        method: 'POST',
+        path: `/v1/subscriptions/${id}`,
+        params: { cancel_at_period_end: 'true' },
+      });
+      const told = fake.events.filter((e) => e.type === 'customer.subscription.updated').at(-1);
+      expect(told?.data).toMatchObject({
+        object: { id, cancel_at_period_end: true },
+        previous_attributes: { cancel_at_period_end: false, cancel_at: null },
+      });
+      // Undone by clearing it; a canceled subscription refuses the change in Stripe's words.
+      expect(await stripe.subscriptions.update(id, { cancel_at_period_end: false })).toMatchObject({
+        cancel_at_period_end: false,
+        cancel_at: null,
+        canceled_at: null,
+      });
+      await stripe.subscriptions.cancel(id);
+      await expect(stripe.subscriptions.update(id, { cancel_at_period_end: true })).rejects.toMatchObject({
+        type: 'StripeInvalidRequestError',
+      });
+    });
+
     it('pay() yields checkout.session.completed that constructEvent accepts', async () => {
       const session = await stripe.checkout.sessions.create(paymentParams('ord_pay'));
       const events = await fake.pay(session.id);

@@ -374,6 +374,11 @@ export class FakeStripe {
       return ok(refund);
     }
     if (v1 === 'v1' && parts.length === 3 && id) {
+      if (method === 'POST' && resource === 'subscriptions') {
+        const events = this.ledger.updateSubscription(id, cause, params);
+        this.dispatchLater(events);
+        return ok(this.ledger.get('subscription', id));
+      }
       if (method === 'DELETE' && resource === 'subscriptions') {
         const events = this.ledger.cancelSubscription(id, cause, params);
         this.dispatchLater(events);

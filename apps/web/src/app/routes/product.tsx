@@ -24,6 +24,7 @@ export function ProductRoute() {
           cart.add(p.id);
           void navigate(paths.checkout.href());
         }}
+        ordersHref={paths.orders.href()}
       />
       <AddedNotice title={added} cartHref={paths.cart.href()} onClose={hide} />
     </PageFrame>

@@ -148,6 +148,12 @@ export interface PaymentProvider {
    * payments the server settles itself (the sandbox) leave it out.
    */
   refund?(order: Order, part?: PartialRefund): Promise<Outcome<void>>;
+  /**
+   * Asks the provider to end the subscription the order started at the end of the period paid
+   * for, without renewing it (the buyer's wish). Providers whose subscriptions are stopped in a
+   * store's own settings, or do not renew, leave it out.
+   */
+  endAtPeriodEnd?(order: Order): Promise<Outcome<void>>;
   /** Registers the provider's own routes (its pages, webhooks or pingbacks), if it has any. */
   register?(host: ModuleHost, ports: PaymentPorts): Promise<void> | void;
 }

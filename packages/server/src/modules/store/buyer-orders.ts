@@ -4,16 +4,19 @@ import { fail, type Outcome } from '../../errors.js';
 import type { StoreDeps } from './deps.js';
 import { listOrders } from './order-queries.js';
 import { closeOrder, loadOrder } from './orders.js';
+import { withRefunds } from './refunds.js';
+import { withSubscriptions } from './subscriptions.js';
 
 /** A buyer's own orders: one, all, and giving up a pending one. */
 export class BuyerOrders {
   constructor(private readonly deps: StoreDeps) {}
 
-  /** 904 for an order that is not the buyer's, as for one that does not exist: idens are not probed. */
+  /** With its refunds and subscription. 904 for an order that is not the buyer's, as for one that does not exist: idens are not probed. */
   async status(userId: string, iden: string): Promise<Outcome<{ status: OrderStatusValue; order: Order }>> {
     const found = await loadOrder(this.deps.db, iden);
     if (!found || found.row.user_id !== userId) return fail.notFound('iden');
-    return { status: found.order.status, order: found.order };
+    const [order = found.order] = await this.asSeen([found.order]);
+    return { status: order.status, order };
   }
 
   /** pending -> cancelled, giving back the coupon use it held; 912 when it is no longer pending. */
@@ -30,7 +33,14 @@ export class BuyerOrders {
     return (await loadOrder(this.deps.db, iden))?.order;
   }
 
-  list(userId: string, input: { status?: OrderStatusValue | undefined; page: number; pageSize: number }) {
-    return listOrders(this.deps.db, { userId, status: input.status }, input);
+  /** The buyer's orders, newest first, each with its refunds and subscription. */
+  async list(userId: string, input: { status?: OrderStatusValue | undefined; page: number; pageSize: number }) {
+    const { orders, total } = await listOrders(this.deps.db, { userId, status: input.status }, input);
+    return { orders: await this.asSeen(orders), total };
+  }
+
+  /** Orders as their buyer sees them: with their refunds and the subscriptions they started. */
+  async asSeen(orders: Order[]): Promise<Order[]> {
+    return withSubscriptions(this.deps, this.deps.db, await withRefunds(this.deps.db, orders));
   }
 }

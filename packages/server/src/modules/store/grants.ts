@@ -6,6 +6,7 @@ import { moveCredits, type CreditReason } from './credits.js';
 import { iso } from '../../db/rows.js';
 import type { StoreDeps } from './deps.js';
 import { newId } from './ids.js';
+import { renews } from './subscriptions.js';
 
 /** What one line grants, as copied onto an order item (or read from a product for a coupon). */
 export interface GrantLine {
@@ -170,17 +171,25 @@ export async function revokeEntitlements(trx: Transaction<Database>, orderId: st
     .execute();
 }
 
-/** What the buyer holds now: owned products, and subscriptions with their end (past ones inactive). */
+/**
+ * What the buyer holds now: owned products, and subscriptions with their end (past ones inactive)
+ * and whether they renew then (see {@link renews}).
+ */
 export async function listEntitlements(deps: StoreDeps, userId: string): Promise<Entitlement[]> {
   const rows = await deps.db
     .selectFrom('entitlements')
     .innerJoin('products', 'products.id', 'entitlements.product_id')
+    .leftJoin('orders', 'orders.id', 'entitlements.order_id')
     .select([
       'entitlements.product_id',
       'entitlements.kind',
       'entitlements.expires_at',
       'products.alias',
       'products.title',
+      'orders.status',
+      'orders.provider',
+      'orders.subscription_ended_at',
+      'orders.period_end_requested_at',
     ])
     .where('entitlements.user_id', '=', userId)
     .where('entitlements.revoked_at', 'is', null)
@@ -207,6 +216,11 @@ export async function listEntitlements(deps: StoreDeps, userId: string): Promise
         kind: 'subscription',
         expiresAt: iso(until),
         active: until > now,
+        renews:
+          until > now &&
+          row.status != null &&
+          row.provider != null &&
+          renews({ ...row, status: row.status, provider: row.provider }),
       });
     }
   }

@@ -97,4 +97,5 @@ export {
   takeBackRenewal,
 } from './reversals.js';
 export { dropRefund, recordRefund, type RefundRecord } from './refunds.js';
+export { notePeriodEnd } from './subscriptions.js';
 export { forgetBuyerData } from './erase.js';

@@ -75,6 +75,7 @@ const insertOrderRow = prepared<OrderRow, never>((db, p) =>
       refund_requested_at: 1,
       shortfall_credits: 1,
       subscription_ended_at: 1,
+      period_end_requested_at: 1,
       refunded_amount: 1,
       sandbox: 1,
     }),
@@ -127,6 +128,7 @@ export async function insertOrder(
     refund_requested_at: null,
     shortfall_credits: 0,
     subscription_ended_at: null,
+    period_end_requested_at: null,
     refunded_amount: 0,
     sandbox: order.sandbox ? 1 : 0,
   };

@@ -1,4 +1,6 @@
 import { sql, type Transaction } from 'kysely';
+import type { Order, OrderRefund } from '@till/protocol';
+import { iso, type Executor } from '../../db/rows.js';
 import type { Database } from '../../db/schema.js';
 import { AbortTransaction, fail } from '../../errors.js';
 import { newId } from './ids.js';
@@ -67,4 +69,59 @@ export async function dropRefund(trx: Transaction<Database>, orderId: string, re
     .set({ refunded_amount: sql<number>`refunded_amount - ${row.amount}` })
     .where('id', '=', orderId)
     .execute();
+}
+
+/**
+ * The orders with their refunds as their buyer sees them (two queries, whatever the number of
+ * orders): each refund written down, oldest first, and for an order a provider closed as refunded
+ * (a card refund it confirmed, a store's refund or chargeback) what was not written down as a
+ * refund: the rest of its money, and the credits an order paid with credits cost, given back when
+ * it closed, with what it granted taken back.
+ */
+export async function withRefunds(x: Executor, orders: Order[]): Promise<Order[]> {
+  if (!orders.length) return orders;
+  const idens = orders.map((o) => o.iden);
+  const written = await x
+    .selectFrom('order_refunds')
+    .select(['order_id', 'amount', 'currency', 'keeps_grants', 'created_at'])
+    .where('order_id', 'in', idens)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const refunded = orders.filter((o) => o.status === 'refunded').map((o) => o.iden);
+  const closed = refunded.length
+    ? await x
+        .selectFrom('orders')
+        .select(['id', 'closed_at', 'updated_at', 'refunded_amount'])
+        .where('id', 'in', refunded)
+        .execute()
+    : [];
+  const closedById = new Map(closed.map((r) => [r.id, r]));
+  return orders.map((o) => {
+    const refunds: OrderRefund[] = written
+      .filter((r) => r.order_id === o.iden)
+      .map((r) => ({
+        amount: { amount: r.amount, currency: r.currency },
+        credits: 0,
+        at: iso(r.created_at),
+        grantsTakenBack: r.keeps_grants === 0,
+      }));
+    const close = closedById.get(o.iden);
+    if (close) {
+      const rest = Math.max(0, o.total.amount - close.refunded_amount);
+      const last = refunds.at(-1);
+      if (last?.grantsTakenBack && rest === 0) {
+        // The administrator's whole-order refund, written down with the close: its credits too.
+        last.credits = o.creditsSpent;
+      } else {
+        refunds.push({
+          amount: { amount: rest, currency: o.total.currency },
+          credits: o.creditsSpent,
+          at: iso(close.closed_at ?? close.updated_at),
+          grantsTakenBack: true,
+        });
+      }
+    }
+    return { ...o, refunds };
+  });
 }

@@ -513,6 +513,40 @@ export class Ledger {
     return [this.emit('invoice.paid', invoice, NO_CAUSE)];
   }
 
+  /**
+   * POST /v1/subscriptions/:id, as far as Till uses it: `cancel_at_period_end`. Set, Stripe keeps
+   * the subscription active, sets `cancel_at` to the current period's end and `canceled_at` to
+   * now, and tells `customer.subscription.updated` with the previous values; cleared, it undoes
+   * that. A canceled subscription cannot be changed so.
+   */
+  updateSubscription(subscriptionId: string, cause: EventCause, params: FormObject = {}): EventObject[] {
+    onlyKnown(params, new Set(['cancel_at_period_end', 'expand']));
+    const subscription = this.get('subscription', subscriptionId);
+    if (params.cancel_at_period_end === undefined) return [];
+    const wanted = params.cancel_at_period_end;
+    if (wanted !== 'true' && wanted !== 'false')
+      throw failures.invalid('cancel_at_period_end', 'Invalid boolean: ' + JSON.stringify(wanted));
+    if (subscription.status === 'canceled') {
+      throw failures.state('A canceled subscription can only update its cancellation_details and metadata.');
+    }
+    const end = wanted === 'true';
+    if (subscription.cancel_at_period_end === end) return [];
+    const previous = {
+      cancel_at: subscription.cancel_at,
+      cancel_at_period_end: subscription.cancel_at_period_end,
+      canceled_at: subscription.canceled_at,
+      cancellation_details: subscription.cancellation_details,
+    };
+    const periodEnd = Math.max(...subscription.items.data.map((i) => i.current_period_end));
+    Object.assign(subscription, {
+      cancel_at_period_end: end,
+      cancel_at: end ? periodEnd : null,
+      canceled_at: end ? now() : null,
+      cancellation_details: end ? { comment: null, feedback: null, reason: 'cancellation_requested' } : null,
+    });
+    return [this.emit('customer.subscription.updated', subscription, cause, previous)];
+  }
+
   cancelSubscription(subscriptionId: string, cause: EventCause, params: FormObject = {}): EventObject[] {
     onlyKnown(params, new Set(['cancellation_details', 'expand', 'invoice_now', 'prorate']));
     const subscription = this.get('subscription', subscriptionId);

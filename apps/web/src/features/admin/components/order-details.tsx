@@ -7,6 +7,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import { useId } from 'react';
 import { useTranslation } from '@/lib/i18n-react';
 import { OrderStatus, type AdminOrder } from '@till/protocol';
+import { OrderItemsTable } from '@/components/order-items-table';
 import { formatDate, formatMoney } from '@/lib/format';
 
 /** Where an order's refund stands, in words; null when none was asked for. */
@@ -24,7 +25,8 @@ export function useRefundState() {
 /**
  * One order as an administrator needs it to answer a buyer or the provider: the provider's own
  * references (to look the payment up in the provider's dashboard), where a refund stands, the
- * credits a refund or chargeback could not take back, and the end of a subscription.
+ * credits a refund or chargeback could not take back, and the end of a subscription; then its items
+ * with their prices, as the buyer sees them.
  */
 export function OrderDetailsDialog({ order, onClose }: { order: AdminOrder | null; onClose: () => void }) {
   const { t, i18n } = useTranslation();
@@ -106,6 +108,11 @@ export function OrderDetailsDialog({ order, onClose }: { order: AdminOrder | nul
                 <dd>{formatDate(o.payment.subscriptionEndedAt, lang)}</dd>
               </>
             ) : null}
+          </Box>
+        ) : null}
+        {o ? (
+          <Box sx={{ mt: 2 }}>
+            <OrderItemsTable order={o} />
           </Box>
         ) : null}
       </DialogContent>

@@ -1,33 +1,55 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { StorePaths, type CheckoutPreviewData, type Provider } from '@till/protocol';
 import { unwrap } from '@/lib/api-error';
 import { serviceData } from '@/lib/calls';
+import { sharedStoreQueries, storeKeys } from '@/lib/store-queries';
 import type { Till } from '@/lib/till';
 import { useTill } from '@/lib/till';
 import type { CartLine } from '../hooks/cart-store';
 import { cartIds } from '../hooks/cart-store';
 
+/** The checkout's queries. */
+export const checkoutQueries = {
+  /**
+   * Products, total and payment routes for the cart (public; the total is before any coupon). The
+   * same entry a pending order of the same products is paid again by.
+   */
+  form: (till: Till, lines: readonly CartLine[]) =>
+    queryOptions({ ...sharedStoreQueries.checkoutForm(till, cartIds(lines)), placeholderData: keepPreviousData }),
+  /** A coupon, checked as it is typed; only signed in (who uses it counts). */
+  coupon: (till: Till, code: string, signedIn: boolean) =>
+    queryOptions({
+      queryKey: storeKeys.coupon(code),
+      queryFn: async () => unwrap(await till.store.getCoupon(code)).data.coupon,
+      enabled: signedIn && code.length > 0,
+      retry: false,
+      staleTime: 60_000,
+    }),
+  /** The server's summary of the cart with the coupon applied; see {@link useCheckoutPreview}. */
+  preview: (till: Till, lines: readonly CartLine[], couponCode: string, signedIn: boolean) => {
+    const ids = cartIds(lines);
+    return queryOptions({
+      queryKey: storeKeys.checkoutPreview(ids, couponCode),
+      queryFn: async () =>
+        serviceData<CheckoutPreviewData>(till, StorePaths.checkoutPreview, {
+          products: ids.join(';'),
+          ...(couponCode ? { couponCode } : {}),
+        }),
+      enabled: signedIn && ids.length > 0,
+      placeholderData: keepPreviousData,
+      retry: false,
+    });
+  },
+};
+
 /** Products, total and payment routes for the cart (public; the total is before any coupon). */
 export function useCheckoutForm(lines: readonly CartLine[]) {
-  const till = useTill();
-  const ids = cartIds(lines);
-  return useQuery({
-    queryKey: ['store', 'checkout-form', ids.join(',')],
-    queryFn: async () => unwrap(await till.store.getCheckoutForm(ids)).data,
-    placeholderData: (previous) => previous,
-  });
+  return useQuery(checkoutQueries.form(useTill(), lines));
 }
 
 /** Checks a coupon as it is typed. Anonymous visitors are told it will be checked after sign-in. */
 export function useCouponCheck(code: string, signedIn: boolean) {
-  const till = useTill();
-  return useQuery({
-    queryKey: ['store', 'coupon', code],
-    queryFn: async () => unwrap(await till.store.getCoupon(code)).data.coupon,
-    enabled: signedIn && code.length > 0,
-    retry: false,
-    staleTime: 60_000,
-  });
+  return useQuery(checkoutQueries.coupon(useTill(), code, signedIn));
 }
 
 /**
@@ -58,17 +80,5 @@ export async function payWithCredits(till: Till, lines: readonly CartLine[], cou
  * used. Signed-in buyers only: a coupon's checks depend on who uses it.
  */
 export function useCheckoutPreview(lines: readonly CartLine[], couponCode: string, signedIn: boolean) {
-  const till = useTill();
-  const ids = cartIds(lines);
-  return useQuery({
-    queryKey: ['store', 'checkout-preview', ids.join(';'), couponCode],
-    queryFn: async () =>
-      serviceData<CheckoutPreviewData>(till, StorePaths.checkoutPreview, {
-        products: ids.join(';'),
-        ...(couponCode ? { couponCode } : {}),
-      }),
-    enabled: signedIn && ids.length > 0,
-    placeholderData: (previous) => previous,
-    retry: false,
-  });
+  return useQuery(checkoutQueries.preview(useTill(), lines, couponCode, signedIn));
 }

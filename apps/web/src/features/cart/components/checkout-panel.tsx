@@ -17,6 +17,7 @@ import {
   routesForPlatform,
   type PaymentPage,
 } from '@/lib/payment';
+import { storeKeys } from '@/lib/store-queries';
 import { useTill } from '@/lib/till';
 import { getPlatform, isNativeShell } from '@/platform/platform';
 import type { Platform } from '@/platform/types';
@@ -104,7 +105,7 @@ export function CheckoutPanel({
         const bought = result.bought[product.id] ?? 0;
         if (bought) store.setQuantity(product.id, quantity - bought);
       }
-      if (Object.keys(result.bought).length) void queryClient.invalidateQueries({ queryKey: ['store'] });
+      if (Object.keys(result.bought).length) void queryClient.invalidateQueries({ queryKey: storeKeys.all });
       if (result.message.type === 'finished') onPaidInApp();
     },
   });

@@ -9,16 +9,19 @@ import { EmptyState, ErrorState, LoadingState } from '@/components/states';
 import { formatDate, formatMoney } from '@/lib/format';
 import { orderRef } from '@/lib/order-ref';
 import { useOrders } from '../api/orders-api';
+import { OrderRefunds } from './order-refunds';
+import { useSubscriptionLine } from './order-subscription';
 import { OrderStatusChip } from './order-status-chip';
 
 /**
  * The buyer's order history as rows that open: each row is one link to its order, with the
- * reference, date, what was bought, the status and the amount in view at any width (on a phone
+ * reference, date, what was bought, the status (refunded or partly so, with each refund) and the amount in view at any width (on a phone
  * the row wraps instead of scrolling sideways).
  */
 export function OrderList({ orderHref }: { orderHref: (iden: string) => string }) {
   const { t, i18n } = useTranslation();
   const query = useOrders();
+  const subscriptionLine = useSubscriptionLine();
   if (query.isPending) return <LoadingState />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   if (!query.data.length) return <EmptyState title={t('orders.empty')} />;
@@ -49,7 +52,7 @@ export function OrderList({ orderHref }: { orderHref: (iden: string) => string }
                 <Typography component="span" sx={{ fontWeight: 600 }}>
                   {t('shop.orders.ref', { ref: orderRef(o.iden) })}
                 </Typography>
-                <OrderStatusChip status={o.status} />
+                <OrderStatusChip order={o} />
               </Box>
               <Typography variant="body2" color="text.secondary" noWrap>
                 {o.items
@@ -59,6 +62,12 @@ export function OrderList({ orderHref }: { orderHref: (iden: string) => string }
               <Typography variant="body2" color="text.secondary">
                 {formatDate(o.createdAt, i18n.language)}
               </Typography>
+              {subscriptionLine(o) ? (
+                <Typography variant="body2" color="text.secondary">
+                  {subscriptionLine(o)}
+                </Typography>
+              ) : null}
+              <OrderRefunds order={o} dense />
             </Box>
             <Typography component="span" sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
               {amount(o)}

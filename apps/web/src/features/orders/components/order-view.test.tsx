@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ProductType, type Order, type Provider } from '@till/protocol';
 import { goToPayment } from '@/lib/payment';
 import { setScreen, testOrder } from '@/test/fixtures';
-import { fakeTill, renderWithApp, signInFake } from '@/test/render';
+import { fakeTill, renderWithApp, signInFake, testI18nGerman } from '@/test/render';
 import { OrderView } from './order-view';
 
 // Leaving for the provider's page is a full navigation, which jsdom cannot do: it is recorded instead.
@@ -107,7 +107,7 @@ describe('OrderView', () => {
       await vi.advanceTimersByTimeAsync(2_000);
     });
     expect(await screen.findByText('Paid. You now have:')).toBeInTheDocument();
-    expect(screen.getByText('100 credits (100 credits)')).toBeInTheDocument();
+    expect(screen.getByText('100 credits: 100 credits added')).toBeInTheDocument();
     await act(async () => {
       await vi.advanceTimersByTimeAsync(6_000);
     });
@@ -256,4 +256,136 @@ describe('OrderView', () => {
     await waitFor(() => expect(goToPayment).toHaveBeenCalledWith({ provider: 'paywall', url: WIDGET_URL }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
+
+  it('names what a quantity of credit packs gave: how many in all, and how many each', async () => {
+    const till = serveOrder(
+      testOrder({
+        status: 'paid',
+        items: [{ ...testOrder().items[0]!, quantity: 2 }],
+        subtotal: { amount: 398, currency: 'USD' },
+        total: { amount: 398, currency: 'USD' },
+      }),
+    );
+    renderWithApp(<OrderView iden="o1" />, { till });
+    expect(await screen.findByText('2 × 100 credits: 200 credits added, 100 each')).toBeInTheDocument();
+    expect(screen.queryByText(/\(100 credits\)/)).not.toBeInTheDocument();
+    const table = screen.getByRole('table', { name: 'Items of the order' });
+    expect(within(table).getByText('$1.99')).toBeInTheDocument();
+    expect(within(table).getAllByText('$3.98')).toHaveLength(3); // the line, the subtotal and the total
+  });
+
+  it('says the same in German', async () => {
+    const till = serveOrder(
+      testOrder({
+        status: 'paid',
+        items: [{ ...testOrder().items[0]!, quantity: 2 }],
+        subtotal: { amount: 398, currency: 'USD' },
+        total: { amount: 398, currency: 'USD' },
+      }),
+    );
+    renderWithApp(<OrderView iden="o1" />, { till, i18n: testI18nGerman() });
+    expect(await screen.findByText('2 × 100 credits: 200 Credits gutgeschrieben, je 100')).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: 'Artikel der Bestellung' })).toBeInTheDocument();
+  });
+
+  it('shows an order paid with credits in credits only: no money price above a total of nothing', async () => {
+    const till = serveOrder(
+      testOrder({
+        status: 'paid',
+        provider: 'credits',
+        items: [{ ...testOrder().items[0]!, creditPrice: 150, quantity: 2 }],
+        subtotal: { amount: 0, currency: 'USD' },
+        total: { amount: 0, currency: 'USD' },
+        creditsSpent: 300,
+      }),
+    );
+    renderWithApp(<OrderView iden="o1" />, { till });
+    const table = await screen.findByRole('table', { name: 'Items of the order' });
+    expect(within(table).getByText('150 credits')).toBeInTheDocument();
+    expect(within(table).getAllByText('300 credits')).toHaveLength(2); // the line and the total
+    expect(screen.queryByText(/\$/)).not.toBeInTheDocument();
+    expect(screen.queryByText('Credits spent')).not.toBeInTheDocument();
+    expect(screen.getByText('Credits', { selector: 'dd' })).toBeInTheDocument();
+  });
+
+  it('does not offer to put back what a declined payment left in the cart, but leads back to the checkout', async () => {
+    const { till } = server(() => 'failed', 'card');
+    const onOrderAgain = vi.fn();
+    renderWithApp(<OrderView iden="o1" onOrderAgain={onOrderAgain} inCart={() => true} />, { till });
+    expect(
+      await screen.findByText('Its items are still in your cart: check out again, paying the same way or another.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/Put its items back in your cart/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Go to checkout' }));
+    expect(onOrderAgain).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows a partly refunded order with each refund: its amount, date and that it was money only', async () => {
+    const till = serveOrder(
+      testOrder({
+        status: 'paid',
+        refunds: [
+          {
+            amount: { amount: 50, currency: 'USD' },
+            credits: 0,
+            at: '2026-01-02T10:00:00.000Z',
+            grantsTakenBack: false,
+          },
+          {
+            amount: { amount: 25, currency: 'USD' },
+            credits: 0,
+            at: '2026-01-05T10:00:00.000Z',
+            grantsTakenBack: false,
+          },
+        ],
+      }),
+    );
+    renderWithApp(<OrderView iden="o1" />, { till });
+    expect(await screen.findByText('Partly refunded')).toBeInTheDocument();
+    expect(
+      screen.getByText('Part of the money for this order was given back. You keep what you bought.'),
+    ).toBeInTheDocument();
+    const refunds = screen.getByRole('region', { name: 'Refunds' });
+    const items = within(refunds).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(items[0]).toHaveTextContent(/^\$0\.50 given back on Jan 2, 2026.*Money only: you keep what you bought$/);
+    expect(items[1]).toHaveTextContent(/^\$0\.25 given back on Jan 5, 2026/);
+  });
+
+  it('shows a refunded order paid with credits: the credits that came back and what was taken back, in German too', async () => {
+    const order = testOrder({
+      status: 'refunded',
+      provider: 'credits',
+      items: [{ ...testOrder().items[0]!, creditPrice: 150, quantity: 2 }],
+      subtotal: { amount: 0, currency: 'USD' },
+      total: { amount: 0, currency: 'USD' },
+      creditsSpent: 300,
+      refunds: [
+        { amount: { amount: 0, currency: 'USD' }, credits: 300, at: '2026-01-03T10:00:00.000Z', grantsTakenBack: true },
+      ],
+    });
+    const first = renderWithApp(<OrderView iden="o1" />, { till: serveOrder(order) });
+    const refunds = await screen.findByRole('region', { name: 'Refunds' });
+    expect(within(refunds).getByRole('listitem')).toHaveTextContent(
+      /^300 credits given back on Jan 3, 2026.*Taken back: 2 × 100 credits$/,
+    );
+    expect(screen.getByText('Refunded')).toBeInTheDocument();
+    first.unmount();
+    renderWithApp(<OrderView iden="o1" />, { till: serveOrder(order), i18n: testI18nGerman() });
+    const german = await screen.findByRole('region', { name: 'Erstattungen' });
+    expect(within(german).getByRole('listitem')).toHaveTextContent(
+      /^300 Credits erstattet am .*Zurückgenommen: 2 × 100 credits$/,
+    );
+    expect(screen.getByText('Erstattet')).toBeInTheDocument();
+  });
 });
+
+/** A server that answers `o` for its order and the one-product catalog for the rest. */
+function serveOrder(o: Order) {
+  const till = fakeTill((path) =>
+    path === 'api/store/orderStatus' ? { code: 900, data: { status: o.status, order: o } } : catalog,
+  );
+  signInFake(till);
+  return till;
+}

@@ -3,9 +3,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Divider from '@mui/material/Divider';
-import List from '@mui/material/List';
-import ListItem from '@mui/material/ListItem';
-import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -15,15 +12,18 @@ import { OrderStatus, ProductType, type Order, type Product, type Provider } fro
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { PaymentFrameDialog } from '@/components/payment-frame';
 import { PaymentRouteChoice } from '@/components/payment-route-choice';
+import { OrderItemsTable } from '@/components/order-items-table';
 import { ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { codeOf } from '@/lib/api-error';
-import { formatDate, formatMoney } from '@/lib/format';
+import { formatDate } from '@/lib/format';
 import { orderRef } from '@/lib/order-ref';
 import { goToPayment, opensInFrame, payOutsideApp, type PaymentPage } from '@/lib/payment';
 import { useTill } from '@/lib/till';
 import { getPlatform, isNativeShell } from '@/platform/platform';
-import { cancelOrder, payAgain, useCatalog, useOrder, usePaymentRoutes } from '../api/orders-api';
-import { OrderStatusChip } from './order-status-chip';
+import { cancelOrder, orderChanged, payAgain, useCatalog, useOrder, usePaymentRoutes } from '../api/orders-api';
+import { OrderRefunds } from './order-refunds';
+import { OrderSubscription } from './order-subscription';
+import { isPartlyRefunded, OrderStatusChip } from './order-status-chip';
 
 /** What a paid order gave the buyer, line by line. */
 function useGrants() {
@@ -32,8 +32,12 @@ function useGrants() {
     const byId = new Map((catalog ?? []).map((p) => [p.id, p]));
     return order.items.map((item) => {
       const product = byId.get(item.productId);
-      const credits = (product?.grants.credits ?? 0) * item.quantity;
-      if (credits) return t('orders.grantedCredits', { count: credits, title: item.title });
+      const each = product?.grants.credits ?? 0;
+      const credits = each * item.quantity;
+      // "2 × 100 credits: 200 credits added, 100 each", never "200 credits (100 credits)".
+      if (credits && item.quantity > 1)
+        return t('orderLines.grantedCreditPacks', { count: credits, each, quantity: item.quantity, title: item.title });
+      if (credits) return t('orderLines.grantedCredits', { count: credits, title: item.title });
       if (product?.type === ProductType.Subscription) return t('orders.grantedSubscription', { title: item.title });
       return t('orders.grantedProduct', { title: item.title });
     });
@@ -45,7 +49,8 @@ function useGrants() {
  *
  * A pending order can be paid now, the same way or another (doCheckout with `pastOrder`), or
  * cancelled. A failed or cancelled one cannot be paid any more: `onOrderAgain` puts its items back
- * in the cart for a new checkout. `onPaid` hears once that the order is paid (the cart it was
+ * in the cart for a new checkout; when the cart still holds them all (`inCart`: a declined payment
+ * leaves the cart as it was), the page says so and leads back to the checkout instead. `onPaid` hears once that the order is paid (the cart it was
  * checked out from is emptied then).
  *
  * A provider's page that opens in a frame (`framed`, handed over by the checkout, or asked for
@@ -57,11 +62,14 @@ export function OrderView({
   framed = null,
   onPaid,
   onOrderAgain,
+  inCart,
 }: {
   iden: string;
   framed?: PaymentPage | null;
   onPaid?: (order: Order) => void;
   onOrderAgain?: (order: Order) => void;
+  /** Whether the cart holds every item of the order already, as many of each. */
+  inCart?: (order: Order) => boolean;
 }) {
   const { t, i18n } = useTranslation();
   const till = useTill();
@@ -82,7 +90,7 @@ export function OrderView({
     mutationFn: (provider: Provider) => payAgain(till, iden, provider),
     onSuccess: (data) => {
       // Another route moves the order to it: show the order as it now is.
-      client.setQueryData(['store', 'order', iden], data.order);
+      orderChanged(client, data.order);
       if (opensInFrame(data.payment)) {
         setFrameClosed(false);
         setFrame(data.payment);
@@ -96,8 +104,7 @@ export function OrderView({
     mutationFn: () => cancelOrder(till, iden),
     onSuccess: (updated) => {
       setConfirmCancel(false);
-      client.setQueryData(['store', 'order', iden], updated);
-      void client.invalidateQueries({ queryKey: ['store', 'orders'] });
+      orderChanged(client, updated);
     },
   });
 
@@ -119,12 +126,13 @@ export function OrderView({
   // hidden there unless the server shows them); the browser offers the order's own route always.
   const payHere = !isNativeShell() || Boolean(routes.data?.some((p) => p === o.provider));
   const actionError = pay.error ?? cancel.error;
+  const stillInCart = inCart?.(o) ?? false;
 
   return (
     <Box>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 2 }} role="status" aria-live="polite">
         <Typography component="span">{t('orders.statusLabel')}:</Typography>
-        <OrderStatusChip status={o.status} />
+        <OrderStatusChip order={o} />
         {pending && frame ? <CircularProgress size={18} aria-label={t('orders.waiting')} /> : null}
       </Box>
       {pending ? (
@@ -158,7 +166,7 @@ export function OrderView({
           <Typography component="p">{t(`shop.orders.${o.status}Text`)}</Typography>
           {onOrderAgain ? (
             <Typography component="p" sx={{ mt: 1 }}>
-              {t('orders.orderAgainText')}
+              {stillInCart ? t('orderLines.inCartText') : t('orders.orderAgainText')}
             </Typography>
           ) : null}
         </Alert>
@@ -167,10 +175,16 @@ export function OrderView({
         <Alert severity="info" sx={{ mb: 2 }}>
           {t('shop.orders.refundedText')}
         </Alert>
+      ) : isPartlyRefunded(o) ? (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {t('orderRefunds.partlyText')}
+        </Alert>
       ) : null}
+      {o.status === OrderStatus.Paid ? <OrderSubscription order={o} /> : null}
+      <OrderRefunds order={o} />
       {(o.status === OrderStatus.Failed || o.status === OrderStatus.Cancelled) && onOrderAgain ? (
         <Button variant="contained" onClick={() => onOrderAgain(o)} sx={{ mb: 2 }}>
-          {t('orders.orderAgain')}
+          {stillInCart ? t('orderLines.toCheckout') : t('orders.orderAgain')}
         </Button>
       ) : null}
       {pending && o.provider !== 'credits' ? (
@@ -223,43 +237,11 @@ export function OrderView({
         </Box>
       ) : null}
       <Divider />
-      <List aria-label={t('orders.items')}>
-        {o.items.map((item) => (
-          <ListItem key={item.productId} divider>
-            <ListItemText
-              primary={`${item.title}${item.quantity > 1 ? ` × ${item.quantity}` : ''}`}
-              secondary={
-                item.price ? formatMoney(item.price, lang) : t('store.credits', { count: item.creditPrice ?? 0 })
-              }
-            />
-          </ListItem>
-        ))}
-      </List>
+      <OrderItemsTable order={o} />
       <Box
         component="dl"
-        sx={{ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.5, '& dd': { m: 0 } }}
+        sx={{ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.5, mt: 2, '& dd': { m: 0 } }}
       >
-        <dt>{t('orders.subtotal')}</dt>
-        <dd>{formatMoney(o.subtotal, lang)}</dd>
-        {o.discount.amount ? (
-          <>
-            <dt>{t('orders.discount')}</dt>
-            <dd>
-              −{formatMoney(o.discount, lang)}
-              {o.couponCode ? ` (${o.couponCode})` : ''}
-            </dd>
-          </>
-        ) : null}
-        <dt>{t('orders.total')}</dt>
-        <dd>
-          <strong>{formatMoney(o.total, lang)}</strong>
-        </dd>
-        {o.creditsSpent ? (
-          <>
-            <dt>{t('orders.creditsSpent')}</dt>
-            <dd>{o.creditsSpent}</dd>
-          </>
-        ) : null}
         {/* "Paid with" only where money really moved; a pending order says how it is being paid. */}
         {o.paidAt && (o.status === OrderStatus.Paid || o.status === OrderStatus.Refunded) ? (
           <>

@@ -1,24 +1,24 @@
-import { Code, StorePaths, type Product } from '@till/protocol';
+import { Code, type Product } from '@till/protocol';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from '@/lib/i18n-react';
-import { serviceData } from '@/lib/calls';
+import { sharedStoreQueries, storeKeys } from '@/lib/store-queries';
 import { useTill, type Till } from '@/lib/till';
 
-export const productsKey = ['store', 'products'] as const;
+export const productsKey = storeKeys.products;
+
+/** The store's queries. */
+export const storeQueries = {
+  /** The catalog's query in one language (the same entry the orders name grants from). */
+  products: (till: Till, lang: string) => sharedStoreQueries.products(till, lang),
+};
 
 /** The catalog's query in one language: the products of the store (public; no token needed). */
-export function productsQuery(till: Till, lang: string) {
-  return {
-    queryKey: [...productsKey, lang] as const,
-    queryFn: async () =>
-      (await serviceData<{ products: Product[] }>(till, StorePaths.products, { lang }, { token: 'optional' })).products,
-  };
-}
+export const productsQuery = storeQueries.products;
 
 /** The active products of the catalog, with their texts in the interface's language. */
 export function useProducts() {
   const { i18n } = useTranslation();
-  return useQuery(productsQuery(useTill(), i18n.language));
+  return useQuery(storeQueries.products(useTill(), i18n.language));
 }
 
 /** One product, by id or alias, out of the catalog. */
@@ -52,7 +52,7 @@ export function seedProducts(client: QueryClient, doc: Document, lang = 'en'): b
     // Product texts in another language than the interface's are not the catalog it shows.
     if (written !== lang) return false;
     // The server's clock: a page from a clock ahead of this one must not count as fresh for longer.
-    client.setQueryData([...productsKey, lang], products as Product[], { updatedAt: Math.min(at, Date.now()) });
+    client.setQueryData(storeKeys.productsIn(lang), products as Product[], { updatedAt: Math.min(at, Date.now()) });
     return true;
   } catch {
     return false;

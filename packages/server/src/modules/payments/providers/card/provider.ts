@@ -120,6 +120,27 @@ export class CardProvider implements PaymentProvider {
     }
   }
 
+  /**
+   * The buyer's wish to stop renewing: Stripe's subscription is set to cancel at its period's end
+   * (keyed by the order, so asking twice asks once). It stays active until then; Stripe ends it
+   * and says so with `customer.subscription.deleted`.
+   */
+  async endAtPeriodEnd(order: Order): Promise<Outcome<void>> {
+    const [subscription] = await refsOf(this.deps.db, this.name, order.iden, 'subscription');
+    if (!subscription) return fail.conflict(order.status, 'not_renewing');
+    try {
+      const stripe = await this.stripe();
+      await stripe.subscriptions.update(
+        subscription,
+        { cancel_at_period_end: true },
+        { idempotencyKey: `till-period-end-${order.iden}` },
+      );
+      return undefined;
+    } catch (error) {
+      return this.refused(error, order.iden, 'subscription not set to end');
+    }
+  }
+
   /** Stripe's failure, logged without secrets; the buyer or administrator gets 910. */
   private refused(error: unknown, iden: string, what: string): Failure {
     const e = error as { type?: string; code?: string; statusCode?: number; requestId?: string };
