@@ -329,7 +329,7 @@ export function CheckoutPanel({
       ) : null}
       {owned.length ? (
         <Typography id="checkout-blocked" color="warning.dark" sx={{ mt: 2 }}>
-          {t('shop.summary.ownedBlocked')}
+          {t('checkout.summary.ownedBlocked')}
         </Typography>
       ) : null}
       <Button

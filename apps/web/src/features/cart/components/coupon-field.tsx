@@ -50,14 +50,14 @@ export function CouponField({
               setInput('');
               onRemove();
             }}
-            aria-label={t('shop.coupon.removeNamed', { code: applied })}
+            aria-label={t('coupon.removeNamed', { code: applied })}
             sx={{ flexShrink: 0, minHeight: 40 }}
           >
-            {t('shop.coupon.remove')}
+            {t('coupon.remove')}
           </Button>
         ) : (
           <Button type="submit" variant="outlined" disabled={!code} sx={{ flexShrink: 0, minHeight: 40 }}>
-            {t('shop.coupon.apply')}
+            {t('coupon.apply')}
           </Button>
         )}
       </Box>

@@ -12,5 +12,5 @@ const colors = {
 
 export function OrderStatusChip({ status }: { status: Order['status'] }) {
   const { t } = useTranslation();
-  return <Chip size="small" color={colors[status]} label={t(`shop.orders.status.${status}`)} />;
+  return <Chip size="small" color={colors[status]} label={t(`orders.status.${status}`)} />;
 }
