@@ -98,3 +98,4 @@ export {
 } from './reversals.js';
 export { dropRefund, recordRefund, type RefundRecord } from './refunds.js';
 export { forgetBuyerData } from './erase.js';
+export { localizeOrder, localizeOrders, titlesIn } from './titles.js';
