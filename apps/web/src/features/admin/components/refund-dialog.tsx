@@ -110,12 +110,7 @@ export function RefundDialog({
                 control={<Radio />}
                 label={t('admin.refundWhole', { amount: money(left) })}
               />
-              <FormControlLabel
-                value="money"
-                control={<Radio />}
-                disabled={max < 1}
-                label={t('admin.refundMoney')}
-              />
+              <FormControlLabel value="money" control={<Radio />} disabled={max < 1} label={t('admin.refundMoney')} />
             </RadioGroup>
           </FormControl>
           {kind === 'money' ? (

@@ -73,7 +73,9 @@ export function CheckoutSummary({
         </Box>
         {discount && discount.amount > 0 ? (
           <Box sx={{ ...row, color: 'success.dark' }}>
-            <dt>{couponCode ? t('checkout.summary.discountCode', { code: couponCode }) : t('checkout.summary.discount')}</dt>
+            <dt>
+              {couponCode ? t('checkout.summary.discountCode', { code: couponCode }) : t('checkout.summary.discount')}
+            </dt>
             <dd>−{money(discount)}</dd>
           </Box>
         ) : null}
