@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fill, signIn, waitForText } from '../support/flows.js';
+import { chooseLanguage, fill, signIn, waitForText } from '../support/flows.js';
 import {
   checkScreen,
   newContext,
@@ -10,23 +10,6 @@ import {
   screenshotIfFailed,
   type Viewport,
 } from '../support/env.js';
-
-/**
- * Chooses a language in the app's bar (the globe button, named in the language shown now); signed
- * in, waits for the account to keep it.
- */
-async function chooseLanguage(
-  page: Page,
-  now: 'Language' | 'Sprache',
-  to: 'English' | 'Deutsch',
-  signedIn = true,
-): Promise<void> {
-  const saved = signedIn ? page.waitForResponse((r) => r.url().endsWith('/api/auth/updateInfo')) : null;
-  await page.getByRole('banner').getByRole('button', { name: now, exact: true }).click();
-  await page.getByRole('menuitem', { name: to }).click();
-  await page.waitForFunction((lang) => document.documentElement.lang === lang, to === 'Deutsch' ? 'de' : 'en');
-  if (saved) expect((await (await saved).json()) as { code: number }).toMatchObject({ code: 900 });
-}
 
 /**
  * One language for a buyer: the language chosen in the app's bar is the account's (the next

@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n-react';
-import { CouponStatus } from './coupon-status';
+import { CouponStatus, type CouponLine } from './coupon-status';
 
 /**
  * A coupon code, applied with a button and removed with another. What the coupon does, or why it
@@ -18,7 +18,7 @@ export function CouponField({
   applied: string;
   onApply: (code: string) => void;
   onRemove: () => void;
-  status: { text: string; tone: 'ok' | 'error' | 'info' } | null;
+  status: CouponLine | null;
 }) {
   const { t } = useTranslation();
   const [input, setInput] = useState(applied);
