@@ -1,9 +1,14 @@
-// Every test: lint and types side by side, then the browser tests and the rest in two Vitest runs side
-// by side, each with its own number of workers; then the ten slowest files and one closing line.
+// Every test: lint and types side by side, then three Vitest runs side by side, each with its own number
+// of workers: the browser tests, the rest, and the server and SDK suites again on SQLite with group
+// commit off (each transaction committed on its own, `TEST_SQLITE_GROUP_COMMIT=off`); then the ten
+// slowest files and one closing line.
 //
 // Most of the suite waits (on databases, the SMTP server, Chromium), so it runs files in parallel even
 // on two cores; the browser tests run two files at a time, since each drives a Chromium and a server
-// of its own. Arguments go to a single Vitest run instead: `npm test -- packages/server/src/files`.
+// of its own. The run with group commit off leaves PostgreSQL and Redis out: group commit is SQLite's
+// alone, and the first run has covered them. Arguments go to a single Vitest run instead:
+// `npm test -- packages/server/src/files` (`TEST_SQLITE_GROUP_COMMIT=off npm test -- ...` for those
+// files with group commit off).
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,22 +62,38 @@ mkdirSync(join(out, 'vitest'), { recursive: true });
 const runs = [
   { name: 'browser', label: 'e2e   │', projects: ['e2e'], workers: 2 },
   { name: 'rest', label: 'unit  │', projects: ['!e2e'], workers: 3 },
+  {
+    name: 'group-commit-off',
+    label: 'alone │',
+    projects: ['server', 'integration'],
+    workers: 2,
+    env: { TEST_SQLITE_GROUP_COMMIT: 'off', TEST_DATABASE_URL: '', TEST_REDIS_URL: '' },
+  },
 ];
 const codes = await Promise.all(
-  runs.map((r) =>
-    run(r.label, node, [
-      vitest,
-      'run',
-      ...r.projects.map((p) => `--project=${p}`),
-      `--maxWorkers=${r.workers}`,
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile.json=${join(out, 'vitest', `${r.name}.json`)}`,
-    ]),
-  ),
+  runs.map((r) => {
+    r.started = Date.now();
+    return run(
+      r.label,
+      node,
+      [
+        vitest,
+        'run',
+        ...r.projects.map((p) => `--project=${p}`),
+        `--maxWorkers=${r.workers}`,
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${join(out, 'vitest', `${r.name}.json`)}`,
+      ],
+      r.env,
+    ).then((code) => {
+      r.ended = Date.now();
+      return code;
+    });
+  }),
 );
 
-// The ten slowest files of both runs, and the totals.
+// The ten slowest files of all runs, and the totals.
 const files = [];
 let passed = 0;
 let failed = 0;
@@ -92,12 +113,15 @@ for (const r of runs) {
     (f) => f.status === 'failed' && f.assertionResults.every((a) => a.status !== 'failed'),
   ).length;
   for (const file of report.testResults) {
-    files.push({ name: file.name.slice(root.length), seconds: (file.endTime - file.startTime) / 1000 });
+    const name = file.name.slice(root.length) + (r.env ? ` (${r.name})` : '');
+    files.push({ name, seconds: (file.endTime - file.startTime) / 1000 });
   }
 }
 files.sort((a, b) => b.seconds - a.seconds);
 console.log('\nThe ten slowest files:');
 for (const f of files.slice(0, 10)) console.log(`${f.seconds.toFixed(1).padStart(7)} s  ${f.name}`);
+console.log('');
+for (const r of runs) console.log(`${r.label} ${r.name} in ${Math.round((r.ended - r.started) / 1000)} s`);
 console.log(`\nIn ${Math.round((Date.now() - started) / 1000)} s, lint and types included.`);
 console.log(`Tests: ${passed} passed, ${failed} failed`);
 process.exit(codes.every((code) => code === 0) && failed === 0 ? 0 : 1);

@@ -191,7 +191,7 @@ describe('PurchaseFlow orders', () => {
 
   it.each<[string, Validation]>([
     ['data.result is 0', { code: 900, data: { result: 0, reason: 'unknown_transaction' } }],
-    ['the validator refuses the payment (910)', { code: 910, reason: 'unverifiable' }],
+    ['the validator refuses the payment (910)', { code: 910, reason: 'already_used' }],
     ['the transaction is malformed (907)', { code: 907, parameter: 'transactionData', reason: 'invalid' }],
   ])('reports "We couldn\'t verify the purchase" and leaves it unfinished when %s', async (_name, validation) => {
     const { adapter, flow, messages, codes, proCallback } = setup({ validation });

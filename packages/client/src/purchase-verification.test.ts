@@ -16,7 +16,7 @@ describe('verifiedProducts', () => {
     ['result 0', { code: 900, data: { result: 0, reason: 'unknown_product' } }],
     ['901', { code: 901 }],
     ['907', { code: 907, parameter: 'transactionData', reason: 'invalid' }],
-    ['910', { code: 910, reason: 'unverifiable' }],
+    ['910', { code: 910, reason: 'already_used' }],
   ])('is not valid for %s', (_name, answer) => {
     expect(verifiedProducts(answer)).toBeNull();
   });

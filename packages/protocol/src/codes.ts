@@ -56,7 +56,8 @@ export const Code = {
 export type CodeValue = (typeof Code)[keyof typeof Code];
 
 /**
- * Machine words for 907 `reason`; the client maps them to translated messages.
+ * Machine words for 907 `reason`, every one the server sends (`inputReasonSchema`); the client maps
+ * them to translated messages.
  *
  * @example
  * if (res.code === 907 && res.reason === InputReason.Taken) showTaken(res.parameter);
@@ -68,6 +69,26 @@ export const InputReason = {
   TooLong: 'too_long',
   Taken: 'taken',
   Weak: 'weak',
+  /** A repeated value differs from the first (`confirm`). */
+  Mismatch: 'mismatch',
+  /** The cart holds a non-consumable the buyer owns already (`products`). */
+  Owned: 'owned',
+  /** A product that cannot be bought: switched off, without a price, or priced in another currency. */
+  Inactive: 'inactive',
+  NoPrice: 'no_price',
+  NoCreditPrice: 'no_credit_price',
+  Currency: 'currency',
+  /** A level change for an address not confirmed yet, or one fixed by `ADMIN_EMAILS`. */
+  Unconfirmed: 'unconfirmed',
+  Configured: 'configured',
+  /** Uploads: a content type not accepted, a file over the limit, over the quota, too many, cut short. */
+  Type: 'type',
+  TooLarge: 'too_large',
+  Quota: 'quota',
+  TooMany: 'too_many',
+  Incomplete: 'incomplete',
+  /** A passkey answer to a challenge that is not this server's or has expired. */
+  Challenge: 'challenge',
 } as const;
 export type InputReasonValue = (typeof InputReason)[keyof typeof InputReason];
 
@@ -93,3 +114,52 @@ export const CouponReason = {
   DiscountCoupon: 'discount_coupon',
 } as const;
 export type CouponReasonValue = (typeof CouponReason)[keyof typeof CouponReason];
+
+/**
+ * Reasons for 910 (payment rejected or not verifiable).
+ *
+ * @example
+ * if (res.code === 910 && res.reason === PaymentReason.Declined) say('The card was declined');
+ */
+export const PaymentReason = {
+  /** The card was declined. */
+  Declined: 'declined',
+  /** The provider failed or could not be reached. */
+  ProviderError: 'provider_error',
+  /** The route asked for is not set up on this server, or none is. */
+  ProviderUnavailable: 'provider_unavailable',
+  NoProvider: 'no_provider',
+  /** The order was started with another route. */
+  ProviderMismatch: 'provider_mismatch',
+  /** A cart that mixes a subscription with other products, which the route cannot take together. */
+  SubscriptionMix: 'subscription_mix',
+  /** What the provider took differs from the order's amount. */
+  AmountMismatch: 'amount_mismatch',
+  /** A notification whose signature does not hold. */
+  Signature: 'signature',
+  /** The order has no payment to act on. */
+  NoPayment: 'no_payment',
+  /** A store purchase already credited to another order. */
+  AlreadyUsed: 'already_used',
+  /** A web payment route asked for from inside a phone app while the server hides them there (`APP_WEB_PAYMENTS`). */
+  NotInApp: 'not_in_app',
+} as const;
+export type PaymentReasonValue = (typeof PaymentReason)[keyof typeof PaymentReason];
+
+/**
+ * Reasons a 912 may carry besides the order's `status`, when the status alone does not say why.
+ *
+ * @example
+ * if (res.code === 912 && res.reason === ConflictReason.CreditsSpent) say('The buyer has spent those credits');
+ */
+export const ConflictReason = {
+  /** A refund would take back credits the buyer has spent. */
+  CreditsSpent: 'credits_spent',
+  /** The provider reverses the payment itself (a refund asked of it): the order changes once it confirms. */
+  ProviderReverses: 'provider_reverses',
+  /** A provider's event the order is not ready for yet (it has not moved on): the provider sends it again later. */
+  NotYet: 'not_yet',
+  /** What was asked cannot be done on this server's set-up (a backup of a PostgreSQL database). */
+  Unavailable: 'unavailable',
+} as const;
+export type ConflictReasonValue = (typeof ConflictReason)[keyof typeof ConflictReason];

@@ -1,5 +1,12 @@
-export { Code, InputReason, CouponReason } from './codes.js';
-export type { CodeValue, InputReasonValue, CouponReasonValue } from './codes.js';
+export { Code, InputReason, CouponReason, PaymentReason, ConflictReason } from './codes.js';
+export type {
+  CodeValue,
+  InputReasonValue,
+  CouponReasonValue,
+  PaymentReasonValue,
+  ConflictReasonValue,
+} from './codes.js';
+export * from './reasons.js';
 export {
   Timeouts,
   ORDER_POLL_INTERVAL_MS,
@@ -20,43 +27,16 @@ export {
 export type { LevelValue, ProductTypeValue, OrderStatusValue, Provider, AppWebPayments } from './constants.js';
 export * from './objects.js';
 export * from './account.js';
-export * from './store.js';
+export * from './checkout.js';
 export * from './files.js';
 export * from './responses.js';
-export {
-  pageRequest,
-  dataResponse,
-  creditEntrySchema,
-  entitlementSchema,
-  storeProductsRequest,
-  storeProductsData,
-  storeProductRequest,
-  storeProductData,
-  storeOrdersRequest,
-  storeOrdersData,
-  storeEntitlementsRequest,
-  storeEntitlementsData,
-  storeCreditsRequest,
-  storeCreditsData,
-  cancelOrderRequest,
-  cancelOrderData,
-  paymentNotificationRequest,
-  paymentNotificationData,
-  providerSchema,
-} from './store-extra.js';
-export type {
-  CreditEntry,
-  Entitlement,
-  StoreProductsData,
-  StoreProductData,
-  StoreOrdersRequest,
-  StoreOrdersData,
-  StoreEntitlementsData,
-  StoreCreditsRequest,
-  StoreCreditsData,
-  CancelOrderData,
-  PaymentNotificationData,
-} from './store-extra.js';
+export * from './coupons.js';
+export * from './orders.js';
+export * from './catalog.js';
+export * from './credits.js';
+export * from './entitlements.js';
+export * from './payments.js';
+export * from './paging.js';
 export {
   periodSchema,
   productInput,
@@ -128,16 +108,8 @@ export {
   adminUserSetLevelData,
   adminUserClearFlagRequest,
   adminUserClearFlagData,
-} from './admin-more.js';
-export type { AdminCouponSetActiveData, AdminUserGetData, AdminUserSetLevelData } from './admin-more.js';
-export {
-  checkoutPreviewRequest,
-  checkoutLineSchema,
-  checkoutPreviewData,
-  filesLimitsRequest,
-  filesLimitsData,
-} from './shop.js';
-export type { CheckoutPreviewRequest, CheckoutLine, CheckoutPreviewData, FilesLimitsData } from './shop.js';
+} from './admin.js';
+export type { AdminCouponSetActiveData, AdminUserGetData, AdminUserSetLevelData } from './admin.js';
 export {
   TOTP_DIGITS,
   TOTP_PERIOD,
@@ -175,3 +147,4 @@ export type {
   SecurityLogData,
 } from './security.js';
 export * from './passkeys.js';
+export * from './backups.js';

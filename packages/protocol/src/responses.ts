@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Code, type InputReasonValue } from './codes.js';
+import { conflictReasonSchema, couponReasonSchema, inputReasonSchema, paymentReasonSchema } from './reasons.js';
 
 /** A bare success. */
 export const okResponse = z.object({ code: z.literal(Code.Ok) });
@@ -13,30 +14,30 @@ export const forbiddenResponse = z.object({ code: z.literal(Code.Forbidden), req
 export const notFoundResponse = z.object({ code: z.literal(Code.NotFound), parameter: z.string() });
 /** 906 with seconds to wait. */
 export const tooManyResponse = z.object({ code: z.literal(Code.TooManyRequests), retryAfter: z.number().int() });
-/** 907 with the offending field and a machine word. */
+/** 907 with the offending field and a machine word (`InputReason`). */
 export const invalidInputResponse = z.object({
   code: z.literal(Code.InvalidInput),
   parameter: z.string(),
-  reason: z.string(),
+  reason: inputReasonSchema,
 });
-/** 908. */
-export const couponRefusedResponse = z.object({ code: z.literal(Code.CouponRefused), reason: z.string() });
+/** 908 (`CouponReason`). */
+export const couponRefusedResponse = z.object({ code: z.literal(Code.CouponRefused), reason: couponReasonSchema });
 /** 909. */
 export const notEnoughCreditsResponse = z.object({
   code: z.literal(Code.NotEnoughCredits),
   balance: z.number().int(),
   required: z.number().int(),
 });
-/** 910. */
-export const paymentRejectedResponse = z.object({ code: z.literal(Code.PaymentRejected), reason: z.string() });
+/** 910 (`PaymentReason`). */
+export const paymentRejectedResponse = z.object({ code: z.literal(Code.PaymentRejected), reason: paymentReasonSchema });
 /** 911. */
 export const badLinkTokenResponse = z.object({ code: z.literal(Code.BadLinkToken) });
 /** 912 with the order's current status. */
 export const conflictResponse = z.object({
   code: z.literal(Code.Conflict),
   status: z.string(),
-  /** Why, when the status alone does not say (e.g. `credits_spent` on a refund). */
-  reason: z.string().optional(),
+  /** Why, when the status alone does not say (e.g. `credits_spent` on a refund): `ConflictReason`. */
+  reason: conflictReasonSchema.optional(),
 });
 
 /**
@@ -123,4 +124,9 @@ export function toInputError(error: z.ZodError): { parameter: string; reason: In
     reason = issue.origin === 'string' && issue.minimum === 1 ? 'required' : 'too_short';
   else if (issue.code === 'too_big') reason = 'too_long';
   return { parameter, reason };
+}
+
+/** A success body `{code: 900, data}` around a data schema, for the OpenAPI document. */
+export function dataResponse<T extends z.ZodType>(data: T) {
+  return z.object({ code: z.literal(900), data });
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { deviceTokenSchema } from './account.js';
 import { SecurityPaths } from './constants.js';
-import { secondFactorChallengeResponse } from './responses.js';
-import { dataResponse, pageRequest } from './store-extra.js';
+import { pageRequest } from './paging.js';
+import { dataResponse, secondFactorChallengeResponse } from './responses.js';
 
 // Kept with the other constants so that importing a path never loads the schemas (and zod).
 export { SecurityPaths };

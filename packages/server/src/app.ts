@@ -23,11 +23,13 @@ import { Drain, HEALTH_PATH, READY_PATH } from './http/shutdown.js';
 import { registerDevOutbox } from './mail/dev-outbox-routes.js';
 import { createMailer } from './mail/mailer.js';
 import { AccountsModule, accountLimiters } from './modules/accounts/index.js';
-import { FilesModule } from './modules/files/index.js';
+import { FilesModule, openStorage } from './modules/files/index.js';
 import { PaymentsModule, type PaymentPorts } from './modules/payments/index.js';
 import { StoreModule } from './modules/store/index.js';
 import { redisOptions, redisUp, watchRedis } from './security/redis.js';
 import type { SecurityEvents } from './security/security-events.js';
+import { openBackupStore } from './ops/backup-store.js';
+import { Backups } from './ops/backups.js';
 import { registerWebApp } from './web.js';
 
 /**
@@ -75,6 +77,7 @@ export async function buildApp(
   const db =
     options.db ??
     (await connect(config.databaseUrl, {
+      groupCommit: config.sqliteGroupCommit,
       onCheckpointFailure: (error) =>
         app.log.warn(
           { reason: error instanceof Error ? error.message : String(error) },
@@ -138,7 +141,20 @@ export async function buildApp(
   if (!config.metricsToken) app.get('/metrics', (_request, reply) => reply.callNotFound());
   const flows: Flows = new Flows({ db: db.kysely, config, log, now, store, payments, metrics, mailer });
   const deletion = new AccountDeletion({ db: db.kysely, accounts, files, events, log, now });
-  const modules: TillModule[] = [accounts, store, payments, flows, files, deletion];
+  // Backups read the uploads through a storage of their own, closed with them.
+  const backupStorage = await openStorage(config.storageUrl);
+  const backups = new Backups({
+    db: db.kysely,
+    databaseFile: db.file,
+    storage: backupStorage,
+    store: await openBackupStore(config.backup.url),
+    config,
+    log,
+    now,
+    holder: liveness.id,
+  });
+  app.addHook('onClose', () => backupStorage.close());
+  const modules: TillModule[] = [accounts, store, payments, flows, files, deletion, backups];
 
   const calls = new CallRegistry(
     app,

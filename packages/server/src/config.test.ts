@@ -14,8 +14,19 @@ describe('config', () => {
       production: false,
       storageUrl: 'file:./data/uploads',
       shutdownGraceMs: 10_000,
+      sqliteGroupCommit: true,
     });
     expect(c.signingSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('reads the backup settings: a folder or bucket, a cron schedule (off by default), how many to keep', () => {
+    expect(loadConfig({}).backup).toEqual({ url: 'file:./data/backups', schedule: undefined, keep: 7 });
+    expect(
+      loadConfig({ BACKUP_URL: 's3://till-backups/nightly', BACKUP_SCHEDULE: '30 2 * * *', BACKUP_KEEP: '14' }).backup,
+    ).toEqual({ url: 's3://till-backups/nightly', schedule: '30 2 * * *', keep: 14 });
+    expect(() => loadConfig({ BACKUP_SCHEDULE: 'every night' })).toThrow(/^BACKUP_SCHEDULE: must be a cron expression/);
+    expect(() => loadConfig({ BACKUP_URL: 'ftp://host/x' })).toThrow(/^BACKUP_URL: must be file:PATH or s3:\/\/BUCKET/);
+    expect(() => loadConfig({ BACKUP_KEEP: '0' })).toThrow(/^BACKUP_KEEP:/);
   });
 
   it('reads every variable', () => {
@@ -33,6 +44,7 @@ describe('config', () => {
       CORS_ORIGINS: 'https://a.example,https://b.example',
       LOG_LEVEL: 'warn',
       SHUTDOWN_GRACE_MS: '25000',
+      SQLITE_GROUP_COMMIT: 'off',
     });
     expect(c).toMatchObject({
       port: 8080,
@@ -48,6 +60,7 @@ describe('config', () => {
       corsOrigins: ['https://a.example', 'https://b.example'],
       logLevel: 'warn',
       shutdownGraceMs: 25_000,
+      sqliteGroupCommit: false,
     });
   });
 
@@ -55,6 +68,7 @@ describe('config', () => {
     ['PORT', 'not-a-port'],
     ['PORT', '70000'],
     ['DATABASE_URL', 'mysql://x'],
+    ['SQLITE_GROUP_COMMIT', 'no'],
     ['PUBLIC_URL', 'not a url'],
     ['SMTP_URL', 'http://mail'],
     ['SESSION_TTL', '-5'],

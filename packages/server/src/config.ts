@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { Cron } from 'croner';
 import { z } from 'zod';
 import { APP_WEB_PAYMENTS, type AppWebPayments } from '@till/protocol';
 
@@ -26,6 +27,15 @@ const csv = z
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+function validCron(expression: string): boolean {
+  try {
+    new Cron(expression, { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -34,6 +44,7 @@ const envSchema = z.object({
     .string()
     .default('sqlite:./data/till.db')
     .refine((v) => /^(sqlite:|postgres(ql)?:\/\/)/.test(v), 'must start with sqlite: or postgres://'),
+  SQLITE_GROUP_COMMIT: z.enum(['on', 'off']).default('on'),
   PUBLIC_URL: z.url().optional(),
   SMTP_URL: z
     .string()
@@ -55,6 +66,15 @@ const envSchema = z.object({
     .string()
     .default('file:./data/uploads')
     .refine((v) => /^(file:.|s3:\/\/.)/.test(v), 'must be file:PATH or s3://BUCKET'),
+  BACKUP_URL: z
+    .string()
+    .default('file:./data/backups')
+    .refine((v) => /^(file:.|s3:\/\/.)/.test(v), 'must be file:PATH or s3://BUCKET'),
+  BACKUP_SCHEDULE: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || validCron(v), 'must be a cron expression such as "0 3 * * *"'),
+  BACKUP_KEEP: positiveInt(7),
   UPLOAD_MAX_FILE_BYTES: positiveInt(20 * 1024 * 1024),
   UPLOAD_MAX_FILES: positiveInt(10),
   UPLOAD_QUOTA_BYTES: positiveInt(200 * 1024 * 1024),
@@ -291,6 +311,11 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /**
+   * Whether SQLite transactions commit in groups (`SQLITE_GROUP_COMMIT`, on unless `off`); off, each
+   * commits on its own. docs/decisions/001-group-commit-one-process-per-sqlite-file.md.
+   */
+  sqliteGroupCommit: boolean;
   publicUrl: string;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -307,6 +332,12 @@ export interface Config {
    */
   shutdownGraceMs: number;
   storageUrl: string;
+  /**
+   * Backups of a SQLite server (docs/backups.md): where they go (`file:PATH` or `s3://BUCKET[/PREFIX]`,
+   * as `STORAGE_URL`), when they are taken (a cron expression, in UTC; none when unset), and how many
+   * of the latest are kept.
+   */
+  backup: { url: string; schedule: string | undefined; keep: number };
   upload: { maxFileBytes: number; maxFiles: number; quotaBytes: number };
   /** Secret for signed links and the built-in provider's notifications. */
   signingSecret: string;
@@ -531,6 +562,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    sqliteGroupCommit: e.SQLITE_GROUP_COMMIT === 'on',
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
@@ -542,6 +574,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     storageUrl: e.STORAGE_URL,
+    backup: { url: e.BACKUP_URL, schedule: e.BACKUP_SCHEDULE, keep: e.BACKUP_KEEP },
     upload: {
       maxFileBytes: e.UPLOAD_MAX_FILE_BYTES,
       maxFiles: e.UPLOAD_MAX_FILES,

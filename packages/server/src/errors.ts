@@ -1,4 +1,11 @@
-import { Code, type ErrorResponse } from '@till/protocol';
+import {
+  Code,
+  type ConflictReasonValue,
+  type CouponReasonValue,
+  type ErrorResponse,
+  type InputReasonValue,
+  type PaymentReasonValue,
+} from '@till/protocol';
 
 /**
  * An expected failure, returned (not thrown) by services. Its body is the protocol's error body
@@ -15,24 +22,29 @@ export class Failure {
   }
 }
 
-/** Builders for every failure, so call sites read as sentences. */
+/**
+ * Builders for every failure, so call sites read as sentences. Reasons come from the protocol's closed
+ * lists (`InputReason`, `CouponReason`, `PaymentReason`, `ConflictReason`): a reason the SDK and the
+ * web app do not know does not compile; a new one is added there first.
+ */
 export const fail = {
   invalidToken: () => new Failure({ code: Code.InvalidToken }),
   wrongCredentials: () => new Failure({ code: Code.WrongCredentials }),
   forbidden: (required: number) => new Failure({ code: Code.Forbidden, required }),
   notFound: (parameter: string) => new Failure({ code: Code.NotFound, parameter }),
   rateLimited: (retryAfter: number) => new Failure({ code: Code.TooManyRequests, retryAfter }),
-  invalidInput: (parameter: string, reason: string) => new Failure({ code: Code.InvalidInput, parameter, reason }),
-  couponRefused: (reason: string) => new Failure({ code: Code.CouponRefused, reason }),
+  invalidInput: (parameter: string, reason: InputReasonValue) =>
+    new Failure({ code: Code.InvalidInput, parameter, reason }),
+  couponRefused: (reason: CouponReasonValue) => new Failure({ code: Code.CouponRefused, reason }),
   notEnoughCredits: (balance: number, required: number) =>
     new Failure({ code: Code.NotEnoughCredits, balance, required }),
-  paymentRejected: (reason: string) => new Failure({ code: Code.PaymentRejected, reason }),
+  paymentRejected: (reason: PaymentReasonValue) => new Failure({ code: Code.PaymentRejected, reason }),
   badLinkToken: () => new Failure({ code: Code.BadLinkToken }),
   /** 913: not a fault, the login's second step; the body carries the challenge. */
   secondFactorRequired: (challenge: string, expire: number) =>
     new Failure({ code: Code.SecondFactorRequired, challenge, expire }),
   stepUpRequired: (within: number) => new Failure({ code: Code.StepUpRequired, within }),
-  conflict: (status: string, reason?: string) =>
+  conflict: (status: string, reason?: ConflictReasonValue) =>
     new Failure(reason ? { code: Code.Conflict, status, reason } : { code: Code.Conflict, status }),
 };
 

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import { BackgroundCheckpoints } from './checkpoints.js';
-import { GroupCommitDriver, GroupCommitSqliteDialect } from './group-commit.js';
+import { EACH_ON_ITS_OWN, GroupCommitDriver, GroupCommitSqliteDialect } from './group-commit.js';
 import type { Database } from './schema.js';
 
 /** Which engine a {@link Db} talks to; the few queries that differ branch on it. */
@@ -35,6 +35,8 @@ export interface Db {
   openSession?: () => Promise<SessionConnection>;
   /** The connection pool's counts, where there is a pool (PostgreSQL). */
   poolStats?: () => { total: number; idle: number; waiting: number };
+  /** SQLite in a file: its path (what a backup copies). */
+  file?: string;
   /** SQLite in a file: the worker that checkpoints the WAL off the server's thread once writes go on. */
   checkpoints?: BackgroundCheckpoints;
   close(): Promise<void>;
@@ -130,11 +132,12 @@ const COUNTED_APART = { users: ['credits'], coupons: ['used', 'updated_at'] } as
 
 /**
  * Opens the database a URL names: `sqlite:PATH` (`sqlite::memory:` for a throwaway one) or
- * `postgres://...`.
+ * `postgres://...`. On SQLite, transactions commit in groups unless `groupCommit` is false
+ * (`SQLITE_GROUP_COMMIT=off`); then each commits on its own.
  */
 export async function connect(
   url: string,
-  options: { poolSize?: number; onCheckpointFailure?: (error: unknown) => void } = {},
+  options: { poolSize?: number; groupCommit?: boolean; onCheckpointFailure?: (error: unknown) => void } = {},
 ): Promise<Db> {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
@@ -157,7 +160,7 @@ export async function connect(
     const driver = new GroupCommitDriver(
       writer,
       reader,
-      undefined,
+      options.groupCommit === false ? EACH_ON_ITS_OWN : undefined,
       COUNTED_APART,
       checkpoints && (() => checkpoints.noteCommit()),
     );
@@ -169,7 +172,7 @@ export async function connect(
         reader
           ? Promise.resolve(reader.prepare(query.sql).all(...parameters) as T[])
           : kysely.executeQuery<T>(CompiledQuery.raw(query.sql, [...parameters])).then((r) => [...r.rows]),
-      ...(reader ? { version: (tables: readonly string[]) => driver.version(tables) } : {}),
+      ...(reader ? { version: (tables: readonly string[]) => driver.version(tables), file } : {}),
       ...(checkpoints ? { checkpoints } : {}),
       close: async () => {
         await checkpoints?.stop();

@@ -3,14 +3,14 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
-import { Kysely, sql, type OperationNode } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   directStatements,
+  EACH_ON_ITS_OWN,
   GroupCommitDriver,
   GroupCommitSqliteDialect,
   runDirect,
-  writtenTables,
   type GroupCommitLimits,
 } from './group-commit.js';
 
@@ -215,36 +215,72 @@ describe('group commit on SQLite', () => {
     expect(after.parents).toBeGreaterThan(before.parents);
   });
 
-  it('names the tables of inserts, updates and deletes, and nothing it cannot be sure of', () => {
-    expect(
-      writtenTables(db.insertInto('items').values({ id: 1, note: 'x', parent_id: null }).toOperationNode()),
-    ).toEqual(['items']);
-    expect(writtenTables(db.updateTable('parents as p').set({ id: 2 }).toOperationNode())).toEqual(['parents']);
-    expect(writtenTables(db.deleteFrom('items').where('id', '=', 1).toOperationNode())).toEqual(['items']);
-    expect(
-      writtenTables(
-        db
-          .with('gone', (w) => w.deleteFrom('parents').returning('id'))
-          .updateTable('items')
-          .set({ note: 'x' })
-          .toOperationNode(),
-      ),
-    ).toBeUndefined();
-    expect(writtenTables(sql`delete from parents`.toOperationNode())).toBeUndefined();
-    expect(writtenTables(db.selectFrom('items').selectAll().toOperationNode())).toBeUndefined();
-  });
+  describe('with group commit off (SQLITE_GROUP_COMMIT=off)', () => {
+    /** The statements the driver runs on the writer, in order. */
+    let statements: string[];
+    beforeEach(async () => {
+      await db.destroy();
+      const plain = new Driver(file);
+      statements = [];
+      const recording = {
+        prepare: (text: string) => (statements.push(text), plain.prepare(text)),
+        get inTransaction() {
+          return plain.inTransaction;
+        },
+        close: () => plain.close(),
+      };
+      driver = new GroupCommitDriver(recording, reader, EACH_ON_ITS_OWN);
+      db = new Kysely<Tables>({ dialect: new GroupCommitSqliteDialect(driver, recording) });
+    });
 
-  it('names an update of columns counted apart by table and column, and any other write by table', () => {
-    const apart = { items: ['note'] };
-    const node = (q: { toOperationNode(): OperationNode }) => writtenTables(q.toOperationNode(), apart);
-    expect(node(db.updateTable('items').set({ note: 'x' }).where('id', '=', 1))).toEqual(['items.note']);
-    expect(node(db.updateTable('items').set({ note: sql`note || 'x'` }))).toEqual(['items.note']);
-    expect(node(db.updateTable('items').set({ note: 'x', parent_id: null }))).toEqual(['items']);
-    expect(node(db.insertInto('items').values({ id: 1, note: 'x', parent_id: null }))).toEqual(['items']);
-    expect(node(db.deleteFrom('items'))).toEqual(['items']);
-    expect(node(db.updateTable('parents').set({ id: 2 }))).toEqual(['parents']);
-    // Without the list, the same update is a write of the table.
-    expect(writtenTables(db.updateTable('items').set({ note: 'x' }).toOperationNode())).toEqual(['items']);
+    it('commits each transaction on its own, without a savepoint, before it is answered', async () => {
+      const seenAtAnswer = new Map<number, number[]>();
+      const ids = [1, 2, 3, 4, 5];
+      await Promise.all(ids.map((id) => write(id).then(() => seenAtAnswer.set(id, committed()))));
+      expect(committed()).toEqual(ids);
+      for (const id of ids) expect(seenAtAnswer.get(id)).toContain(id);
+      expect(driver.stats).toEqual({ commits: 5, transactions: 5 });
+      expect(statements.filter((s) => /^(begin|commit)$/.test(s))).toEqual(ids.flatMap(() => ['begin', 'commit']));
+      expect(statements.some((s) => /savepoint|release/.test(s))).toBe(false);
+    });
+
+    it('fails only the transaction whose own commit fails, or that throws', async () => {
+      const orphan = db.transaction().execute(async (trx) => {
+        await trx.insertInto('items').values({ id: 3, note: 'orphan', parent_id: 99 }).execute();
+      });
+      const results = await Promise.allSettled([write(1), write(2, true), orphan, write(4)]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+      expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
+      expect(committed()).toEqual([1, 4]);
+      expect(driver.stats.commits).toBe(2);
+    });
+
+    it('still counts commits per table, reads outside transactions on the read connection, and runs direct statements', async () => {
+      const before = { items: driver.version(['items']), parents: driver.version(['parents']) };
+      const seen = await Promise.all(
+        [1, 2].map((id) =>
+          db.transaction().execute(
+            directStatements(db, async (trx) => {
+              await runDirect(
+                trx,
+                db
+                  .insertInto('items')
+                  .values({ id, note: `item ${id}`, parent_id: null })
+                  .compile(),
+              );
+              const { rows } = (await runDirect<{ id: number }>(trx, db.selectFrom('items').select('id').compile()))!;
+              return rows.map((r) => r.id);
+            }),
+          ),
+        ),
+      );
+      expect(seen).toEqual([[1], [1, 2]]);
+      expect(driver.version(['items'])).toBe(before.items + 2);
+      expect(driver.version(['parents'])).toBe(before.parents);
+      statements.length = 0;
+      expect((await db.selectFrom('items').select('id').execute()).map((r) => r.id)).toEqual([1, 2]);
+      expect(statements).toEqual([]);
+    });
   });
 
   describe('statements straight to a bound transaction', () => {

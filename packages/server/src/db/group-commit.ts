@@ -1,13 +1,11 @@
-import type {
-  CompiledQuery,
-  DatabaseConnection,
-  DialectAdapter,
-  Driver,
-  Kysely,
-  QueryResult,
-  Transaction,
-} from 'kysely';
-import { SelectQueryNode, SqliteDialect, type OperationNode } from 'kysely';
+import type { CompiledQuery, DatabaseConnection, DialectAdapter, Driver, QueryResult } from 'kysely';
+import { SelectQueryNode, SqliteDialect } from 'kysely';
+import { allowDirectStatements, type DirectConnections } from './direct-statements.js';
+import { EVERY_TABLE, writtenTables, type CountedApart } from './written-tables.js';
+
+// The driver's parts live beside it; their importers may keep importing them from here.
+export { directStatements, runDirect } from './direct-statements.js';
+export { writtenTables, type CountedApart } from './written-tables.js';
 
 /** What the driver needs of a better-sqlite3 database: cached statements and its transaction state. */
 export interface SqliteHandle {
@@ -21,105 +19,24 @@ export interface SqliteHandle {
   close(): void;
 }
 
-/** How long a batch stays open and how many transactions it takes before it commits anyway. */
+/**
+ * How long a batch stays open and how many transactions it takes before it commits anyway. A batch
+ * of at most one ({@link EACH_ON_ITS_OWN}) is no batch: each transaction is a database transaction of
+ * its own, without a savepoint, committed before it resolves.
+ */
 export interface GroupCommitLimits {
   maxMembers: number;
   maxOpenMs: number;
 }
 
 const DEFAULT_LIMITS: GroupCommitLimits = { maxMembers: 64, maxOpenMs: 4 };
+/** Group commit off (`SQLITE_GROUP_COMMIT=off`): every transaction commits on its own. */
+export const EACH_ON_ITS_OWN: GroupCommitLimits = { maxMembers: 1, maxOpenMs: 0 };
 const MEMBER = 'till_member';
-/** Counts the writes whose tables cannot be named: they count as changing every table. */
-const EVERY_TABLE = '*';
 
 interface Member {
   resolve: () => void;
   reject: (error: unknown) => void;
-}
-
-/** The name of a table in a query's target, or undefined for anything else (an alias of one is unwrapped). */
-function tableName(node: OperationNode | undefined): string | undefined {
-  const inner = node?.kind === 'AliasNode' ? (node as unknown as { node: OperationNode }).node : node;
-  if (inner?.kind !== 'TableNode') return undefined;
-  return (inner as unknown as { table: { identifier: { name: string } } }).table.identifier.name;
-}
-
-/** Columns whose updates count apart from their table's other writes, by table (see {@link writtenTables}). */
-export type CountedApart = Readonly<Record<string, readonly string[]>>;
-
-/**
- * The tables a write changes, read from Kysely's query: the target of an INSERT, UPDATE or DELETE.
- * Undefined when that cannot be told for sure (raw SQL, a query with a WITH part that could write
- * elsewhere, anything unexpected): such a write counts as changing every table.
- *
- * An UPDATE that sets nothing but columns listed in `apart` for its table counts as a change of
- * `table.column` for each of them, not of the table: a purchase changes a balance many times a second,
- * and what depends on the rest of the row need not be read again for it.
- */
-export function writtenTables(node: OperationNode | undefined, apart: CountedApart = {}): string[] | undefined {
-  const query = node as (OperationNode & { with?: unknown; into?: OperationNode; table?: OperationNode }) | undefined;
-  if (!query || query.with) return undefined;
-  if (query.kind === 'InsertQueryNode' || query.kind === 'UpdateQueryNode') {
-    const name = tableName(query.kind === 'InsertQueryNode' ? query.into : query.table);
-    if (name === undefined) return undefined;
-    const own = Object.hasOwn(apart, name) ? apart[name] : undefined;
-    if (query.kind === 'UpdateQueryNode' && own) {
-      const columns = updatedColumns(query);
-      if (columns?.length && columns.every((c) => own.includes(c))) return columns.map((c) => `${name}.${c}`);
-    }
-    return [name];
-  }
-  if (query.kind === 'DeleteQueryNode') {
-    const froms = (query as unknown as { from?: { froms?: OperationNode[] } }).from?.froms ?? [];
-    const names = froms.map(tableName);
-    return names.length && names.every((n) => n !== undefined) ? (names as string[]) : undefined;
-  }
-  return undefined;
-}
-
-/** The columns an UPDATE sets, or undefined when one of them is not a plain column. */
-function updatedColumns(query: OperationNode): string[] | undefined {
-  const updates = (query as unknown as { updates?: { column?: OperationNode }[] }).updates ?? [];
-  const names: string[] = [];
-  for (const update of updates) {
-    const column = update.column as (OperationNode & { column?: { name?: unknown } }) | undefined;
-    if (column?.kind !== 'ColumnNode' || typeof column.column?.name !== 'string') return undefined;
-    names.push(column.column.name);
-  }
-  return names;
-}
-
-/** The driver of each Kysely built on a {@link GroupCommitSqliteDialect}, by its adapter (shared with its transactions). */
-const drivers = new WeakMap<object, GroupCommitDriver>();
-/** The lease of each transaction bound by {@link directStatements}. */
-const leases = new WeakMap<object, Lease>();
-
-/**
- * `work` for `db.transaction().execute`, with the transaction's statements allowed to go straight to
- * its connection (see {@link runDirect}); `work` itself on any other database.
- */
-export function directStatements<DB, T>(
-  db: Kysely<DB>,
-  work: (trx: Transaction<DB>) => Promise<T>,
-): (trx: Transaction<DB>) => Promise<T> {
-  const driver = drivers.get(db.getExecutor().adapter);
-  if (!driver) return work;
-  return (trx) => {
-    driver.bind(trx);
-    return work(trx);
-  };
-}
-
-/**
- * Runs a compiled query of a transaction bound by {@link directStatements} on its connection at once,
- * or answers undefined (not such a transaction: the caller goes through Kysely). Kysely would pass the
- * query through five asynchronous layers that check, in turn, that the transaction is still open and
- * that its queries run one at a time; better-sqlite3 runs each query to its end before returning, and
- * the driver refuses a lease that has been handed back, so the same holds here at a fraction of the
- * cost (a tenth of a purchase's CPU time under load: docs/decisions/002-direct-prepared-statements.md).
- */
-export function runDirect<R>(x: object, query: CompiledQuery): Promise<QueryResult<R>> | undefined {
-  return leases.get(x)?.executeQuery<R>(query);
 }
 
 /** One holder of the connection, from acquire to release (Kysely's connection for that span). */
@@ -153,8 +70,12 @@ class Lease implements DatabaseConnection {
  * waiting too. A write outside any transaction commits the open batch before it runs; a read outside
  * any transaction goes to the read connection and sees what is committed. Why:
  * docs/decisions/001-group-commit-one-process-per-sqlite-file.md.
+ *
+ * With {@link EACH_ON_ITS_OWN} limits (`SQLITE_GROUP_COMMIT=off`) there are no batches: each
+ * transaction begins and commits a database transaction of its own, while the read connection, the
+ * commits counted per table and the direct statements work as with batches.
  */
-export class GroupCommitDriver implements Driver {
+export class GroupCommitDriver implements Driver, DirectConnections {
   private readonly waiting: Array<(lease: Lease) => void> = [];
   private holder: Lease | undefined;
   private batch: Member[] = [];
@@ -171,6 +92,8 @@ export class GroupCommitDriver implements Driver {
   private readonly batchTables = new Set<string>();
   /** The tables each query writes ({@link writtenTables}), by query: a prepared query is the same object every run. */
   private readonly writes = new WeakMap<object, readonly string[]>();
+  /** Group commit off: each transaction begins and commits the database transaction itself. */
+  private readonly alone: boolean;
 
   /**
    * @param reader a second, read-only connection to the same file (none for a private in-memory
@@ -185,13 +108,15 @@ export class GroupCommitDriver implements Driver {
     private readonly apart: CountedApart = {},
     /** Called for every commit on the writer: a batch's once it is made, a write's of its own as it runs. */
     private readonly afterCommit?: () => void,
-  ) {}
+  ) {
+    this.alone = limits.maxMembers <= 1;
+  }
 
   async init(): Promise<void> {}
 
-  /** Binds a transaction that has just begun to the lease it runs on (see {@link directStatements}). */
-  bind(trx: object): void {
-    if (this.holder?.inTransaction) leases.set(trx, this.holder);
+  /** The lease of the transaction that has just begun, for its direct statements (`direct-statements.ts`). */
+  currentTransaction(): DatabaseConnection | undefined {
+    return this.holder?.inTransaction ? this.holder : undefined;
   }
 
   /**
@@ -227,14 +152,15 @@ export class GroupCommitDriver implements Driver {
       this.batchOpen = true;
       this.batchStartedAt = performance.now();
     }
-    this.run(`savepoint ${MEMBER}`);
+    if (!this.alone) this.run(`savepoint ${MEMBER}`);
     lease.inTransaction = true;
   }
 
   commitTransaction(connection: DatabaseConnection): Promise<void> {
     const lease = connection as Lease;
-    this.run(`release ${MEMBER}`);
+    if (!this.alone) this.run(`release ${MEMBER}`);
     lease.inTransaction = false;
+    // Alone, the batch is this transaction, and it is at its limit: it commits now.
     const done = new Promise<void>((resolve, reject) => this.batch.push({ resolve, reject }));
     if (this.batchAtLimit()) this.commitBatch();
     // The connection goes on to the next transaction now; this one's answer waits for the commit.
@@ -254,6 +180,11 @@ export class GroupCommitDriver implements Driver {
       return;
     }
     try {
+      if (this.alone) {
+        this.closeBatch();
+        this.run('rollback');
+        return;
+      }
       this.run(`rollback to ${MEMBER}`);
       this.run(`release ${MEMBER}`);
     } catch (error) {
@@ -397,7 +328,7 @@ export class GroupCommitDriver implements Driver {
   }
 }
 
-/** Kysely's SQLite dialect on a {@link GroupCommitDriver}. */
+/** Kysely's SQLite dialect on a {@link GroupCommitDriver}, whose transactions may run direct statements. */
 export class GroupCommitSqliteDialect extends SqliteDialect {
   constructor(
     private readonly driver: GroupCommitDriver,
@@ -410,7 +341,7 @@ export class GroupCommitSqliteDialect extends SqliteDialect {
   }
   override createAdapter(): DialectAdapter {
     const adapter = super.createAdapter();
-    drivers.set(adapter, this.driver);
+    allowDirectStatements(adapter, this.driver);
     return adapter;
   }
 }

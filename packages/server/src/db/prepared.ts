@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
-import { runDirect } from './group-commit.js';
+import { runDirect } from './direct-statements.js';
 import type { Executor } from './rows.js';
 import type { Database } from './schema.js';
 

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { AbortTransaction, type Failure } from '../errors.js';
-import { directStatements } from './group-commit.js';
+import { directStatements } from './direct-statements.js';
 import type { Database } from './schema.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { toInputError, tokenRequest } from '@till/protocol';
+import { toInputError, tokenRequest, type InputReasonValue } from '@till/protocol';
 import type { z } from 'zod';
 import { MAX_INT } from '../db/rows.js';
 import { Failure, fail, type Outcome } from '../errors.js';
@@ -93,7 +93,11 @@ const MAX_TOKEN = 512;
  * character (PostgreSQL refuses them in text) or a number beyond a 32-bit integer. Checked for every
  * call before its schema, so that no field, declared or not, can reach a query and fail there.
  */
-export function unstorable(value: unknown, path = '', depth = 0): { parameter: string; reason: string } | undefined {
+export function unstorable(
+  value: unknown,
+  path = '',
+  depth = 0,
+): { parameter: string; reason: InputReasonValue } | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? { parameter: path, reason: 'invalid' } : undefined;
   if (typeof value === 'number') {
     return Number.isFinite(value) && Math.abs(value) <= MAX_INT ? undefined : { parameter: path, reason: 'too_long' };

@@ -10,7 +10,7 @@ import type { Dialect } from '../db/connect.js';
 import type { Job, JobRunner } from '../db/jobs.js';
 import { AnswerCheck } from '../http/answer-check.js';
 import { PasswordHasher, TEST_ARGON2_SETTINGS } from '../security/passwords.js';
-import { createTestDb, whileMigrating, type TestDb } from './db.js';
+import { createTestDb, testGroupCommit, whileMigrating, type TestDb } from './db.js';
 
 /** A running test server: the real app on a throwaway database. */
 export interface TestApp {
@@ -67,6 +67,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const base = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
+    // What the test database was opened with (`createTestDb`), so that the config tells the truth.
+    SQLITE_GROUP_COMMIT: testGroupCommit ? 'on' : 'off',
     ...(uploads ? { STORAGE_URL: `file:${uploads}` } : {}),
     ...options.env,
   });

@@ -9,6 +9,18 @@ import { connect, type Db, type Dialect } from '../db/connect.js';
 const pgUrl = process.env.TEST_DATABASE_URL;
 /** The Redis URL for tests of shared counters, when given. */
 export const testRedisUrl = process.env.TEST_REDIS_URL;
+/**
+ * Whether test databases on SQLite commit in groups, as servers do by default: `TEST_SQLITE_GROUP_COMMIT=off`
+ * runs the suites with each transaction committed on its own (`SQLITE_GROUP_COMMIT=off`), as
+ * `npm test` does for the server and SDK suites in a run of their own.
+ */
+export const testGroupCommit = parseGroupCommit(process.env.TEST_SQLITE_GROUP_COMMIT);
+
+function parseGroupCommit(value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'on') return true;
+  if (value === 'off') return false;
+  throw new Error(`TEST_SQLITE_GROUP_COMMIT: must be on or off, not ${value}`);
+}
 
 /**
  * The engines the suites run against: SQLite always, PostgreSQL when `TEST_DATABASE_URL` is set
@@ -46,7 +58,7 @@ export async function createTestDb(dialect: Dialect, poolSize = 10): Promise<Tes
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'till-test-'));
     const url = `sqlite:${join(dir, 'till.db')}`;
-    const db = await connect(url);
+    const db = await connect(url, { groupCommit: testGroupCommit });
     return {
       ...db,
       url,

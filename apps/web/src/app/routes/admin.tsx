@@ -9,9 +9,10 @@ import { CouponsAdmin } from '@/features/admin/components/coupons-admin';
 import { OrdersAdmin } from '@/features/admin/components/orders-admin';
 import { ProductsAdmin } from '@/features/admin/components/products-admin';
 import { UsersAdmin } from '@/features/admin/components/users-admin';
+import { BackupsAdmin } from '@/features/backups/components/backups-admin';
 import { RequireAuth } from '../require-auth';
 
-const TABS = ['products', 'coupons', 'users', 'orders'] as const;
+const TABS = ['products', 'coupons', 'users', 'orders', 'backups'] as const;
 type AdminTab = (typeof TABS)[number];
 
 export function AdminRoute() {
@@ -39,6 +40,7 @@ export function AdminRoute() {
           {tab === 'coupons' ? <CouponsAdmin /> : null}
           {tab === 'users' ? <UsersAdmin /> : null}
           {tab === 'orders' ? <OrdersAdmin /> : null}
+          {tab === 'backups' ? <BackupsAdmin /> : null}
         </Box>
       </Page>
     </RequireAuth>

@@ -71,3 +71,5 @@ export class FilesModule implements TillModule {
     host.app.addHook('onClose', () => this.service.deps.storage.close());
   }
 }
+export { openStorage } from './storage/open-storage.js';
+export type { ObjectStorage } from './storage/storage.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { Code, type FileInfo } from '@till/protocol';
+import { Code, type FileInfo, type InputReasonValue } from '@till/protocol';
 import { fail, Failure, type Outcome } from '../../errors.js';
 import type { Authenticate, Caller } from '../../http/calls.js';
 import { sanitizeFileName } from './names.js';
@@ -19,10 +19,10 @@ class UploadRefused extends Error {
 // Room for the multipart framing (boundaries, part headers, the token field) around the files.
 const MULTIPART_SLACK = 64 * 1024;
 
-const refuse = (reason: string) => new UploadRefused(fail.invalidInput('file', reason));
+const refuse = (reason: InputReasonValue) => new UploadRefused(fail.invalidInput('file', reason));
 
 // Errors @fastify/multipart raises for its limits, by code, and the 907 each one means.
-const LIMIT_ERRORS: Record<string, [string, string]> = {
+const LIMIT_ERRORS: Record<string, [string, InputReasonValue]> = {
   FST_FILES_LIMIT: ['file', 'too_many'],
   FST_REQ_FILE_TOO_LARGE: ['file', 'too_large'],
   FST_PARTS_LIMIT: ['file', 'too_many'],

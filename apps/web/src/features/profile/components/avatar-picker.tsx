@@ -26,8 +26,9 @@ export function AvatarPicker({ user }: { user: User }) {
       try {
         file = await (await getPlatform()).pickImage();
       } catch {
-        // The browser could not decode the picture (a broken or unsupported file).
-        throw new ApiError({ code: Code.InvalidInput, parameter: 'avatar', reason: 'image' });
+        // The browser could not decode the picture (a broken or unsupported file): worded as the
+        // server's refusal of a file that is no picture.
+        throw new ApiError({ code: Code.InvalidInput, parameter: 'avatarFileId', reason: 'invalid' });
       }
       if (!file) return null;
       const uploaded = await uploadAvatar(till, file);

@@ -1,22 +1,9 @@
 import { z } from 'zod';
 import { couponSchema, moneySchema, orderSchema, productSchema } from './objects.js';
+import { couponReasonSchema } from './reasons.js';
 import { APP_WEB_PAYMENTS, PROVIDERS } from './constants.js';
 
 const token = z.string().min(1).max(512);
-const couponCode = z.string().trim().min(1).max(64);
-
-/** POST /api/store/getCoupon. @example getCouponRequest.parse({ token, couponCode: 'WELCOME10' }) */
-export const getCouponRequest = z.object({ token, couponCode });
-export type GetCouponRequest = z.infer<typeof getCouponRequest>;
-export const getCouponData = z.object({ coupon: couponSchema });
-
-/** POST /api/store/redeemCoupon. @example redeemCouponRequest.parse({ token, couponCode: 'FREE100' }) */
-export const redeemCouponRequest = z.object({ token, couponCode });
-export type RedeemCouponRequest = z.infer<typeof redeemCouponRequest>;
-export const redeemCouponData = z.object({
-  granted: z.object({ credits: z.number().int(), products: z.array(z.string()) }),
-  balance: z.number().int(),
-});
 
 /**
  * POST /api/auth/payWithCredits. `products` and `dataObj` are JSON text.
@@ -93,11 +80,6 @@ export const getCheckoutFormData = z.object({
   app: appPaymentsSchema,
 });
 
-/** POST /api/store/orderStatus. @example orderStatusRequest.parse({ iden, token }) */
-export const orderStatusRequest = z.object({ iden: z.string().min(1).max(64), token });
-export type OrderStatusRequest = z.infer<typeof orderStatusRequest>;
-export const orderStatusData = z.object({ status: z.string(), order: orderSchema });
-
 /** POST /api/store/validatePurchase. @example validatePurchaseRequest.parse({ transactionData: '{...}' }) */
 export const validatePurchaseRequest = z.object({
   transactionData: z.string().min(1).max(100_000),
@@ -109,3 +91,44 @@ export const validatePurchaseData = z.union([
   z.object({ result: z.literal(0), reason: z.string() }),
 ]);
 export type ValidatePurchaseData = z.infer<typeof validatePurchaseData>;
+
+/**
+ * POST /api/store/checkoutPreview: what doCheckout would make of this cart and coupon, priced by the
+ * same rules, without writing anything. `products` are ids joined with `;` as doCheckout takes them.
+ *
+ * @example
+ * checkoutPreviewRequest.parse({ token, products: 'credits-100;credits-100', couponCode: 'WELCOME10' })
+ */
+export const checkoutPreviewRequest = z.object({
+  token,
+  products: z.string().min(1).max(2_000),
+  couponCode: z.string().trim().max(64).optional(),
+});
+export type CheckoutPreviewRequest = z.infer<typeof checkoutPreviewRequest>;
+
+/** One line of a checkout summary: the unit price, how many, and what they come to. */
+export const checkoutLineSchema = z.object({
+  productId: z.string(),
+  title: z.string(),
+  quantity: z.number().int(),
+  unitPrice: moneySchema,
+  amount: moneySchema,
+  /** The buyer already owns this (a non-consumable): doCheckout would refuse the cart (907 `owned`). */
+  owned: z.boolean(),
+});
+export type CheckoutLine = z.infer<typeof checkoutLineSchema>;
+
+/**
+ * The summary: lines, subtotal, the coupon's discount and the total doCheckout would charge. A
+ * coupon that cannot be used is not an error here: the summary is priced without it and
+ * `couponRefused` carries the 908 reason doCheckout would answer.
+ */
+export const checkoutPreviewData = z.object({
+  lines: z.array(checkoutLineSchema),
+  subtotal: moneySchema,
+  discount: moneySchema,
+  total: moneySchema,
+  coupon: couponSchema.nullable(),
+  couponRefused: couponReasonSchema.nullable(),
+});
+export type CheckoutPreviewData = z.infer<typeof checkoutPreviewData>;

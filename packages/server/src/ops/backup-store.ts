@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { ConfigError } from '../config.js';
+import { takenAtOf, type BackupStore, type StoredBackup } from './backup-names.js';
+
+export { backupName, takenAtOf, type BackupStore, type StoredBackup } from './backup-names.js';
+
+class FolderStore implements BackupStore {
+  constructor(private readonly dir: string) {}
+
+  async save(name: string, file: string): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const partial = join(this.dir, `.${name}.${randomBytes(6).toString('hex')}.partial`);
+    try {
+      await pipeline(createReadStream(file), createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
+      await rename(partial, join(this.dir, name));
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
+  }
+
+  async list(): Promise<StoredBackup[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const found: StoredBackup[] = [];
+    for (const name of names) {
+      const takenAt = takenAtOf(name);
+      if (takenAt === undefined) continue;
+      found.push({ name, takenAt, size: (await stat(join(this.dir, name))).size });
+    }
+    return found.sort((a, b) => b.takenAt - a.takenAt);
+  }
+
+  async open(name: string): Promise<Readable | undefined> {
+    if (takenAtOf(name) === undefined) return undefined;
+    const path = join(this.dir, name);
+    try {
+      await stat(path);
+    } catch {
+      return undefined;
+    }
+    return createReadStream(path);
+  }
+
+  async remove(name: string): Promise<void> {
+    if (takenAtOf(name) !== undefined) await rm(join(this.dir, name), { force: true });
+  }
+
+  close(): void {}
+}
+
+/** Opens the place `BACKUP_URL` names. The AWS SDK is loaded only for an s3 URL. */
+export async function openBackupStore(url: string): Promise<BackupStore> {
+  if (url.startsWith('file:')) {
+    const path = url.startsWith('file://') ? fileURLToPath(url) : url.slice('file:'.length);
+    if (!path) throw new ConfigError('BACKUP_URL', 'file: needs a folder');
+    return new FolderStore(resolve(path));
+  }
+  if (url.startsWith('s3://')) {
+    const { S3BackupStore } = await import('./backup-store-s3.js');
+    return S3BackupStore.fromUrl(url);
+  }
+  throw new ConfigError('BACKUP_URL', 'must start with file: or s3://');
+}

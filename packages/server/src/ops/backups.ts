@@ -1,0 +1,207 @@
+import {
+  adminBackupLinkData,
+  adminBackupLinkRequest,
+  adminBackupsListData,
+  adminBackupsListRequest,
+  adminBackupStartData,
+  adminBackupStartRequest,
+  dataResponse,
+  Level,
+  type Backup,
+} from '@till/protocol';
+import { Cron } from 'croner';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import { takeLease, type Job } from '../db/jobs.js';
+import type { Database } from '../db/schema.js';
+import { fail } from '../errors.js';
+import { asData } from '../http/calls.js';
+import type { ModuleHost, TillModule } from '../http/module.js';
+import type { ObjectStorage } from '../modules/files/index.js';
+import { sign, verifySignature } from '../security/tokens.js';
+import { type BackupStore, type StoredBackup } from './backup-store.js';
+import { takeBackup, type TakenBackup } from './backup.js';
+
+export interface BackupsDeps {
+  db: Kysely<Database>;
+  /** The SQLite file the server has open; undefined on PostgreSQL, where backups are pg_dump's (docs/backups.md). */
+  databaseFile: string | undefined;
+  storage: ObjectStorage;
+  store: BackupStore;
+  config: Config;
+  log: FastifyBaseLogger;
+  now: () => number;
+  /** This instance, as it holds leases. */
+  holder: string;
+}
+
+/** How often the schedule is looked at: a backup starts within this of its time. */
+const SCHEDULE_CHECK_MS = 60_000;
+/** How long an instance's claim on one scheduled time stands: far longer than any backup takes. */
+const CLAIM_MS = 7 * 24 * 60 * 60 * 1000;
+const LINK_TTL_S = 10 * 60;
+const DOWNLOAD_ROUTE = '/api/admin/backups/download/:name';
+
+function toBackup(b: StoredBackup): Backup {
+  return { name: b.name, size: b.size, takenAt: new Date(b.takenAt).toISOString() };
+}
+
+/**
+ * Backups of a SQLite server (docs/backups.md): taken on demand (an administrator's call, `npm run
+ * backup`) or on `BACKUP_SCHEDULE`, kept where `BACKUP_URL` says, the latest `BACKUP_KEEP` of them.
+ * One runs at a time in a process.
+ */
+export class Backups implements TillModule {
+  readonly name = 'backups';
+  private running: Promise<TakenBackup> | undefined;
+  private readonly started: number;
+
+  constructor(private readonly deps: BackupsDeps) {
+    this.started = deps.now();
+  }
+
+  /** Whether this server can take backups itself (SQLite). */
+  get available(): boolean {
+    return this.deps.databaseFile !== undefined;
+  }
+
+  /** Takes a backup now; a second asked while one runs waits for that one. */
+  take(): Promise<TakenBackup> {
+    const file = this.deps.databaseFile;
+    if (!file) return Promise.reject(new Error('backups are taken by the server on SQLite only: use pg_dump'));
+    this.running ??= takeBackup({
+      databaseFile: file,
+      storage: this.deps.storage,
+      store: this.deps.store,
+      keep: this.deps.config.backup.keep,
+      now: this.deps.now,
+    }).finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  list(): Promise<StoredBackup[]> {
+    return this.deps.store.list();
+  }
+
+  /**
+   * The scheduled backup. Every minute it looks for the latest time the schedule named that has
+   * no backup since; the instance whose claim on that time (a lease named after it, in
+   * `job_leases`) goes through takes it, so across instances each scheduled time is taken once.
+   */
+  jobs(): Job[] {
+    const schedule = this.deps.config.backup.schedule;
+    if (!schedule || !this.available) return [];
+    const cron = new Cron(schedule, { paused: true, timezone: 'UTC' });
+    return [
+      {
+        name: 'backup-schedule',
+        everyMs: SCHEDULE_CHECK_MS,
+        run: async (now) => {
+          const due = cron.previousRuns(1, new Date(now))[0]?.getTime();
+          if (due === undefined || due < this.started) return 0;
+          const latest = (await this.list())[0];
+          if (latest && latest.takenAt >= due) return 0;
+          const claimed = await takeLease(
+            this.deps.db,
+            `backup@${new Date(due).toISOString()}`,
+            this.deps.holder,
+            now,
+            CLAIM_MS,
+          );
+          if (!claimed) return 0;
+          const taken = await this.take();
+          this.deps.log.info(
+            { backup: taken.name, size: taken.size, removed: taken.removed },
+            'scheduled backup taken',
+          );
+          // Claims on times long past are of no more use.
+          await this.deps.db
+            .deleteFrom('job_leases')
+            .where('name', 'like', 'backup@%')
+            .where('expires_at', '<', now)
+            .execute();
+          return 1;
+        },
+      },
+    ];
+  }
+
+  register(host: ModuleHost): void {
+    const tag = 'admin';
+    const auth = Level.Admin;
+    host.calls.define({
+      path: '/api/admin/backups/list',
+      summary: 'The kept backups, newest first, with the settings that take them.',
+      tag,
+      auth,
+      request: adminBackupsListRequest,
+      response: dataResponse(adminBackupsListData),
+      handler: async () => ({
+        data: {
+          backups: (await this.list()).map(toBackup),
+          available: this.available,
+          schedule: this.deps.config.backup.schedule ?? null,
+          keep: this.deps.config.backup.keep,
+        },
+      }),
+    });
+    host.calls.define({
+      path: '/api/admin/backups/start',
+      summary: 'Takes a backup now (SQLite), while the server goes on serving; answers once it is stored.',
+      tag,
+      auth,
+      request: adminBackupStartRequest,
+      response: dataResponse(adminBackupStartData),
+      handler: async () => {
+        if (!this.available) return asData(fail.conflict('postgres', 'unavailable'));
+        const taken = await this.take();
+        return { data: { backup: toBackup(taken) } };
+      },
+    });
+    host.calls.define({
+      path: '/api/admin/backups/link',
+      summary:
+        'A link that downloads a backup archive for the next ten minutes. An archive holds every account, so the ' +
+        'administrator must have proved their password again recently.',
+      tag,
+      auth,
+      stepUp: true,
+      request: adminBackupLinkRequest,
+      response: dataResponse(adminBackupLinkData),
+      handler: async (input) => {
+        if (!(await this.list()).some((b) => b.name === input.name)) return asData(fail.notFound('name'));
+        const expires = Math.floor(this.deps.now() / 1000) + LINK_TTL_S;
+        const sig = sign(this.deps.config.signingSecret, `backup:${input.name}:${expires}`);
+        return {
+          data: { url: `/api/admin/backups/download/${encodeURIComponent(input.name)}?expires=${expires}&sig=${sig}` },
+        };
+      },
+    });
+    host.app.get<{ Params: { name: string }; Querystring: { expires?: string; sig?: string } }>(
+      DOWNLOAD_ROUTE,
+      async (request, reply) => {
+        const { name } = request.params;
+        const { expires, sig } = request.query;
+        const valid =
+          typeof expires === 'string' &&
+          /^\d{1,12}$/.test(expires) &&
+          typeof sig === 'string' &&
+          verifySignature(this.deps.config.signingSecret, `backup:${name}:${expires}`, sig) &&
+          Number(expires) * 1000 > this.deps.now();
+        if (!valid) return reply.status(403).send({ code: 403, error: 'forbidden' });
+        const body = await this.deps.store.open(name);
+        if (!body) return reply.status(404).send({ code: 404, error: 'not_found' });
+        return reply
+          .header('content-type', 'application/gzip')
+          .header('content-disposition', `attachment; filename="${name}"`)
+          .header('cache-control', 'no-store')
+          .send(body);
+      },
+    );
+    host.app.addHook('onClose', async () => {
+      await this.running?.catch(() => undefined);
+      this.deps.store.close();
+    });
+  }
+}
