@@ -72,3 +72,20 @@ export async function addToCartFromCatalog(page: Page, title: string): Promise<v
   await page.goto('/');
   await page.getByRole('button', { name: `Add ${title} to the cart` }).click();
 }
+
+/**
+ * Chooses a language in the app's bar (the globe button, named in the language shown now); signed
+ * in, waits for the account to keep it.
+ */
+export async function chooseLanguage(
+  page: Page,
+  now: 'Language' | 'Sprache',
+  to: 'English' | 'Deutsch',
+  signedIn = true,
+): Promise<void> {
+  const saved = signedIn ? page.waitForResponse((r) => r.url().endsWith('/api/auth/updateInfo')) : null;
+  await page.getByRole('banner').getByRole('button', { name: now, exact: true }).click();
+  await page.getByRole('menuitem', { name: to }).click();
+  await page.waitForFunction((lang) => document.documentElement.lang === lang, to === 'Deutsch' ? 'de' : 'en');
+  if (saved) expect((await (await saved).json()) as { code: number }).toMatchObject({ code: 900 });
+}

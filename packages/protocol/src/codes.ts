@@ -108,6 +108,10 @@ export const CouponReason = {
   MinTotal: 'min_total',
   /** Switched off by an administrator. */
   Inactive: 'inactive',
+  /** A coupon that grants credits or products, given at checkout: it is redeemed on its own instead. */
+  GrantCoupon: 'grant_coupon',
+  /** A discount given to redeem: it is entered at checkout instead. */
+  DiscountCoupon: 'discount_coupon',
 } as const;
 export type CouponReasonValue = (typeof CouponReason)[keyof typeof CouponReason];
 

@@ -52,6 +52,22 @@ function useAccountLanguage() {
 }
 
 /**
+ * The store's answers carry product titles in the language of the call (carts, checkouts, orders):
+ * when the interface changes language, those in view are asked for again in the new one.
+ */
+function useStoreTextsInLanguage() {
+  const { i18n } = useTranslation();
+  const client = useQueryClient();
+  useEffect(
+    () =>
+      i18n.onLanguageChange(() => {
+        void client.invalidateQueries({ queryKey: ['store'] });
+      }),
+    [i18n, client],
+  );
+}
+
+/**
  * Keeps the level the interface goes by in step with the server's: the user is asked for when the
  * app opens and whenever it comes back to the front (at most every 15 s), so a level given or
  * taken away while the app was open (an administrator made, an address confirmed in another tab)
@@ -212,6 +228,7 @@ export function Layout() {
   useAppLinks();
   useInAppStoreAtStart();
   useAccountLanguage();
+  useStoreTextsInLanguage();
   useFreshLevel();
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', overflowX: 'hidden' }}>

@@ -7,16 +7,33 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import Box from '@mui/material/Box';
-import { useTranslation } from '@/lib/i18n-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router-dom';
-import { LANGUAGES, setLanguage } from '@/lib/i18n';
+import { LANGUAGES, setLanguage, type LanguageCode } from '@/lib/i18n';
+import { useTranslation } from '@/lib/i18n-react';
+import { useSession, useTill } from '@/lib/till';
+import { meKey } from '@/lib/use-me';
 import { paths } from './paths';
 
 // The menus and the drawer load on first use: Menu, Popover and Modal would otherwise weigh on the
 // first screen of every visitor, most of whom never open them.
 
+/**
+ * The languages to switch to. Signed in, the choice is also the account's (updateInfo `lang`): the
+ * next sign-in, on any device, comes back in it, and so do the account's mails.
+ */
 export function LanguageMenuList({ anchor, onClose }: { anchor: HTMLElement; onClose: () => void }) {
   const { i18n } = useTranslation();
+  const till = useTill();
+  const session = useSession();
+  const client = useQueryClient();
+  const choose = async (lang: LanguageCode) => {
+    await setLanguage(i18n, lang);
+    if (!session.loggedIn || session.user?.lang === lang) return;
+    const res = await till.api.updateInfo({ lang });
+    // Not saved (offline, session ended): the interface keeps the language for this device.
+    if (res.code === 900) client.setQueryData(meKey, res.user);
+  };
   return (
     <Menu anchorEl={anchor} open onClose={onClose}>
       {LANGUAGES.map((l) => (
@@ -25,7 +42,7 @@ export function LanguageMenuList({ anchor, onClose }: { anchor: HTMLElement; onC
           lang={l.code}
           selected={i18n.language === l.code}
           onClick={() => {
-            void setLanguage(i18n, l.code);
+            void choose(l.code);
             onClose();
           }}
         >

@@ -6,10 +6,16 @@ export const paths = {
   home: { path: '/', href: () => '/' },
   product: { path: '/products/:id', href: (id: string) => `/products/${encodeURIComponent(id)}` },
   cart: { path: '/cart', href: () => '/cart' },
-  checkout: { path: '/checkout', href: () => '/checkout' },
+  checkout: {
+    path: '/checkout',
+    href: (coupon?: string) => (coupon ? `/checkout?coupon=${encodeURIComponent(coupon)}` : '/checkout'),
+  },
   order: { path: '/orders/:iden', href: (iden: string) => `/orders/${encodeURIComponent(iden)}` },
   orders: { path: '/orders', href: () => '/orders' },
-  credits: { path: '/credits', href: () => '/credits' },
+  credits: {
+    path: '/credits',
+    href: (code?: string) => (code ? `/credits?code=${encodeURIComponent(code)}` : '/credits'),
+  },
   login: {
     path: '/login',
     href: (from?: string, reason?: 'expired' | 'required') => {

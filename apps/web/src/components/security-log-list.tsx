@@ -29,7 +29,11 @@ function useDescribe() {
       method,
       count: typeof d.count === 'number' ? d.count : 0,
       to: typeof d.to === 'string' ? d.to : '',
-      level: typeof d.level === 'number' ? d.level : '',
+      // A level by its name ("Administrator"), as the administrators' screens call it.
+      level:
+        typeof d.level === 'number'
+          ? t(`admin.levels.${d.level}`, { defaultValue: t('admin.levels.other', { level: d.level }) })
+          : '',
       amount: typeof d.amount === 'number' ? (d.amount > 0 ? `+${d.amount}` : String(d.amount)) : '',
       name: typeof d.name === 'string' ? d.name : '',
       defaultValue: entry.kind,

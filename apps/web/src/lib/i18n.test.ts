@@ -4,12 +4,13 @@ import en from '@/i18n/en.json';
 import screens from '@/i18n/en.screens.json';
 import { createI18n, loadScreenTexts } from './i18n';
 
-/** Every text's path, plural forms folded into their base key. */
+/**
+ * Every text's path, plural forms as they are (`items_one`, `items_other`): English and German have
+ * the same plural forms, so a form missing in one language is a text missing there.
+ */
 function paths(texts: object, prefix = ''): string[] {
   return Object.entries(texts).flatMap(([key, value]) =>
-    typeof value === 'object' && value !== null
-      ? paths(value as object, `${prefix}${key}.`)
-      : [`${prefix}${key.replace(/_(zero|one|two|few|many|other)$/, '')}`],
+    typeof value === 'object' && value !== null ? paths(value as object, `${prefix}${key}.`) : [`${prefix}${key}`],
   );
 }
 
@@ -20,9 +21,24 @@ describe('texts', () => {
     expect(first.sort()).toEqual(['common', 'errors', 'nav', 'store']);
   });
 
-  it('has the same texts in German as in English', () => {
-    const english = [...new Set([...paths(en), ...paths(screens)])].sort();
-    expect([...new Set(paths(de))].sort()).toEqual(english);
+  it('has every text of every screen in German and in English, each plural form too', () => {
+    const english = new Set([...paths(en), ...paths(screens)]);
+    const german = new Set(paths(de));
+    expect([...english].filter((key) => !german.has(key)).sort(), 'missing in de.json').toEqual([]);
+    expect([...german].filter((key) => !english.has(key)).sort(), 'missing in en.json or en.screens.json').toEqual([]);
+    // The plural forms i18next asks for in each language are the ones written.
+    for (const [lang, keys] of [
+      ['en', english],
+      ['de', german],
+    ] as const) {
+      const forms = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
+      for (const key of keys) {
+        const base = /^(.*)_(zero|one|two|few|many|other)$/.exec(key)?.[1];
+        // A plural has an `_other` form (`too_many` is a reason, not a plural of `too`).
+        if (!base || !keys.has(`${base}_other`)) continue;
+        for (const form of forms) expect(keys.has(`${base}_${form}`), `${lang}: ${base}_${form}`).toBe(true);
+      }
+    }
   });
 
   it('adds the other screens to an instance once they are loaded', async () => {

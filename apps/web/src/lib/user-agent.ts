@@ -18,9 +18,9 @@ export function sessionName(t: TFunction, userAgent: string | null | undefined):
   const major = majorVersion ? ` ${majorVersion}` : '';
   // Windows reports "NT 10.0"; its marketing name ("10") is what people know.
   const osVersion = os.versionName ?? os.version;
-  const system = os.name ? `${os.name}${osVersion ? ` ${osVersion}` : ''}` : t('shop.sessions.unknownOs');
-  return t('shop.sessions.name', {
-    browser: browser.name ? `${browser.name}${major}` : t('shop.sessions.unknownBrowser'),
+  const system = os.name ? `${os.name}${osVersion ? ` ${osVersion}` : ''}` : t('security.sessions.unknownOs');
+  return t('security.sessions.name', {
+    browser: browser.name ? `${browser.name}${major}` : t('security.sessions.unknownBrowser'),
     os: system,
   });
 }

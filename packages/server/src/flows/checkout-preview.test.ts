@@ -99,7 +99,7 @@ describe.each(dialects)('checkout preview on %s', (dialect) => {
     for (const [code, reason] of [
       ['NO-SUCH-CODE', 'unknown'],
       ['BIG-CARTS', 'min_total'],
-      ['FREE100', 'not_applicable'],
+      ['FREE100', 'grant_coupon'],
     ] as const) {
       const seen = await preview(buyer.token, 'monthly', code);
       expect(seen).toMatchObject({ couponRefused: reason, coupon: null, total: { amount: 299 } });

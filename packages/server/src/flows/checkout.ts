@@ -1,6 +1,7 @@
 import {
   APP_ORIGINS,
   Code,
+  DEFAULT_LANGUAGE,
   ProductType,
   type CheckoutPreviewData,
   type CheckoutPreviewRequest,
@@ -23,9 +24,13 @@ import {
   insertPaidOrder,
   itemsOf,
   loadOrder,
+  localize,
+  localizeOrder,
   moneySubtotal,
   parseProductRefs,
   priceCart,
+  textsIn,
+  titlesIn,
   toCoupon,
   toOrder,
   toProduct,
@@ -122,8 +127,9 @@ export class Checkout {
     if (owned) return owned;
     const placed = await this.placeOrder(userId, lines, input.couponCode?.trim(), provider);
     if (placed instanceof Failure) return placed;
-    const { order, items, receipt } = placed;
+    const { items, receipt } = placed;
     this.mails.after([receipt]);
+    const order = await localizeOrder(this.deps.db, placed.order, lang ?? DEFAULT_LANGUAGE);
     // Paid at once (a zero total): nothing to take, so no provider is asked; the way on is the order.
     if (order.status !== 'pending') {
       return { order, payment: { provider: provider.name, url: `${this.deps.config.publicUrl}/orders/${order.iden}` } };
@@ -199,9 +205,10 @@ export class Checkout {
       paidAt: order.paidAt,
       userId,
       lang,
-      lines: items.map((i) => ({
+      // The titles as `order` shows them (in the buyer's language): its items are the rows' lines in order.
+      lines: items.map((i, line) => ({
         productId: i.product_id,
-        title: i.title,
+        title: order.items[line]?.title ?? i.title,
         quantity: i.quantity,
         unitAmount: i.price_amount ?? 0,
         period: i.type === ProductType.Subscription ? i.grant_period : null,
@@ -233,7 +240,11 @@ export class Checkout {
         .where('status', '=', 'pending')
         .execute();
     }
-    const order = { ...past.order, provider: provider.name };
+    const order = await localizeOrder(
+      this.deps.db,
+      { ...past.order, provider: provider.name },
+      lang ?? DEFAULT_LANGUAGE,
+    );
     const payment = await provider.start(this.payable(userId, order, await itemsOf(this.deps.db, iden), lang));
     return payment instanceof Failure ? payment : { order, payment };
   }
@@ -243,7 +254,11 @@ export class Checkout {
    * same {@link priceCart}, without writing anything (no order, no coupon use, no stale holds
    * released). A coupon that cannot be used prices the cart without it and says why.
    */
-  async previewCheckout(userId: string, input: CheckoutPreviewRequest): Promise<Outcome<CheckoutPreviewData>> {
+  async previewCheckout(
+    userId: string,
+    input: CheckoutPreviewRequest,
+    lang: ShopLanguage = DEFAULT_LANGUAGE,
+  ): Promise<Outcome<CheckoutPreviewData>> {
     const refs = parseProductRefs(input.products.trim(), ';', 'products');
     if (refs instanceof Failure) return refs;
     const lines = await this.deps.store.catalog.resolve(refs, 'products');
@@ -260,14 +275,18 @@ export class Checkout {
     const owned = await ownedAmong(this.deps.db, userId, lines);
     const money = (amount: number) => ({ amount, currency: price.currency });
     return {
-      lines: lines.map((l) => ({
-        productId: l.product.id,
-        title: l.product.title,
-        quantity: l.quantity,
-        unitPrice: money(l.product.price_amount ?? 0),
-        amount: money((l.product.price_amount ?? 0) * l.quantity),
-        owned: owned.has(l.product.id),
-      })),
+      lines: await titlesIn(
+        this.deps.db,
+        lines.map((l) => ({
+          productId: l.product.id,
+          title: l.product.title,
+          quantity: l.quantity,
+          unitPrice: money(l.product.price_amount ?? 0),
+          amount: money((l.product.price_amount ?? 0) * l.quantity),
+          owned: owned.has(l.product.id),
+        })),
+        lang,
+      ),
       subtotal: money(price.subtotal),
       discount: money(price.discount),
       total: money(price.total),
@@ -282,6 +301,7 @@ export class Checkout {
    */
   async getCheckoutForm(
     text: string,
+    lang: ShopLanguage = DEFAULT_LANGUAGE,
   ): Promise<Outcome<{ products: Product[]; total: Money | null; providers: PaymentInstruction[]; app: AppPayments }>> {
     const providers = this.deps.payments.providers.checkout();
     const app = this.appPayments();
@@ -292,8 +312,13 @@ export class Checkout {
     if (lines instanceof Failure) return lines;
     const sum = moneySubtotal(lines, 'products');
     const ids = lines.flatMap((l) => Array<string>(l.quantity).fill(l.product.id));
+    const texts = await textsIn(
+      this.deps.db,
+      lines.map((l) => l.product.id),
+      lang,
+    );
     return {
-      products: lines.map((l) => toProduct(l.product)),
+      products: lines.map((l) => localize(toProduct(l.product), texts.get(l.product.id))),
       total: sum instanceof Failure ? null : { amount: sum.subtotal, currency: sum.currency },
       providers: providers.map((p) => p.offer(ids)),
       app,

@@ -1,9 +1,9 @@
 import type { Order, PayWithCreditsRequest, Provider, ShopLanguage } from '@till/protocol';
 import type { Job } from '../db/jobs.js';
-import type { Outcome } from '../errors.js';
+import { Failure, type Outcome } from '../errors.js';
 import type { ModuleHost, TillModule } from '../http/module.js';
 import type { AppliedEvent, PaymentPorts, ProviderEvent } from '../modules/payments/index.js';
-import { itemsOf, textsIn } from '../modules/store/index.js';
+import { itemsOf, localizeOrder } from '../modules/store/index.js';
 import { PaymentEvents } from './apply-payment-event.js';
 import { Checkout } from './checkout.js';
 import type { FlowDeps } from './deps.js';
@@ -32,8 +32,9 @@ export class Flows implements TillModule, PaymentPorts, FlowCalls {
     this.purchases = new PurchaseValidation(deps, this.mails);
   }
 
-  payWithCredits(userId: string, input: PayWithCreditsRequest) {
-    return payWithCredits(this.deps, this.mails, userId, input);
+  async payWithCredits(userId: string, input: PayWithCreditsRequest, lang: ShopLanguage) {
+    const paid = await payWithCredits(this.deps, this.mails, userId, input);
+    return paid instanceof Failure ? paid : { ...paid, order: await localizeOrder(this.deps.db, paid.order, lang) };
   }
 
   refund(ask: RefundAsk) {
@@ -44,15 +45,8 @@ export class Flows implements TillModule, PaymentPorts, FlowCalls {
     return endSubscription(this.deps, userId, iden);
   }
 
-  async findOrder(iden: string, lang?: ShopLanguage): Promise<Order | undefined> {
-    const order = await this.deps.store.parts.orders.order(iden);
-    if (!order || !lang) return order;
-    const texts = await textsIn(
-      this.deps.db,
-      order.items.map((i) => i.productId),
-      lang,
-    );
-    return { ...order, items: order.items.map((i) => ({ ...i, title: texts.get(i.productId)?.title || i.title })) };
+  findOrder(iden: string, lang?: ShopLanguage): Promise<Order | undefined> {
+    return this.deps.store.parts.orders.order(iden, lang);
   }
 
   async buyerOf(iden: string): Promise<string | undefined> {

@@ -22,9 +22,10 @@ import {
   type AdminOrder,
   type Order,
   type PayWithCreditsRequest,
+  type ShopLanguage,
 } from '@till/protocol';
 import type { Outcome } from '../errors.js';
-import { asData, type CallRegistry } from '../http/calls.js';
+import { asData, type CallContext, type CallRegistry } from '../http/calls.js';
 import type { PaymentEvents } from './apply-payment-event.js';
 import type { RefundAsk } from './refund.js';
 import { appShellOf, type Checkout } from './checkout.js';
@@ -35,10 +36,17 @@ export interface FlowCalls {
   checkout: Checkout;
   events: PaymentEvents;
   purchases: PurchaseValidation;
-  payWithCredits(userId: string, input: PayWithCreditsRequest): Promise<Outcome<{ order: Order; balance: number }>>;
+  payWithCredits(
+    userId: string,
+    input: PayWithCreditsRequest,
+    lang: ShopLanguage,
+  ): Promise<Outcome<{ order: Order; balance: number }>>;
   refund(ask: RefundAsk): Promise<Outcome<{ order: AdminOrder }>>;
   endSubscription(userId: string, iden: string): Promise<Outcome<{ order: Order }>>;
 }
+
+/** The buyer's language for product texts: the app sends its own with every call as `Accept-Language`. */
+const buyerLanguage = (ctx: CallContext) => pickLanguage(ctx.request.headers['accept-language']);
 
 /** The calls that buy, pay and refund: each runs a flow across the store and payments. */
 export function registerFlowRoutes(calls: CallRegistry, flows: FlowCalls): void {
@@ -49,7 +57,7 @@ export function registerFlowRoutes(calls: CallRegistry, flows: FlowCalls): void 
     auth: Level.Registered,
     request: payWithCreditsRequest,
     response: dataResponse(payWithCreditsData),
-    handler: async (input, ctx) => asData(await flows.payWithCredits(ctx.caller.userId, input)),
+    handler: async (input, ctx) => asData(await flows.payWithCredits(ctx.caller.userId, input, buyerLanguage(ctx))),
   });
   calls.define({
     path: '/api/store/doCheckout',
@@ -75,7 +83,8 @@ export function registerFlowRoutes(calls: CallRegistry, flows: FlowCalls): void 
     auth: Level.Registered,
     request: checkoutPreviewRequest,
     response: dataResponse(checkoutPreviewData),
-    handler: async (input, ctx) => asData(await flows.checkout.previewCheckout(ctx.caller.userId, input)),
+    handler: async (input, ctx) =>
+      asData(await flows.checkout.previewCheckout(ctx.caller.userId, input, buyerLanguage(ctx))),
   });
   calls.define({
     path: '/api/store/getCheckoutForm',
@@ -83,7 +92,7 @@ export function registerFlowRoutes(calls: CallRegistry, flows: FlowCalls): void 
     tag: 'store',
     request: getCheckoutFormRequest,
     response: dataResponse(getCheckoutFormData),
-    handler: async (input) => asData(await flows.checkout.getCheckoutForm(input.products)),
+    handler: async (input, ctx) => asData(await flows.checkout.getCheckoutForm(input.products, buyerLanguage(ctx))),
   });
   calls.define({
     path: '/api/payments/notify/:provider',

@@ -99,7 +99,7 @@ export function ResetRoute() {
           </Link>
         </Alert>
       ) : (
-        <ResetForm resetToken={token} onDone={() => setDone(true)} />
+        <ResetForm resetToken={token} onDone={() => setDone(true)} newLinkHref={paths.forgot.href()} />
       )}
     </Page>
   );
@@ -115,6 +115,8 @@ export function ConfirmRoute() {
     <Page title={t('auth.confirmTitle')} narrow>
       <ConfirmEmail
         confirmToken={token}
+        signedIn={session.loggedIn}
+        signInHref={paths.login.href(paths.confirm.href(token))}
         onConfirmed={() => {
           void client.invalidateQueries({ queryKey: meKey });
           // The confirmed address raises the level (to an administrator's, for a configured address): now, not at the next sign-in.

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n-react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Page } from '@/components/page';
 import { LoginDialog } from '@/features/auth/components/login-dialog';
 import { CartView } from '@/features/cart/components/cart-view';
@@ -28,10 +28,13 @@ export function CheckoutRoute() {
   const session = useSession();
   const navigate = useNavigate();
   const [signIn, setSignIn] = useState(false);
+  const [search] = useSearchParams();
   return (
     <Page title={t('checkout.title')} narrow>
       <CheckoutPanel
         signedIn={session.loggedIn}
+        initialCoupon={search.get('coupon') ?? ''}
+        redeemHref={(code) => paths.credits.href(code)}
         onNeedSignIn={() => setSignIn(true)}
         onPaid={(order) => void navigate(paths.order.href(order.iden))}
         onPaidInApp={() => void navigate(paths.orders.href())}

@@ -45,7 +45,7 @@ export function OrderRoute() {
   );
   return (
     <RequireAuth>
-      <Page title={t('shop.orders.ref', { ref: orderRef(iden) })} narrow>
+      <Page title={t('orders.ref', { ref: orderRef(iden) })} narrow>
         <OrderView key={iden} iden={iden} framed={framed} onPaid={onPaid} onOrderAgain={onOrderAgain} inCart={inCart} />
       </Page>
     </RequireAuth>

@@ -14,27 +14,27 @@ export function adminErrorKey(error: unknown): { key: string; values?: Record<st
   const body = error.body;
   switch (error.code) {
     case Code.Forbidden:
-      return { key: 'shopAdmin.errors.forbidden' };
+      return { key: 'admin.errors.forbidden' };
     case Code.NotFound:
-      return { key: 'shopAdmin.errors.notFound', values: { parameter: fieldName(body.parameter) } };
+      return { key: 'admin.errors.notFound', values: { parameter: fieldName(body.parameter) } };
     case Code.InvalidInput: {
       const field = fieldName(body.parameter);
       const reason = body.reason ?? 'invalid';
       const specific = `${field}.${reason}`;
-      if (SPECIFIC.has(specific)) return { key: `shopAdmin.errors.input.${specific}` };
-      return { key: `shopAdmin.errors.reason.${REASONS.has(reason) ? reason : 'invalid'}`, values: { field } };
+      if (SPECIFIC.has(specific)) return { key: `admin.errors.input.${specific}` };
+      return { key: `admin.errors.reason.${REASONS.has(reason) ? reason : 'invalid'}`, values: { field } };
     }
     case Code.NotEnoughCredits:
-      return { key: 'shopAdmin.errors.notEnoughCredits', values: { balance: body.balance ?? 0 } };
+      return { key: 'admin.errors.notEnoughCredits', values: { balance: body.balance ?? 0 } };
     case Code.Conflict: {
-      if (body.reason === 'credits_spent') return { key: 'shopAdmin.errors.creditsSpent' };
-      if (body.reason === 'provider_reverses') return { key: 'shopAdmin.errors.providerReverses' };
-      return { key: 'shopAdmin.errors.conflict', values: { status: body.status ?? '' } };
+      if (body.reason === 'credits_spent') return { key: 'admin.errors.creditsSpent' };
+      if (body.reason === 'provider_reverses') return { key: 'admin.errors.providerReverses' };
+      return { key: 'admin.errors.conflict', values: { status: body.status ?? '' } };
     }
     case Code.PaymentRejected:
-      return { key: 'shopAdmin.errors.provider', values: { reason: body.reason ?? '' } };
+      return { key: 'admin.errors.provider', values: { reason: body.reason ?? '' } };
     case Code.TooManyRequests:
-      return { key: 'shopAdmin.errors.tooMany', values: { seconds: body.retryAfter ?? 60 } };
+      return { key: 'admin.errors.tooMany', values: { seconds: body.retryAfter ?? 60 } };
     default:
       return null;
   }
@@ -78,11 +78,11 @@ export function useAdminErrorMessage() {
     if (!found) return general(error);
     const values = { ...found.values };
     if (typeof values.field === 'string')
-      values.field = t(`shopAdmin.fields.${values.field}`, { defaultValue: values.field });
+      values.field = t(`admin.fields.${values.field}`, { defaultValue: values.field });
     if (typeof values.parameter === 'string')
-      values.parameter = t(`shopAdmin.fields.${values.parameter}`, { defaultValue: values.parameter });
+      values.parameter = t(`admin.fields.${values.parameter}`, { defaultValue: values.parameter });
     if (typeof values.status === 'string' && values.status)
-      values.status = t(`shopAdmin.status.${values.status}`, { defaultValue: values.status });
+      values.status = t(`admin.status.${values.status}`, { defaultValue: values.status });
     return t(found.key, { ...values, defaultValue: general(error) });
   };
 }

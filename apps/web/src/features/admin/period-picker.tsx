@@ -61,7 +61,7 @@ export function PeriodPicker({
         label={label ?? t('admin.period')}
         value={choice}
         error={Boolean(error) && !custom}
-        helperText={!custom && error ? error : t('shopAdmin.periodPickerHint')}
+        helperText={!custom && error ? error : t('admin.periodPickerHint')}
         onChange={(e) => {
           const next = e.target.value;
           if (next === CUSTOM) {
@@ -80,20 +80,20 @@ export function PeriodPicker({
       >
         {PERIOD_PRESETS.map((p) => (
           <MenuItem key={p} value={p}>
-            {t(`shopAdmin.periodPreset.${p}`)}
+            {t(`admin.periodPreset.${p}`)}
           </MenuItem>
         ))}
-        <MenuItem value={CUSTOM}>{t('shopAdmin.periodCustom')}</MenuItem>
+        <MenuItem value={CUSTOM}>{t('admin.periodCustom')}</MenuItem>
       </TextField>
       {custom ? (
         <Box sx={{ display: 'flex', gap: 2, mt: 2, flexWrap: 'wrap' }}>
           <TextField
             id={`${id}-count`}
-            label={t('shopAdmin.periodCount')}
+            label={t('admin.periodCount')}
             value={count}
             inputMode="numeric"
             error={countError || Boolean(error)}
-            helperText={countError ? t('shopAdmin.periodCountHint') : (error ?? ' ')}
+            helperText={countError ? t('admin.periodCountHint') : (error ?? ' ')}
             sx={{ flex: '1 1 8rem' }}
             onChange={(e) => {
               setCount(e.target.value);
@@ -103,7 +103,7 @@ export function PeriodPicker({
           <TextField
             select
             id={`${id}-unit`}
-            label={t('shopAdmin.periodUnit')}
+            label={t('admin.periodUnit')}
             value={unit}
             helperText=" "
             sx={{ flex: '1 1 8rem' }}
@@ -115,7 +115,7 @@ export function PeriodPicker({
           >
             {PERIOD_UNITS.map((u) => (
               <MenuItem key={u} value={u}>
-                {t(`shopAdmin.periodUnits.${u}`, { count: Number(count) || 2 })}
+                {t(`admin.periodUnits.${u}`, { count: Number(count) || 2 })}
               </MenuItem>
             ))}
           </TextField>

@@ -61,6 +61,18 @@ describe.each(dialects)('mailed links on %s', (dialect) => {
     expect(mail.text).toContain('Hallo Mia');
   });
 
+  it("writes a reset mail in the account's language, the one chosen last, whatever language asks", async () => {
+    const u = await register('en');
+    await smtp.next(u.email);
+    expect(await post('/api/auth/updateInfo', { token: u.token, lang: 'de' })).toMatchObject({ code: 900 });
+    expect(await post('/api/genResetLink', { email: u.email, lang: 'en' })).toEqual({ code: 900 });
+    expect((await smtp.next(u.email)).subject).toBe('Setze dein Till-Passwort zurück');
+    const german = await register('de');
+    await smtp.next(german.email);
+    expect(await post('/api/genResetLink', { email: german.email })).toEqual({ code: 900 });
+    expect((await smtp.next(german.email)).subject).toBe('Setze dein Till-Passwort zurück');
+  });
+
   it('answers 911 for an unknown confirmation token and for one past its 24 hours', async () => {
     expect(await get(`/api/confirmUser/${'x'.repeat(43)}`)).toEqual({ code: 911 });
     const u = await register();

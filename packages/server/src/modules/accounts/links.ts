@@ -25,7 +25,9 @@ export class LinkFlows extends AccountsPart {
       this.core.afterAnswer(async () => {
         await this.securityLog.write({ userId: row.id, kind: 'password_reset_requested', ...client });
         await this.repo.voidLinkTokens(row.id, 'reset', this.now());
-        await this.core.sendLink({ ...row, lang: input.lang ?? row.lang }, 'reset', email, RESET_LINK_TTL_MS);
+        // In the language the account keeps (chosen at registration, in the app's bar or on the
+        // profile): the mail is for the account's owner, not for whichever interface asked for it.
+        await this.core.sendLink(row, 'reset', email, RESET_LINK_TTL_MS);
       });
     }
     return {};

@@ -59,7 +59,8 @@ const COUPON_MEMO_SIZE = 1_000;
 /**
  * Whether a buyer may use the coupon now: 908 `unknown` (also for a switched-off coupon, which
  * should not be told apart from a wrong code), `not_started`, `expired`, `used_up`,
- * `already_redeemed`, and `not_applicable` when it is not of the `kind` the call uses. The counts
+ * `already_redeemed`, and `grant_coupon` or `discount_coupon` when it is of the other kind than the
+ * call uses (a grant coupon at checkout, a discount to redeem). The counts
  * read here only give the buyer an early answer; the guarded {@link consumeCouponUse} decides when
  * uses race.
  */
@@ -75,7 +76,8 @@ export async function checkCoupon(
   if (!row) return fail.couponRefused('unknown');
   // Switched off by an administrator: said as such, so the buyer knows the code was right.
   if (!row.active) return fail.couponRefused('inactive');
-  if (kind && row.kind !== kind) return fail.couponRefused('not_applicable');
+  // The other kind: said as such, so that the buyer can be sent where it works.
+  if (kind && row.kind !== kind) return fail.couponRefused(row.kind === 'grant' ? 'grant_coupon' : 'discount_coupon');
   if (row.starts_at != null && now < row.starts_at) return fail.couponRefused('not_started');
   if (row.ends_at != null && now >= row.ends_at) return fail.couponRefused('expired');
   if (row.usage_limit != null && row.used >= row.usage_limit) return fail.couponRefused('used_up');

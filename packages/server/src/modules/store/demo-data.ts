@@ -111,8 +111,8 @@ const DEMO_TEXTS: { productId: string; lang: string; title: string; description:
   {
     productId: 'credits-100',
     lang: 'de',
-    title: '100 Guthabenpunkte',
-    description: 'Ein Paket mit 100 Guthabenpunkten für Einkäufe im Shop.',
+    title: '100 Credits',
+    description: 'Ein Paket mit 100 Credits für Einkäufe im Shop.',
   },
   {
     productId: 'pro-unlock',

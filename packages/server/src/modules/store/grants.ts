@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import { Code, ProductType, type Entitlement } from '@till/protocol';
+import { Code, DEFAULT_LANGUAGE, ProductType, type Entitlement, type ShopLanguage } from '@till/protocol';
 import type { Database } from '../../db/schema.js';
 import { AbortTransaction, fail } from '../../errors.js';
 import { moveCredits, type CreditReason } from './credits.js';
@@ -7,6 +7,7 @@ import { iso } from '../../db/rows.js';
 import type { StoreDeps } from './deps.js';
 import { newId } from './ids.js';
 import { renews } from './subscriptions.js';
+import { titlesIn } from './titles.js';
 
 /** What one line grants, as copied onto an order item (or read from a product for a coupon). */
 export interface GrantLine {
@@ -175,7 +176,11 @@ export async function revokeEntitlements(trx: Transaction<Database>, orderId: st
  * What the buyer holds now: owned products, and subscriptions with their end (past ones inactive)
  * and whether they renew then (see {@link renews}).
  */
-export async function listEntitlements(deps: StoreDeps, userId: string): Promise<Entitlement[]> {
+export async function listEntitlements(
+  deps: StoreDeps,
+  userId: string,
+  lang: ShopLanguage = DEFAULT_LANGUAGE,
+): Promise<Entitlement[]> {
   const rows = await deps.db
     .selectFrom('entitlements')
     .innerJoin('products', 'products.id', 'entitlements.product_id')
@@ -224,5 +229,5 @@ export async function listEntitlements(deps: StoreDeps, userId: string): Promise
       });
     }
   }
-  return [...byProduct.values()];
+  return titlesIn(deps.db, [...byProduct.values()], lang);
 }

@@ -99,3 +99,4 @@ export {
 export { dropRefund, recordRefund, type RefundRecord } from './refunds.js';
 export { notePeriodEnd } from './subscriptions.js';
 export { forgetBuyerData } from './erase.js';
+export { localizeOrder, localizeOrders, titlesIn } from './titles.js';

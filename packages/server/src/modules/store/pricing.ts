@@ -30,12 +30,13 @@ export function moneySubtotal(lines: Line[], parameter: string): Outcome<{ curre
 }
 
 /**
- * What a discount coupon takes off this cart: 908 `not_applicable` when it is a grant coupon, when
- * none of the cart's products is one it applies to, or when its money is in another currency;
+ * What a discount coupon takes off this cart: 908 `grant_coupon` when it is a grant coupon (redeemed,
+ * not applied), `not_applicable` when none of the cart's products is one it applies to, or when its
+ * money is in another currency;
  * 908 `min_total` when the cart is below its minimum. Never more than the lines it applies to.
  */
 export function discountFor(coupon: CouponRow, lines: Line[], currency: string, subtotal: number): Outcome<number> {
-  if (coupon.kind !== 'discount') return fail.couponRefused('not_applicable');
+  if (coupon.kind !== 'discount') return fail.couponRefused('grant_coupon');
   const appliesTo = readJson<string[] | null>(coupon.applies_to, null);
   const eligible = appliesTo ? lines.filter((l) => appliesTo.includes(l.product.id)) : lines;
   if (!eligible.length) return fail.couponRefused('not_applicable');

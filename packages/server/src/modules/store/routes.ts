@@ -22,12 +22,15 @@ import {
   storeProductsRequest,
 } from '@till/protocol';
 import { fail } from '../../errors.js';
-import { asData, type CallRegistry } from '../../http/calls.js';
+import { asData, type CallContext, type CallRegistry } from '../../http/calls.js';
 import { creditHistory, forBuyer } from './credits.js';
 import { listEntitlements } from './grants.js';
 import type { StoreParts } from './parts.js';
 
 const tag = 'store';
+
+/** The buyer's language for product texts: the app sends its own with every call as `Accept-Language`. */
+const buyerLanguage = (ctx: CallContext) => pickLanguage(ctx.request.headers['accept-language']);
 
 /**
  * The buyer's store calls that need no other module: coupons, the catalog, orders, entitlements and
@@ -60,7 +63,7 @@ export function registerBuyerRoutes(calls: CallRegistry, s: StoreParts): void {
     auth: Level.Registered,
     request: orderStatusRequest,
     response: dataResponse(orderStatusData),
-    handler: async (input, ctx) => asData(await s.orders.status(ctx.caller.userId, input.iden)),
+    handler: async (input, ctx) => asData(await s.orders.status(ctx.caller.userId, input.iden, buyerLanguage(ctx))),
   });
   calls.define({
     path: '/api/store/cancelOrder',
@@ -69,7 +72,7 @@ export function registerBuyerRoutes(calls: CallRegistry, s: StoreParts): void {
     auth: Level.Registered,
     request: cancelOrderRequest,
     response: dataResponse(cancelOrderData),
-    handler: async (input, ctx) => asData(await s.orders.cancel(ctx.caller.userId, input.iden)),
+    handler: async (input, ctx) => asData(await s.orders.cancel(ctx.caller.userId, input.iden, buyerLanguage(ctx))),
   });
   calls.define({
     path: '/api/store/products',
@@ -102,7 +105,7 @@ export function registerBuyerRoutes(calls: CallRegistry, s: StoreParts): void {
     auth: Level.Registered,
     request: storeOrdersRequest,
     response: dataResponse(storeOrdersData),
-    handler: async (input, ctx) => ({ data: await s.orders.list(ctx.caller.userId, input) }),
+    handler: async (input, ctx) => ({ data: await s.orders.list(ctx.caller.userId, input, buyerLanguage(ctx)) }),
   });
   calls.define({
     path: '/api/store/entitlements',
@@ -111,7 +114,9 @@ export function registerBuyerRoutes(calls: CallRegistry, s: StoreParts): void {
     auth: Level.Registered,
     request: storeEntitlementsRequest,
     response: dataResponse(storeEntitlementsData),
-    handler: async (_input, ctx) => ({ data: { entitlements: await listEntitlements(deps, ctx.caller.userId) } }),
+    handler: async (_input, ctx) => ({
+      data: { entitlements: await listEntitlements(deps, ctx.caller.userId, buyerLanguage(ctx)) },
+    }),
   });
   calls.define({
     path: '/api/store/credits',

@@ -162,7 +162,7 @@ export function CouponDialog({
   return (
     <Dialog open={open} onClose={onClose} aria-labelledby={id} fullWidth maxWidth="sm">
       <DialogTitle id={id}>
-        {bulk ? t('admin.bulkCodes') : coupon ? t('shopAdmin.editCoupon', { code: coupon.code }) : t('admin.newCoupon')}
+        {bulk ? t('admin.bulkCodes') : coupon ? t('admin.editCoupon', { code: coupon.code }) : t('admin.newCoupon')}
       </DialogTitle>
       {batch ? (
         <>
@@ -208,7 +208,7 @@ export function CouponDialog({
                 name="code"
                 label={t('admin.code')}
                 required
-                helperText={coupon ? t('shopAdmin.codeFixed') : undefined}
+                helperText={coupon ? t('admin.codeFixed') : undefined}
                 slotProps={coupon ? { htmlInput: { readOnly: true } } : undefined}
               />
             )}

@@ -53,7 +53,7 @@ export function CouponsAdmin() {
       ) : null}
       {toggle.isSuccess ? (
         <Alert severity="success" role="status" sx={{ mb: 2 }}>
-          {t(toggle.data.active ? 'shopAdmin.couponOn' : 'shopAdmin.couponOff', { code: toggle.data.code })}
+          {t(toggle.data.active ? 'admin.couponOn' : 'admin.couponOff', { code: toggle.data.code })}
         </Alert>
       ) : null}
       {query.isPending ? <LoadingState /> : null}
@@ -75,18 +75,18 @@ export function CouponsAdmin() {
             { key: 'batch', header: t('admin.batch'), render: (c) => c.batch ?? '', hideOnPhone: true },
             {
               key: 'active',
-              header: t('shopAdmin.couponState'),
+              header: t('admin.couponState'),
               render: (c) => (
                 <Chip
                   size="small"
-                  label={c.active ? t('shopAdmin.couponActive') : t('shopAdmin.couponInactive')}
+                  label={c.active ? t('admin.couponActive') : t('admin.couponInactive')}
                   color={c.active ? 'success' : 'default'}
                 />
               ),
             },
             {
               key: 'actions',
-              header: t('shopAdmin.actions'),
+              header: t('admin.actions'),
               render: (c) => (
                 <Stack direction="row" sx={{ flexWrap: 'wrap' }}>
                   <Button onClick={() => setEditing(c)} aria-label={t('admin.editNamed', { name: c.code })}>
@@ -96,11 +96,11 @@ export function CouponsAdmin() {
                     color={c.active ? 'warning' : 'primary'}
                     disabled={toggle.isPending}
                     onClick={() => toggle.mutate(c)}
-                    aria-label={t(c.active ? 'shopAdmin.deactivateNamed' : 'shopAdmin.reactivateNamed', {
+                    aria-label={t(c.active ? 'admin.deactivateNamed' : 'admin.reactivateNamed', {
                       code: c.code,
                     })}
                   >
-                    {c.active ? t('shopAdmin.deactivate') : t('shopAdmin.reactivate')}
+                    {c.active ? t('admin.deactivate') : t('admin.reactivate')}
                   </Button>
                 </Stack>
               ),

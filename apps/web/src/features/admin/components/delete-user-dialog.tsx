@@ -51,13 +51,7 @@ export function DeleteUserDialog({ user, onClose }: { user: AdminUser; onClose: 
           <DialogContentText gutterBottom>{t('deletion.adminText')}</DialogContentText>
           {mutation.isError ? (
             <Alert severity="error" role="alert" sx={{ my: 1 }}>
-              {isApiError(error, 902)
-                ? t('validation.wrong_password')
-                : isApiError(error, 907) && error.body.parameter === 'code'
-                  ? t('security.wrongCode')
-                  : isApiError(error, 907) && error.body.parameter === 'recoveryCode'
-                    ? t('security.wrongRecoveryCode')
-                    : errorMessage(error)}
+              {isApiError(error, 902) ? t('validation.wrong_password') : errorMessage(error)}
             </Alert>
           ) : null}
           <TextField

@@ -55,7 +55,7 @@ export function OrderDetailsDialog({ order, onClose }: { order: AdminOrder | nul
             <dt>{t('admin.buyer')}</dt>
             <dd>{o.email}</dd>
             <dt>{t('orders.statusLabel')}</dt>
-            <dd>{t(`orders.status.${o.status}`)}</dd>
+            <dd>{t(`admin.orderStatus.${o.status}`)}</dd>
             <dt>{t('orders.route')}</dt>
             <dd>{t(`providers.${o.provider}`, { defaultValue: o.provider })}</dd>
             <dt>{t('orders.total')}</dt>

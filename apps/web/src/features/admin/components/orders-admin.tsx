@@ -59,7 +59,7 @@ export function OrdersAdmin() {
       >
         {STATUSES.map((s) => (
           <MenuItem key={s || 'all'} value={s}>
-            {s ? t(`orders.status.${s}`) : t('common.all')}
+            {s ? t(`admin.orderStatus.${s}`) : t('common.all')}
           </MenuItem>
         ))}
       </TextField>
@@ -73,7 +73,7 @@ export function OrdersAdmin() {
           {refund.data.status === OrderStatus.Refunded
             ? t('admin.refunded', { iden: refund.data.iden })
             : refund.variables.choice.kind === 'money'
-              ? t('shopAdmin.moneyRefunded', {
+              ? t('admin.moneyRefunded', {
                   iden: refund.data.iden,
                   amount: formatMoney(
                     { amount: refund.variables.choice.amount, currency: refund.data.total.currency },
@@ -112,7 +112,7 @@ export function OrdersAdmin() {
               render: (o) => {
                 const requested = o.status === OrderStatus.Paid ? refundState(o) : null;
                 const partly = o.payment.refundedAmount
-                  ? t('shopAdmin.refundedSoFar', {
+                  ? t('admin.refundedSoFar', {
                       amount: formatMoney(
                         { amount: o.payment.refundedAmount, currency: o.total.currency },
                         i18n.language,
@@ -128,13 +128,13 @@ export function OrdersAdmin() {
                   .join(' · ');
                 return refundLine ? (
                   <>
-                    {t(`orders.status.${o.status}`)}
+                    {t(`admin.orderStatus.${o.status}`)}
                     <Typography variant="body2" color="warning.main" component="span" sx={{ display: 'block' }}>
                       {refundLine}
                     </Typography>
                   </>
                 ) : (
-                  t(`orders.status.${o.status}`)
+                  t(`admin.orderStatus.${o.status}`)
                 );
               },
             },

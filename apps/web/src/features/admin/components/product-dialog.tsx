@@ -179,7 +179,7 @@ export function ProductDialog({
             <Tabs
               value={lang}
               onChange={(_e, v: ShopLanguage) => setLang(v)}
-              aria-label={t('shopAdmin.textsIn')}
+              aria-label={t('admin.textsIn')}
               variant="scrollable"
             >
               {SHOP_LANGUAGES.map((l) => (
@@ -188,7 +188,7 @@ export function ProductDialog({
                   value={l}
                   id={`${id}-tab-${l}`}
                   aria-controls={`${id}-panel-${l}`}
-                  label={`${t(`shopAdmin.language.${l}`)}${(l === 'de' ? deInvalid : enInvalid) ? ' ⚠' : ''}`}
+                  label={`${t(`admin.language.${l}`)}${(l === 'de' ? deInvalid : enInvalid) ? ' ⚠' : ''}`}
                 />
               ))}
             </Tabs>
@@ -199,17 +199,17 @@ export function ProductDialog({
           </Box>
           <Box role="tabpanel" id={`${id}-panel-de`} aria-labelledby={`${id}-tab-de`} hidden={lang !== 'de'}>
             <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-              {t('shopAdmin.translationHint')}
+              {t('admin.translationHint')}
             </Typography>
             <FormTextField
               control={control}
               name="deTitle"
-              label={t('shopAdmin.titleIn', { language: t('shopAdmin.language.de') })}
+              label={t('admin.titleIn', { language: t('admin.language.de') })}
             />
             <FormTextField
               control={control}
               name="deDescription"
-              label={t('shopAdmin.descriptionIn', { language: t('shopAdmin.language.de') })}
+              label={t('admin.descriptionIn', { language: t('admin.language.de') })}
               multiline
               minRows={2}
             />

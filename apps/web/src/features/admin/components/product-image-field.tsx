@@ -46,14 +46,14 @@ export function ProductImageField({
   return (
     <Box sx={{ mt: 2 }}>
       <Typography variant="subtitle2" component="p">
-        {t('shopAdmin.image')}
+        {t('admin.image')}
       </Typography>
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap', mt: 1 }}>
         {preview && !broken ? (
           <Box
             component="img"
             src={till.api.serverUrl(preview)}
-            alt={t('shopAdmin.imagePreview')}
+            alt={t('admin.imagePreview')}
             onError={() => setBroken(true)}
             data-testid="product-image-preview"
             sx={{ width: 96, height: 96, objectFit: 'cover', borderRadius: 1, border: 1, borderColor: 'divider' }}
@@ -78,11 +78,11 @@ export function ProductImageField({
           startIcon={<UploadIcon />}
           disabled={upload.isPending}
         >
-          {preview ? t('shopAdmin.replaceImage') : t('shopAdmin.uploadImage')}
+          {preview ? t('admin.replaceImage') : t('admin.uploadImage')}
         </Button>
         {preview ? (
           <Button color="warning" onClick={() => onChange('')} disabled={upload.isPending}>
-            {t('shopAdmin.removeImage')}
+            {t('admin.removeImage')}
           </Button>
         ) : null}
       </Box>
@@ -101,21 +101,21 @@ export function ProductImageField({
       ) : null}
       {upload.isSuccess && !upload.isPending ? (
         <Typography variant="body2" role="status" sx={{ mt: 1 }}>
-          {t('shopAdmin.imageUploaded')}
+          {t('admin.imageUploaded')}
         </Typography>
       ) : null}
       {broken && preview ? (
         <Typography variant="body2" color="error" sx={{ mt: 1 }}>
-          {t('shopAdmin.imageBroken')}
+          {t('admin.imageBroken')}
         </Typography>
       ) : null}
       <TextField
         fullWidth
         margin="normal"
-        label={t('shopAdmin.imageAddress')}
+        label={t('admin.imageAddress')}
         value={value}
         error={Boolean(error)}
-        helperText={error ?? t('shopAdmin.imageAddressHint')}
+        helperText={error ?? t('admin.imageAddressHint')}
         onChange={(e) => {
           setBroken(false);
           onChange(e.target.value);

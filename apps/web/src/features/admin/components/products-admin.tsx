@@ -38,8 +38,8 @@ export function ProductsAdmin() {
             { key: 'type', header: t('admin.type'), render: (p) => t(`store.type.${p.type}`), hideOnPhone: true },
             {
               key: 'texts',
-              header: t('shopAdmin.language.de'),
-              render: (p) => (p.texts.de?.title ? p.texts.de.title : t('shopAdmin.notTranslated')),
+              header: t('admin.language.de'),
+              render: (p) => (p.texts.de?.title ? p.texts.de.title : t('admin.notTranslated')),
               hideOnPhone: true,
             },
             {

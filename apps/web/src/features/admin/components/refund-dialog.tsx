@@ -61,11 +61,11 @@ export function RefundDialog({
     kind !== 'money'
       ? null
       : amount === null || Number.isNaN(amount) || amount < 1
-        ? t('shopAdmin.refundAmountRequired')
+        ? t('admin.refundAmountRequired')
         : amount > max
           ? providerRefunds
-            ? t('shopAdmin.refundAmountCard', { max: money(max) })
-            : t('shopAdmin.refundAmountTooHigh', { max: money(max) })
+            ? t('admin.refundAmountCard', { max: money(max) })
+            : t('admin.refundAmountTooHigh', { max: money(max) })
           : null;
   const close = () => {
     setKind('whole');
@@ -95,11 +95,11 @@ export function RefundDialog({
           </DialogContentText>
           {order.payment.refundedAmount ? (
             <Alert severity="info" sx={{ mt: 2 }}>
-              {t('shopAdmin.refundedBefore', { amount: money(order.payment.refundedAmount), left: money(left) })}
+              {t('admin.refundedBefore', { amount: money(order.payment.refundedAmount), left: money(left) })}
             </Alert>
           ) : null}
           <FormControl sx={{ mt: 2 }}>
-            <FormLabel id={`${id}-kind`}>{t('shopAdmin.refundKind')}</FormLabel>
+            <FormLabel id={`${id}-kind`}>{t('admin.refundKind')}</FormLabel>
             <RadioGroup
               aria-labelledby={`${id}-kind`}
               value={kind}
@@ -108,19 +108,14 @@ export function RefundDialog({
               <FormControlLabel
                 value="whole"
                 control={<Radio />}
-                label={t('shopAdmin.refundWhole', { amount: money(left) })}
+                label={t('admin.refundWhole', { amount: money(left) })}
               />
-              <FormControlLabel
-                value="money"
-                control={<Radio />}
-                disabled={max < 1}
-                label={t('shopAdmin.refundMoney')}
-              />
+              <FormControlLabel value="money" control={<Radio />} disabled={max < 1} label={t('admin.refundMoney')} />
             </RadioGroup>
           </FormControl>
           {kind === 'money' ? (
             <TextField
-              label={t('shopAdmin.refundAmount', { currency })}
+              label={t('admin.refundAmount', { currency })}
               value={text}
               onChange={(e) => setAmountText(e.target.value)}
               inputMode="decimal"
@@ -128,11 +123,11 @@ export function RefundDialog({
               margin="normal"
               required
               error={touched && Boolean(amountError)}
-              helperText={touched && amountError ? amountError : t('shopAdmin.refundAmountHint', { max: money(max) })}
+              helperText={touched && amountError ? amountError : t('admin.refundAmountHint', { max: money(max) })}
             />
           ) : null}
           <TextField
-            label={t('shopAdmin.refundReason')}
+            label={t('admin.refundReason')}
             value={reason}
             onChange={(e) => setReason(e.target.value)}
             fullWidth

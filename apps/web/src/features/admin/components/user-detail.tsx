@@ -74,17 +74,17 @@ function LevelControl({ user, fixed }: { user: AdminUser; fixed: boolean }) {
       void client.invalidateQueries({ queryKey: adminKeys.users });
     },
   });
-  if (session.user?.id === user.id) return <Typography variant="body2">{t('shopAdmin.levelSelf')}</Typography>;
-  if (fixed) return <Typography variant="body2">{t('shopAdmin.levelFixed')}</Typography>;
-  if (!user.emailConfirmed) return <Typography variant="body2">{t('shopAdmin.levelUnconfirmed')}</Typography>;
+  if (session.user?.id === user.id) return <Typography variant="body2">{t('admin.levelSelf')}</Typography>;
+  if (fixed) return <Typography variant="body2">{t('admin.levelFixed')}</Typography>;
+  if (!user.emailConfirmed) return <Typography variant="body2">{t('admin.levelUnconfirmed')}</Typography>;
   return (
     <>
       <Button variant="outlined" color={target === 9 ? 'primary' : 'warning'} onClick={() => setAsking(true)}>
-        {target === 9 ? t('shopAdmin.makeAdmin') : t('shopAdmin.makeMember')}
+        {target === 9 ? t('admin.makeAdmin') : t('admin.makeMember')}
       </Button>
       {mutation.isSuccess ? (
         <Alert severity="success" role="status" sx={{ mt: 1 }}>
-          {t('shopAdmin.levelChanged', { email: user.email })}
+          {t('admin.levelChanged', { email: user.email })}
         </Alert>
       ) : null}
       {mutation.isError ? (
@@ -94,12 +94,12 @@ function LevelControl({ user, fixed }: { user: AdminUser; fixed: boolean }) {
       ) : null}
       <Dialog open={asking} onClose={() => setAsking(false)} aria-labelledby={`${id}-t`} aria-describedby={`${id}-d`}>
         <DialogTitle id={`${id}-t`}>
-          {target === 9 ? t('shopAdmin.makeAdminTitle') : t('shopAdmin.makeMemberTitle')}
+          {target === 9 ? t('admin.makeAdminTitle') : t('admin.makeMemberTitle')}
         </DialogTitle>
         <DialogContent>
           {/* Long addresses wrap: nothing in the question scrolls sideways on a phone. */}
           <DialogContentText id={`${id}-d`} sx={{ overflowWrap: 'anywhere' }}>
-            {t(target === 9 ? 'shopAdmin.makeAdminText' : 'shopAdmin.makeMemberText', { email: user.email })}
+            {t(target === 9 ? 'admin.makeAdminText' : 'admin.makeMemberText', { email: user.email })}
           </DialogContentText>
         </DialogContent>
         <DialogActions>
@@ -110,7 +110,7 @@ function LevelControl({ user, fixed }: { user: AdminUser; fixed: boolean }) {
             variant="contained"
             disabled={mutation.isPending}
           >
-            {target === 9 ? t('shopAdmin.makeAdmin') : t('shopAdmin.makeMember')}
+            {target === 9 ? t('admin.makeAdmin') : t('admin.makeMember')}
           </Button>
         </DialogActions>
       </Dialog>
@@ -138,7 +138,7 @@ export function UserDetail({ userId, onBack }: { userId: string; onBack: () => v
   });
   const back = (
     <Button startIcon={<ArrowBackIcon />} onClick={onBack} sx={{ mb: 1 }}>
-      {t('shopAdmin.backToUsers')}
+      {t('admin.backToUsers')}
     </Button>
   );
   if (detail.isPending)
@@ -167,23 +167,23 @@ export function UserDetail({ userId, onBack }: { userId: string; onBack: () => v
       </Typography>
       <Stack direction="row" spacing={1} sx={{ my: 1, flexWrap: 'wrap', gap: 1 }}>
         <Chip label={<LevelName level={user.level} />} color={user.level >= Level.Admin ? 'primary' : 'default'} />
-        <Chip label={user.emailConfirmed ? t('shopAdmin.confirmed') : t('shopAdmin.unconfirmed')} variant="outlined" />
-        <Chip label={t('shopAdmin.balance', { count: user.credits })} variant="outlined" />
+        <Chip label={user.emailConfirmed ? t('admin.confirmed') : t('admin.unconfirmed')} variant="outlined" />
+        <Chip label={t('admin.balance', { count: user.credits })} variant="outlined" />
       </Stack>
       <Typography variant="body2" color="text.secondary">
-        {t('shopAdmin.registeredOn', { date: formatDate(user.createdAt, lang) })}
+        {t('admin.registeredOn', { date: formatDate(user.createdAt, lang) })}
       </Typography>
 
-      <Section title={t('shopAdmin.levelSection')}>
+      <Section title={t('admin.levelSection')}>
         <LevelControl user={user} fixed={levelFixed} />
       </Section>
 
-      <Section title={t('shopAdmin.flags')}>
+      <Section title={t('admin.flags')}>
         {user.flaggedAt ? (
           <>
             <FlagMarker user={user} />
             <Button sx={{ mt: 1 }} onClick={() => unflag.mutate()} disabled={unflag.isPending}>
-              {t('shopAdmin.clearFlag')}
+              {t('admin.clearFlag')}
             </Button>
             {unflag.isError ? (
               <Alert severity="error" role="alert">
@@ -192,27 +192,27 @@ export function UserDetail({ userId, onBack }: { userId: string; onBack: () => v
             ) : null}
           </>
         ) : (
-          <Typography variant="body2">{t('shopAdmin.noFlags')}</Typography>
+          <Typography variant="body2">{t('admin.noFlags')}</Typography>
         )}
       </Section>
 
       <Section title={t('admin.orders')}>
         {orders.isPending ? <LoadingState /> : null}
         {orders.isError ? <ErrorState error={orders.error} onRetry={() => void orders.refetch()} /> : null}
-        {orders.data && !orders.data.orders.length ? <EmptyState title={t('shopAdmin.noOrders')} /> : null}
+        {orders.data && !orders.data.orders.length ? <EmptyState title={t('admin.noOrders')} /> : null}
         {orders.data?.orders.length ? (
           <Rows label={t('admin.orders')}>
             {orders.data.orders.map((o) => (
               <ListItem key={o.iden} divider>
                 <ListItemText
                   primary={`${o.items.map((i) => (i.quantity > 1 ? `${i.title} × ${i.quantity}` : i.title)).join(', ')}`}
-                  secondary={`${formatDate(o.createdAt, lang)} · ${t(`shopAdmin.status.${o.status}`)} · ${
+                  secondary={`${formatDate(o.createdAt, lang)} · ${t(`admin.status.${o.status}`)} · ${
                     o.total.amount || !o.creditsSpent
                       ? formatMoney(o.total, lang)
-                      : t('shopAdmin.creditsAmount', { count: o.creditsSpent })
+                      : t('admin.creditsAmount', { count: o.creditsSpent })
                   }${
                     o.payment.refundedAmount
-                      ? ` · ${t('shopAdmin.refundedSoFar', { amount: formatMoney({ amount: o.payment.refundedAmount, currency: o.total.currency }, lang) })}`
+                      ? ` · ${t('admin.refundedSoFar', { amount: formatMoney({ amount: o.payment.refundedAmount, currency: o.total.currency }, lang) })}`
                       : ''
                   }`}
                   slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } } }}
@@ -223,27 +223,27 @@ export function UserDetail({ userId, onBack }: { userId: string; onBack: () => v
         ) : null}
         {orders.data && orders.data.total > orders.data.orders.length ? (
           <Typography variant="body2" sx={{ mt: 1 }}>
-            {t('shopAdmin.moreOrders', { count: orders.data.total - orders.data.orders.length })}
+            {t('admin.moreOrders', { count: orders.data.total - orders.data.orders.length })}
           </Typography>
         ) : null}
       </Section>
 
-      <Section title={t('shopAdmin.creditsSection')}>
+      <Section title={t('admin.creditsSection')}>
         {credits.isPending ? <LoadingState /> : null}
         {credits.isError ? <ErrorState error={credits.error} onRetry={() => void credits.refetch()} /> : null}
         {credits.data ? (
           <Typography variant="body1" sx={{ mb: 1 }}>
-            {t('shopAdmin.balance', { count: credits.data.balance })}
+            {t('admin.balance', { count: credits.data.balance })}
           </Typography>
         ) : null}
-        {credits.data && !credits.data.entries.length ? <EmptyState title={t('shopAdmin.noLedger')} /> : null}
+        {credits.data && !credits.data.entries.length ? <EmptyState title={t('admin.noLedger')} /> : null}
         {credits.data?.entries.length ? (
-          <Rows label={t('shopAdmin.creditsSection')}>
+          <Rows label={t('admin.creditsSection')}>
             {credits.data.entries.map((e) => (
               <ListItem key={e.id} divider>
                 <ListItemText
-                  primary={`${e.amount > 0 ? '+' : '−'}${Math.abs(e.amount)} · ${t(`shopAdmin.ledger.${e.reason}`, { defaultValue: e.reason })}`}
-                  secondary={`${formatDate(e.createdAt, lang)} · ${t('shopAdmin.balanceAfter', { count: e.balanceAfter })}${
+                  primary={`${e.amount > 0 ? '+' : '−'}${Math.abs(e.amount)} · ${t(`admin.ledger.${e.reason}`, { defaultValue: e.reason })}`}
+                  secondary={`${formatDate(e.createdAt, lang)} · ${t('admin.balanceAfter', { count: e.balanceAfter })}${
                     e.reference ? ` · ${e.reference}` : ''
                   }`}
                   slotProps={{ secondary: { sx: { overflowWrap: 'anywhere' } } }}
@@ -257,12 +257,12 @@ export function UserDetail({ userId, onBack }: { userId: string; onBack: () => v
         </Box>
       </Section>
 
-      <Section title={t('shopAdmin.filesSection')}>
+      <Section title={t('admin.filesSection')}>
         {files.isPending ? <LoadingState /> : null}
         {files.isError ? <ErrorState error={files.error} onRetry={() => void files.refetch()} /> : null}
-        {files.data && !files.data.files.length ? <EmptyState title={t('shopAdmin.noFiles')} /> : null}
+        {files.data && !files.data.files.length ? <EmptyState title={t('admin.noFiles')} /> : null}
         {files.data?.files.length ? (
-          <Rows label={t('shopAdmin.filesSection')}>
+          <Rows label={t('admin.filesSection')}>
             {files.data.files.map((f) => (
               <ListItem key={f.id} divider>
                 <ListItemText
@@ -279,15 +279,15 @@ export function UserDetail({ userId, onBack }: { userId: string; onBack: () => v
         ) : null}
       </Section>
 
-      <Section title={t('shopAdmin.sessionsSection')}>
-        {!sessions.length ? <EmptyState title={t('shopAdmin.noSessions')} /> : null}
+      <Section title={t('admin.sessionsSection')}>
+        {!sessions.length ? <EmptyState title={t('admin.noSessions')} /> : null}
         {sessions.length ? (
-          <Rows label={t('shopAdmin.sessionsSection')}>
+          <Rows label={t('admin.sessionsSection')}>
             {sessions.map((s) => (
               <ListItem key={s.id} divider>
                 <ListItemText
-                  primary={s.userAgent ?? t('shopAdmin.unknownDevice')}
-                  secondary={`${t('shopAdmin.lastSeen', { date: formatDate(s.lastSeenAt ?? s.createdAt, lang) })}${
+                  primary={s.userAgent ?? t('admin.unknownDevice')}
+                  secondary={`${t('admin.lastSeen', { date: formatDate(s.lastSeenAt ?? s.createdAt, lang) })}${
                     s.ip ? ` · ${s.ip}` : ''
                   }`}
                   slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } } }}

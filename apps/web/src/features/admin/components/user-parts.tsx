@@ -123,5 +123,5 @@ export function FlagMarker({ user }: { user: AdminUser }) {
 /** A level by its name (Administrator, Member...), never its number. */
 export function LevelName({ level }: { level: number }) {
   const { t } = useTranslation();
-  return <>{t(`shopAdmin.levels.${level}`, { defaultValue: t('shopAdmin.levels.other', { level }) })}</>;
+  return <>{t(`admin.levels.${level}`, { defaultValue: t('admin.levels.other', { level }) })}</>;
 }

@@ -73,8 +73,8 @@ export function UsersAdmin() {
       </Typography>
       <TextField
         type="search"
-        label={t('shopAdmin.searchUsers')}
-        helperText={t('shopAdmin.searchUsersHint')}
+        label={t('admin.searchUsers')}
+        helperText={t('admin.searchUsersHint')}
         value={text}
         onChange={(e) => {
           setText(e.target.value);
@@ -87,7 +87,7 @@ export function UsersAdmin() {
       {search.isPending ? <LoadingState /> : null}
       {search.isError ? <ErrorState error={search.error} onRetry={() => void search.refetch()} /> : null}
       {search.data && !users.length ? (
-        <EmptyState title={query ? t('shopAdmin.noUsersFound', { query }) : t('shopAdmin.noUsers')} />
+        <EmptyState title={query ? t('admin.noUsersFound', { query }) : t('admin.noUsers')} />
       ) : null}
       {users.length ? (
         <Paper variant="outlined">
@@ -100,7 +100,7 @@ export function UsersAdmin() {
                   <TableCell>{t('admin.level')}</TableCell>
                   <TableCell sx={phoneHidden}>{t('admin.credits')}</TableCell>
                   <TableCell sx={phoneHidden}>{t('admin.created')}</TableCell>
-                  <TableCell>{t('shopAdmin.actions')}</TableCell>
+                  <TableCell>{t('admin.actions')}</TableCell>
                 </TableRow>
               </TableHead>
               <TableBody>
@@ -118,8 +118,8 @@ export function UsersAdmin() {
                     <TableCell sx={phoneHidden}>{formatDate(u.createdAt, i18n.language)}</TableCell>
                     <TableCell>
                       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-                        <Button onClick={() => open(u.id)} aria-label={t('shopAdmin.openUser', { email: u.email })}>
-                          {t('shopAdmin.open')}
+                        <Button onClick={() => open(u.id)} aria-label={t('admin.openUser', { email: u.email })}>
+                          {t('admin.open')}
                         </Button>
                         <Button
                           size="small"

@@ -18,12 +18,12 @@ export function RegisteredNext({ email, continueHref }: { email: string; continu
   return (
     <Box role="status">
       <Typography variant="h6" component="h2" gutterBottom>
-        {t('shop.auth.registeredTitle')}
+        {t('auth.registeredTitle')}
       </Typography>
-      <Typography sx={{ mb: 2 }}>{t('shop.auth.registeredText', { email })}</Typography>
+      <Typography sx={{ mb: 2 }}>{t('auth.registeredText', { email })}</Typography>
       {resend.isSuccess ? (
         <Alert severity="success" sx={{ mb: 2 }}>
-          {t('shop.auth.resent')}
+          {t('auth.resent')}
         </Alert>
       ) : null}
       {resend.isError ? (
@@ -33,10 +33,10 @@ export function RegisteredNext({ email, continueHref }: { email: string; continu
       ) : null}
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
         <Button component={RouterLink} to={continueHref} variant="contained">
-          {t('shop.auth.continue')}
+          {t('auth.continue')}
         </Button>
         <Button variant="outlined" onClick={() => resend.mutate()} disabled={resend.isPending}>
-          {t('shop.auth.resend')}
+          {t('auth.resend')}
         </Button>
       </Box>
     </Box>
@@ -49,11 +49,11 @@ export function ResetLinkSent({ email, signInHref }: { email: string; signInHref
   return (
     <Box role="status">
       <Typography variant="h6" component="h2" gutterBottom>
-        {t('shop.auth.resetSentTitle')}
+        {t('auth.resetSentTitle')}
       </Typography>
-      <Typography sx={{ mb: 2 }}>{t('shop.auth.resetSentText', { email })}</Typography>
+      <Typography sx={{ mb: 2 }}>{t('auth.resetSentText', { email })}</Typography>
       <Button component={RouterLink} to={signInHref} variant="contained">
-        {t('shop.auth.backToSignIn')}
+        {t('auth.backToSignIn')}
       </Button>
     </Box>
   );

@@ -49,7 +49,7 @@ export function CartView({ checkoutHref, storeHref }: { checkoutHref: string; st
                 secondary={
                   owned.has(line.id) ? (
                     <Typography component="span" variant="body2" color="warning.dark" data-testid="owned-line">
-                      {t('shop.cartOwnedLine')}
+                      {t('cart.ownedLine')}
                     </Typography>
                   ) : product?.price ? (
                     formatMoney(product.price, i18n.language)

@@ -26,7 +26,7 @@ import { checkout, payWithCredits, useCheckoutForm, useCheckoutPreview } from '.
 import { useCart } from '../hooks/use-cart';
 import { CheckoutSummary, type SummaryLine } from './checkout-summary';
 import { CouponField } from './coupon-field';
-import { useCouponText } from './coupon-status';
+import { useCouponText, type CouponLine } from './coupon-status';
 
 /**
  * Coupon, payment route and the Buy button. An anonymous buyer's call is held by the SDK until
@@ -42,12 +42,18 @@ import { useCouponText } from './coupon-status';
  */
 export function CheckoutPanel({
   signedIn,
+  initialCoupon = '',
+  redeemHref,
   onNeedSignIn,
   onPaid,
   onPayInFrame,
   onPaidInApp,
 }: {
   signedIn: boolean;
+  /** A coupon code to apply from the start (one brought from elsewhere, such as the Credits page). */
+  initialCoupon?: string;
+  /** Where a coupon that grants credits or products is redeemed, with its code filled in. */
+  redeemHref?: (code: string) => string;
   onNeedSignIn: () => void;
   onPaid: (order: Order) => void;
   onPayInFrame: (order: Order, payment: PaymentPage) => void;
@@ -60,7 +66,7 @@ export function CheckoutPanel({
   const { lines, store } = useCart();
   const form = useCheckoutForm(lines);
   // The code the buyer applied; the server's summary says whether it can be used.
-  const [applied, setApplied] = useState('');
+  const [applied, setApplied] = useState(initialCoupon.trim().toUpperCase());
   const preview = useCheckoutPreview(lines, applied, signedIn);
   // Only a coupon the server accepted for this cart goes with the purchase: the total shown is
   // the total charged.
@@ -152,9 +158,16 @@ export function CheckoutPanel({
       : [];
   const provider = chosen && providers.includes(chosen) ? chosen : (providers[0] ?? null);
 
-  let couponLine: { text: string; tone: 'ok' | 'error' | 'info' } | null = null;
+  let couponLine: CouponLine | null = null;
   if (applied && !signedIn) couponLine = { text: t('coupon.afterSignIn'), tone: 'info' };
   else if (applied && preview.isFetching) couponLine = { text: t('coupon.checking'), tone: 'info' };
+  else if (applied && preview.data?.couponRefused === 'grant_coupon')
+    // Not a discount: it gives credits or products, which the Credits page redeems.
+    couponLine = {
+      text: t('reasons.908.grant_coupon', { code: applied }),
+      tone: 'info',
+      ...(redeemHref ? { link: { to: redeemHref(applied), label: t('coupon.redeemThere', { code: applied }) } } : {}),
+    };
   else if (applied && preview.data?.couponRefused)
     couponLine = {
       text: t([`reasons.908.${preview.data.couponRefused}`, 'errors.908'], { code: applied }),
@@ -330,7 +343,7 @@ export function CheckoutPanel({
       ) : null}
       {owned.length ? (
         <Typography id="checkout-blocked" color="warning.dark" sx={{ mt: 2 }}>
-          {t('shop.summary.ownedBlocked')}
+          {t('checkout.summary.ownedBlocked')}
         </Typography>
       ) : null}
       <Button

@@ -42,24 +42,24 @@ export function CheckoutSummary({
   return (
     <Box component="section" aria-labelledby="summary-title" sx={{ mb: 2 }}>
       <Typography id="summary-title" variant="h6" component="h2" sx={{ mb: 1 }}>
-        {t('shop.summary.title')}
+        {t('checkout.summary.title')}
       </Typography>
-      <Box component="ul" aria-label={t('shop.summary.lines')} sx={{ listStyle: 'none', p: 0, m: 0 }}>
+      <Box component="ul" aria-label={t('checkout.summary.lines')} sx={{ listStyle: 'none', p: 0, m: 0 }}>
         {lines.map((line) => (
           <Box component="li" key={line.productId} sx={{ borderBottom: 1, borderColor: 'divider', py: 0.5 }}>
             <Box sx={row}>
               <Typography sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
-                {t('shop.summary.line', { title: line.title, count: line.quantity })}
+                {t('checkout.summary.line', { title: line.title, count: line.quantity })}
               </Typography>
               <Typography sx={{ whiteSpace: 'nowrap' }}>{line.price ?? money(line.amount)}</Typography>
             </Box>
             {line.owned ? (
               <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 1, pb: 0.5 }}>
                 <Typography variant="body2" color="warning.dark" role="status">
-                  {t('shop.summary.owned', { title: line.title })}
+                  {t('checkout.summary.owned', { title: line.title })}
                 </Typography>
                 <Button size="small" color="warning" onClick={() => onRemove(line.productId)}>
-                  {t('shop.summary.removeOwned', { title: line.title })}
+                  {t('checkout.summary.removeOwned', { title: line.title })}
                 </Button>
               </Box>
             ) : null}
@@ -68,17 +68,19 @@ export function CheckoutSummary({
       </Box>
       <Box component="dl" sx={{ m: 0, mt: 1, '& dt, & dd': { m: 0 } }}>
         <Box sx={row}>
-          <dt>{t('shop.summary.subtotal')}</dt>
+          <dt>{t('checkout.summary.subtotal')}</dt>
           <dd>{money(subtotal)}</dd>
         </Box>
         {discount && discount.amount > 0 ? (
           <Box sx={{ ...row, color: 'success.dark' }}>
-            <dt>{couponCode ? t('shop.summary.discountCode', { code: couponCode }) : t('shop.summary.discount')}</dt>
+            <dt>
+              {couponCode ? t('checkout.summary.discountCode', { code: couponCode }) : t('checkout.summary.discount')}
+            </dt>
             <dd>−{money(discount)}</dd>
           </Box>
         ) : null}
         <Box sx={{ ...row, fontWeight: 700, fontSize: '1.15rem' }} data-testid="checkout-total">
-          <dt>{t('shop.summary.total')}</dt>
+          <dt>{t('checkout.summary.total')}</dt>
           <dd>{money(total)}</dd>
         </Box>
       </Box>

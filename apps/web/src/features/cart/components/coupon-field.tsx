@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n-react';
-import { CouponStatus } from './coupon-status';
+import { CouponStatus, type CouponLine } from './coupon-status';
 
 /**
  * A coupon code, applied with a button and removed with another. What the coupon does, or why it
@@ -18,7 +18,7 @@ export function CouponField({
   applied: string;
   onApply: (code: string) => void;
   onRemove: () => void;
-  status: { text: string; tone: 'ok' | 'error' | 'info' } | null;
+  status: CouponLine | null;
 }) {
   const { t } = useTranslation();
   const [input, setInput] = useState(applied);
@@ -50,14 +50,14 @@ export function CouponField({
               setInput('');
               onRemove();
             }}
-            aria-label={t('shop.coupon.removeNamed', { code: applied })}
+            aria-label={t('coupon.removeNamed', { code: applied })}
             sx={{ flexShrink: 0, minHeight: 40 }}
           >
-            {t('shop.coupon.remove')}
+            {t('coupon.remove')}
           </Button>
         ) : (
           <Button type="submit" variant="outlined" disabled={!code} sx={{ flexShrink: 0, minHeight: 40 }}>
-            {t('shop.coupon.apply')}
+            {t('coupon.apply')}
           </Button>
         )}
       </Box>

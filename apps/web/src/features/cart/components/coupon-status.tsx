@@ -1,5 +1,7 @@
+import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from '@/lib/i18n-react';
+import { Link as RouterLink } from 'react-router-dom';
 import type { Coupon } from '@till/protocol';
 import { formatMoney } from '@/lib/format';
 
@@ -14,7 +16,14 @@ export function useCouponText() {
   };
 }
 
-export function CouponStatus({ text, tone }: { text: string; tone: 'ok' | 'error' | 'info' }) {
+/** A coupon's line: what it does, or why not and what to do, with the way there when it is elsewhere. */
+export interface CouponLine {
+  text: string;
+  tone: 'ok' | 'error' | 'info';
+  link?: { to: string; label: string };
+}
+
+export function CouponStatus({ text, tone, link }: CouponLine) {
   return (
     <Typography
       variant="body2"
@@ -23,6 +32,14 @@ export function CouponStatus({ text, tone }: { text: string; tone: 'ok' | 'error
       color={tone === 'ok' ? 'success.main' : tone === 'error' ? 'error.main' : 'text.secondary'}
     >
       {text}
+      {link ? (
+        <>
+          {' '}
+          <Link component={RouterLink} to={link.to}>
+            {link.label}
+          </Link>
+        </>
+      ) : null}
     </Typography>
   );
 }

@@ -18,10 +18,10 @@ import { useCredits } from '../api/credits-api';
 export function creditEntryText(t: TFunction, e: CreditEntry): string {
   const what = t(`credits.reasons.${e.reason}`, { defaultValue: t('credits.reasons.adjustment') });
   if (e.reason === 'adjustment')
-    return e.reference ? `${t('shop.credits.correction')}: ${e.reference}` : t('shop.credits.correction');
+    return e.reference ? `${t('credits.correction')}: ${e.reference}` : t('credits.correction');
   if (!e.reference) return what;
-  if (e.reason === 'coupon') return `${what} · ${t('shop.credits.couponCode', { code: e.reference })}`;
-  return `${what} · ${t('shop.credits.order', { ref: orderRef(e.reference) })}`;
+  if (e.reason === 'coupon') return `${what} · ${t('credits.couponCode', { code: e.reference })}`;
+  return `${what} · ${t('credits.order', { ref: orderRef(e.reference) })}`;
 }
 
 /** The balance and every move that made it, as rows that keep the change in view at any width. */

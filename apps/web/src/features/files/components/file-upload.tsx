@@ -55,9 +55,9 @@ export function FileUpload() {
             const name = refused.file?.name ?? '';
             const size = formatBytes(refused.file?.size ?? 0, i18n.language);
             const max = formatBytes(limits.data.maxFileBytes, i18n.language);
-            if (refused.reason === 'too_large') setRefusal(t('shop.files.tooLarge', { name, size, max }));
-            else if (refused.reason === 'type') setRefusal(t('shop.files.badType', { name }));
-            else setRefusal(t('shop.files.tooMany', { count: limits.data.maxFiles }));
+            if (refused.reason === 'too_large') setRefusal(t('files.tooLarge', { name, size, max }));
+            else if (refused.reason === 'type') setRefusal(t('files.badType', { name }));
+            else setRefusal(t('files.tooMany', { count: limits.data.maxFiles }));
             return;
           }
           mutation.mutate(files);
@@ -92,7 +92,7 @@ export function FileUpload() {
       </Button>
       <Typography id={`${inputId}-limits`} variant="body2" color="text.secondary" sx={{ mt: 1 }}>
         {limits.data
-          ? t('shop.files.limits', {
+          ? t('files.limits', {
               size: formatBytes(limits.data.maxFileBytes, i18n.language),
               count: limits.data.maxFiles,
             })

@@ -50,7 +50,7 @@ export function OrderList({ orderHref }: { orderHref: (iden: string) => string }
             <Box sx={{ flexGrow: 1, minWidth: 0 }}>
               <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 1, rowGap: 0.5 }}>
                 <Typography component="span" sx={{ fontWeight: 600 }}>
-                  {t('shop.orders.ref', { ref: orderRef(o.iden) })}
+                  {t('orders.ref', { ref: orderRef(o.iden) })}
                 </Typography>
                 <OrderStatusChip order={o} />
               </Box>

@@ -33,7 +33,7 @@ export function OrderStatusChip({ order }: { order: Pick<Order, 'status' | 'refu
     return (
       <Chip
         size="small"
-        label={t('shop.orders.status.refunded')}
+        label={t('orders.status.refunded')}
         sx={(theme) => ({
           bgcolor: refundChipColors(theme).refunded.background,
           color: refundChipColors(theme).refunded.text,
@@ -53,5 +53,5 @@ export function OrderStatusChip({ order }: { order: Pick<Order, 'status' | 'refu
         })}
       />
     );
-  return <Chip size="small" color={colors[order.status]} label={t(`shop.orders.status.${order.status}`)} />;
+  return <Chip size="small" color={colors[order.status]} label={t(`orders.status.${order.status}`)} />;
 }

@@ -139,8 +139,8 @@ export function OrderView({
         <Alert severity="warning" sx={{ mb: 2 }}>
           <Typography component="p">
             {o.provider === 'credits' || frame
-              ? t('shop.orders.checkingText', { provider: t(`providers.${o.provider}`, { defaultValue: o.provider }) })
-              : t('shop.orders.pendingText')}
+              ? t('orders.checkingText', { provider: t(`providers.${o.provider}`, { defaultValue: o.provider }) })
+              : t('orders.pendingText')}
           </Typography>
           {frameClosed ? (
             <Typography component="p" sx={{ mt: 1 }}>
@@ -163,7 +163,7 @@ export function OrderView({
       ) : null}
       {o.status === OrderStatus.Failed || o.status === OrderStatus.Cancelled ? (
         <Alert severity={o.status === OrderStatus.Failed ? 'error' : 'warning'} sx={{ mb: 2 }}>
-          <Typography component="p">{t(`shop.orders.${o.status}Text`)}</Typography>
+          <Typography component="p">{t(`orders.${o.status}Text`)}</Typography>
           {onOrderAgain ? (
             <Typography component="p" sx={{ mt: 1 }}>
               {stillInCart ? t('orderLines.inCartText') : t('orders.orderAgainText')}
@@ -173,7 +173,7 @@ export function OrderView({
       ) : null}
       {o.status === OrderStatus.Refunded ? (
         <Alert severity="info" sx={{ mb: 2 }}>
-          {t('shop.orders.refundedText')}
+          {t('orders.refundedText')}
         </Alert>
       ) : isPartlyRefunded(o) ? (
         <Alert severity="info" sx={{ mb: 2 }}>
@@ -245,12 +245,12 @@ export function OrderView({
         {/* "Paid with" only where money really moved; a pending order says how it is being paid. */}
         {o.paidAt && (o.status === OrderStatus.Paid || o.status === OrderStatus.Refunded) ? (
           <>
-            <dt>{t('shop.orders.paidWith')}</dt>
+            <dt>{t('orders.paidWith')}</dt>
             <dd>{t(`providers.${o.provider}`, { defaultValue: o.provider })}</dd>
           </>
         ) : pending ? (
           <>
-            <dt>{t('shop.orders.willPayWith')}</dt>
+            <dt>{t('orders.willPayWith')}</dt>
             <dd>{t(`providers.${o.provider}`, { defaultValue: o.provider })}</dd>
           </>
         ) : null}
@@ -265,10 +265,10 @@ export function OrderView({
       </Box>
       <ConfirmDialog
         open={confirmCancel && pending}
-        title={t('shop.orders.cancelTitle')}
-        text={t('shop.orders.cancelText', { ref: orderRef(o.iden) })}
-        confirmLabel={t('shop.orders.cancelConfirm')}
-        cancelLabel={t('shop.orders.keep')}
+        title={t('orders.cancelTitle')}
+        text={t('orders.cancelText', { ref: orderRef(o.iden) })}
+        confirmLabel={t('orders.cancelConfirm')}
+        cancelLabel={t('orders.keep')}
         busy={cancel.isPending}
         onConfirm={() => cancel.mutate()}
         onClose={() => setConfirmCancel(false)}

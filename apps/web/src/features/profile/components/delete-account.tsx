@@ -50,7 +50,7 @@ export function DeleteAccount({ user, onDeleted }: { user: User; onDeleted: () =
       else if (isApiError(error, 902) && method === 'password')
         setProblems({ password: t('validation.wrong_password') });
       else if (isApiError(error, 907) && (error.body.parameter === 'code' || error.body.parameter === 'recoveryCode'))
-        setProblems({ code: t(error.body.parameter === 'code' ? 'security.wrongCode' : 'security.wrongRecoveryCode') });
+        setProblems({ code: errorMessage(error) });
     },
   });
   const matches = confirm.trim().toLowerCase() === user.email.toLowerCase();

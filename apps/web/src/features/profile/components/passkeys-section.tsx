@@ -12,7 +12,6 @@ import { useTranslation } from '@/lib/i18n-react';
 import { passkeyNameSchema, type Passkey } from '@till/protocol';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
-import { isApiError } from '@/lib/api-error';
 import { formatDate } from '@/lib/format';
 import { useTill } from '@/lib/till';
 import { isCancelled, webauthn } from '@/lib/webauthn';
@@ -23,12 +22,7 @@ function usePasskeyError() {
   const { t } = useTranslation();
   const errorMessage = useErrorMessage();
   return (error: unknown) => {
-    if (isCancelled(error)) return t('passkeys.cancelled');
-    if (isApiError(error, 907)) {
-      const reason = error.body.reason ?? 'invalid';
-      return t(`passkeys.refused.${reason}`, { defaultValue: t('passkeys.refused.invalid') });
-    }
-    return errorMessage(error);
+    return isCancelled(error) ? t('passkeys.cancelled') : errorMessage(error);
   };
 }
 

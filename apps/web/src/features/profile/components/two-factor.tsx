@@ -12,7 +12,7 @@ import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
 import { ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { SubmitButton } from '@/components/submit-button';
-import { isApiError } from '@/lib/api-error';
+import { isApiError, messageKeys } from '@/lib/api-error';
 import { formatDate } from '@/lib/format';
 import { formLevelError, schemaResolver, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
@@ -56,7 +56,7 @@ function EnableForm({ setup, onEnabled }: { setup: TotpSetupData; onEnabled: (co
     onSuccess: onEnabled,
     onError: (error) => {
       if (isApiError(error, Code.InvalidInput) && error.body.parameter === 'code')
-        setError('code', { type: 'server', message: 'security.wrongCode' });
+        setError('code', { type: 'server', message: messageKeys(error)[0] ?? 'errors.907' });
       else showFieldError(error, setError, ['currentPassword']);
     },
   });
@@ -126,7 +126,7 @@ function DisableForm({ onDisabled }: { onDisabled: () => void }) {
     onSuccess: onDisabled,
     onError: (error) => {
       if (isApiError(error, Code.InvalidInput) && ['code', 'recoveryCode'].includes(error.body.parameter ?? ''))
-        setError('value', { type: 'server', message: recovery ? 'security.wrongRecoveryCode' : 'security.wrongCode' });
+        setError('value', { type: 'server', message: messageKeys(error)[0] ?? 'errors.907' });
       else showFieldError(error, setError, ['currentPassword']);
     },
   });

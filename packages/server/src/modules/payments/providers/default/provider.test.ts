@@ -76,7 +76,7 @@ describe.each(dialects)('default provider on %s', (dialect) => {
     expect(new URL(data.payment.url).searchParams.get('lang')).toBe('de');
     const html = await (await fetch(data.payment.url, { headers: { 'accept-language': 'en' } })).text();
     expect(html).toContain('<html lang="de">');
-    expect(html).toContain('100 Guthabenpunkte × 2');
+    expect(html).toContain('100 Credits × 2');
     // 2 x 1.99 - 10 % = 3.58 (rounded half up: 0.398 -> 0.40 off): German digits, the symbol after.
     expect(html).toMatch(/3,58\s\$ bezahlen/);
     expect(html).toMatch(/−0,40\s\$/);
