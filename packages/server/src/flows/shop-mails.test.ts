@@ -345,9 +345,9 @@ describe.each(dialects)('shop mails on %s', (dialect) => {
     const mail = await next(b.email, /^Till: Deine Quittung für Bestellung #/);
     expect(mail.subject).toBe(`Till: Deine Quittung für Bestellung ${ref(order.iden)}`);
     expect(mail.text).toContain(`Hallo Bea, danke für deine Bestellung ${ref(order.iden)}. Hier ist deine Quittung.`);
-    expect(mail.text).toContain('Monatsabo\n  Menge: 1, Stückpreis: 2,99 $, Summe: 2,99 $');
-    expect(mail.text).toContain('100 Credits\n  Menge: 1, Stückpreis: 1,99 $, Summe: 1,99 $');
-    expect(mail.text).toContain('Gesamt: 4,98 $');
+    expect(mail.text).toContain('Monatsabo\n  Menge: 1, Stückpreis: 2,99 $, Betrag: 2,99 $');
+    expect(mail.text).toContain('100 Credits\n  Menge: 1, Stückpreis: 1,99 $, Betrag: 1,99 $');
+    expect(mail.text).toContain('Summe: 4,98 $');
     expect(mail.text).toContain('Bezahlt mit: die Sandbox-Kasse');
     expect(mail.text).toContain(`Deine Bestellung: ${t.url}/orders/${order.iden}`);
     expect(mail.html).toContain('<html lang="de">');

@@ -203,15 +203,15 @@ const de: Texts = {
             appstore: 'den App Store',
             googleplay: 'Google Play',
             test: 'den Testkauf des Stores (es wurde kein Geld abgebucht)',
-            credits: 'dein Till-Guthaben',
+            credits: 'deine Till-Credits',
           } as Record<string, string>
         )[route] ?? route),
   receipt: {
     intro: (ref) => `danke für deine Bestellung ${ref}. Hier ist deine Quittung.`,
-    head: ['Produkt', 'Menge', 'Stückpreis', 'Summe'],
+    head: ['Produkt', 'Menge', 'Stückpreis', 'Betrag'],
     subtotal: 'Zwischensumme',
     coupon: (code) => `Gutschein ${code}`,
-    total: 'Gesamt',
+    total: 'Summe',
     paidAt: 'Bezahlt am',
     payment: 'Bezahlt mit',
   },

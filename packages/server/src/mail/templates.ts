@@ -155,7 +155,7 @@ const de: Catalog = {
     subject: 'Dein Till-Konto wurde gelöscht',
     intro: `Hallo ${name}, dein Till-Konto wurde gelöscht: Sitzungen, Passkeys, Dateien und persönliche Angaben sind entfernt.`,
     outro:
-      'Bestellungen und Guthabenbuchungen bleiben ohne deinen Namen und deine Adresse erhalten, wie es die Buchhaltung verlangt. Hast du das nicht veranlasst, antworte auf diese Nachricht.',
+      'Bestellungen und Credit-Buchungen bleiben ohne deinen Namen und deine Adresse erhalten, wie es die Buchhaltung verlangt. Hast du das nicht veranlasst, antworte auf diese Nachricht.',
   }),
   security_notice: (v) => ({
     subject: 'Eine Änderung an deinem Till-Konto',
