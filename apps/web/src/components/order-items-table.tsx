@@ -101,7 +101,9 @@ export function OrderItemsTable({ order }: { order: Order }) {
             {order.discount.amount ? (
               <TotalRow
                 label={
-                  order.couponCode ? t('checkout.summary.discountCode', { code: order.couponCode }) : t('orders.discount')
+                  order.couponCode
+                    ? t('checkout.summary.discountCode', { code: order.couponCode })
+                    : t('orders.discount')
                 }
                 value={`−${formatMoney(order.discount, lang)}`}
               />
