@@ -5,8 +5,8 @@
 //
 // Most of the suite waits (on databases, the SMTP server, Chromium), so it runs files in parallel even
 // on two cores; the browser tests run two files at a time, since each drives a Chromium and a server
-// of its own. The run with group commit off leaves PostgreSQL and Redis out: group commit is SQLite's
-// alone, and the first run has covered them. Arguments go to a single Vitest run instead:
+// of its own. The run with group commit off leaves PostgreSQL out (and the cluster suite, which needs
+// it): group commit is SQLite's alone, and the first run has covered PostgreSQL. Arguments go to a single Vitest run instead:
 // `npm test -- packages/server/src/files` (`TEST_SQLITE_GROUP_COMMIT=off npm test -- ...` for those
 // files with group commit off).
 import { spawn } from 'node:child_process';
@@ -67,7 +67,9 @@ const runs = [
     label: 'alone │',
     projects: ['server', 'integration'],
     workers: 2,
-    env: { TEST_SQLITE_GROUP_COMMIT: 'off', TEST_DATABASE_URL: '', TEST_REDIS_URL: '' },
+    // The cluster suite runs on PostgreSQL alone: it has nothing to run here.
+    args: ['--exclude=tests/cluster/**'],
+    env: { TEST_SQLITE_GROUP_COMMIT: 'off', TEST_DATABASE_URL: '' },
   },
 ];
 const codes = await Promise.all(
@@ -81,6 +83,7 @@ const codes = await Promise.all(
         'run',
         ...r.projects.map((p) => `--project=${p}`),
         `--maxWorkers=${r.workers}`,
+        ...(r.args ?? []),
         '--reporter=default',
         '--reporter=json',
         `--outputFile.json=${join(out, 'vitest', `${r.name}.json`)}`,

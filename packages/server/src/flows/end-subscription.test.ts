@@ -70,11 +70,11 @@ describe.each(dialects)('subscriptions as the buyer sees them on %s', (dialect) 
     expect(await listed(b.token, iden)).toEqual(before);
     expect(await monthly(b.token)).toMatchObject({ active: true, renews: true, expiresAt: before.subscription?.until });
 
-    const [first, second] = await Promise.all([
-      ok<{ order: Order }>(t, '/api/store/endSubscription', { token: b.token, iden }),
-      ok<{ order: Order }>(t, '/api/store/endSubscription', { token: b.token, iden }),
-    ]);
-    for (const answer of [first, second])
+    // Asked several times at once (a double tap, two devices): every answer says it is done.
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => ok<{ order: Order }>(t, '/api/store/endSubscription', { token: b.token, iden })),
+    );
+    for (const answer of answers)
       expect(answer.order.subscription).toEqual({
         until: before.subscription?.until,
         renews: false,

@@ -22,9 +22,13 @@ export async function endSubscription(
   const orders = deps.store.parts.orders;
   const [seen] = await orders.asSeen([found.order]);
   if (!seen) return fail.notFound('iden');
-  if (seen.subscription && !seen.subscription.renews && found.row.period_end_requested_at != null)
-    return { order: seen };
-  if (seen.subscription?.manage !== 'cancel') return fail.conflict(found.row.status, 'not_renewing');
+  if (seen.subscription?.manage !== 'cancel') {
+    // Asked before, perhaps by a request that noted it between the two reads above: done already.
+    const now = await loadOrder(deps.db, iden);
+    if (seen.subscription && !seen.subscription.renews && now?.row.period_end_requested_at != null)
+      return { order: seen };
+    return fail.conflict(found.row.status, 'not_renewing');
+  }
   const provider = deps.payments.providers.get(found.row.provider);
   if (!provider?.endAtPeriodEnd) return fail.conflict(found.row.status, 'not_renewing');
   const asked = await provider.endAtPeriodEnd(found.order);
