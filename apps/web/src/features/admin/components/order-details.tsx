@@ -8,6 +8,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { OrderStatus, type AdminOrder } from '@till/protocol';
 import { formatDate, formatMoney } from '@/lib/format';
+import { orderNumber } from '../order-number';
 
 /** Where an order's refund stands, in words; null when none was asked for. */
 export function useRefundState() {
@@ -22,7 +23,8 @@ export function useRefundState() {
 }
 
 /**
- * One order as an administrator needs it to answer a buyer or the provider: the provider's own
+ * One order as an administrator needs it to answer a buyer or the provider: what was bought, the
+ * coupon, every refund with its reason and who made it, the provider's own
  * references (to look the payment up in the provider's dashboard), where a refund stands, the
  * credits a refund or chargeback could not take back, and the end of a subscription.
  */
@@ -35,7 +37,7 @@ export function OrderDetailsDialog({ order, onClose }: { order: AdminOrder | nul
   const refund = o ? refundState(o) : null;
   return (
     <Dialog open={o !== null} onClose={onClose} aria-labelledby={`${id}-title`} fullWidth maxWidth="sm">
-      <DialogTitle id={`${id}-title`}>{t('admin.orderDetails', { iden: o?.iden ?? '' })}</DialogTitle>
+      <DialogTitle id={`${id}-title`}>{o ? t('admin.orderDetails', { iden: orderNumber(o.iden) }) : null}</DialogTitle>
       <DialogContent>
         {o ? (
           <Box
@@ -54,6 +56,27 @@ export function OrderDetailsDialog({ order, onClose }: { order: AdminOrder | nul
             <dd>{o.email}</dd>
             <dt>{t('orders.statusLabel')}</dt>
             <dd>{t(`orders.status.${o.status}`)}</dd>
+            <dt>{t('admin.items')}</dt>
+            <dd>
+              {/* A plain list for now; the buyer's order page's items table is to be shared here. */}
+              <Box component="ul" sx={{ m: 0, pl: 0, listStyle: 'none' }} aria-label={t('admin.items')}>
+                {o.items.map((i, n) => (
+                  <li key={`${i.productId}:${n}`}>
+                    {t('admin.itemLine', { title: i.title, count: i.quantity })}
+                    {i.price ? ` · ${formatMoney(i.price, lang)}` : ''}
+                    {!i.price && i.creditPrice !== null ? ` · ${t('store.credits', { count: i.creditPrice })}` : ''}
+                  </li>
+                ))}
+              </Box>
+            </dd>
+            <dt>{t('admin.coupon')}</dt>
+            <dd>
+              {o.couponCode
+                ? o.discount.amount
+                  ? t('admin.couponWithDiscount', { code: o.couponCode, amount: formatMoney(o.discount, lang) })
+                  : o.couponCode
+                : t('admin.noCoupon')}
+            </dd>
             <dt>{t('orders.route')}</dt>
             <dd>{t(`providers.${o.provider}`, { defaultValue: o.provider })}</dd>
             <dt>{t('orders.total')}</dt>
@@ -88,6 +111,29 @@ export function OrderDetailsDialog({ order, onClose }: { order: AdminOrder | nul
                 <dd>{refund}</dd>
               </>
             ) : null}
+            <dt>{t('admin.refundHistory')}</dt>
+            <dd>
+              {o.refunds.length ? (
+                <Box component="ul" sx={{ m: 0, pl: 0, listStyle: 'none' }} aria-label={t('admin.refundHistory')}>
+                  {o.refunds.map((r) => (
+                    <Box component="li" key={`${r.at}:${r.amount.amount}`} sx={{ mb: 0.5 }}>
+                      {t('admin.refundEntry', {
+                        amount: formatMoney(r.amount, lang),
+                        date: formatDate(r.at, lang),
+                        by: r.by ?? t('admin.refundByUnknown'),
+                      })}
+                      {' · '}
+                      {r.keptGrants ? t('admin.refundEntryMoneyOnly') : t('admin.refundEntryWhole')}
+                      <Box component="span" sx={{ display: 'block', color: 'text.secondary' }}>
+                        {r.reason ? t('admin.refundEntryReason', { reason: r.reason }) : t('admin.flagNoReason')}
+                      </Box>
+                    </Box>
+                  ))}
+                </Box>
+              ) : (
+                t('admin.noRefunds')
+              )}
+            </dd>
             {o.payment.sandbox ? (
               <>
                 <dt>{t('admin.sandboxOrder')}</dt>
