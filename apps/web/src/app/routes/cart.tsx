@@ -32,6 +32,7 @@ export function CheckoutRoute() {
     <Page title={t('checkout.title')} narrow>
       <CheckoutPanel
         signedIn={session.loggedIn}
+        storeHref={paths.home.href()}
         onNeedSignIn={() => setSignIn(true)}
         onPaid={(order) => void navigate(paths.order.href(order.iden))}
         onPaidInApp={() => void navigate(paths.orders.href())}

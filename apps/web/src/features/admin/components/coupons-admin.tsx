@@ -114,6 +114,7 @@ export function CouponsAdmin() {
               key: 'used',
               header: t('admin.used'),
               render: (c) => `${c.used}${c.usageLimit ? ` / ${c.usageLimit}` : ''}`,
+              hideOnPhone: true,
             },
             { key: 'batch', header: t('admin.batch'), render: (c) => c.batch ?? '', hideOnPhone: true },
             {
@@ -131,7 +132,7 @@ export function CouponsAdmin() {
               key: 'actions',
               header: t('shopAdmin.actions'),
               render: (c) => (
-                <Stack direction="row" sx={{ flexWrap: 'wrap' }}>
+                <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ alignItems: 'flex-start' }}>
                   <Button
                     onClick={() => {
                       setSaved(null);

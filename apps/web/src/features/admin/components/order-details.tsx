@@ -38,7 +38,8 @@ export function OrderDetailsDialog({ order, onClose }: { order: AdminOrder | nul
   return (
     <Dialog open={o !== null} onClose={onClose} aria-labelledby={`${id}-title`} fullWidth maxWidth="sm">
       <DialogTitle id={`${id}-title`}>{o ? t('admin.orderDetails', { iden: orderNumber(o.iden) }) : null}</DialogTitle>
-      <DialogContent>
+      {/* Focusable: a keyboard scrolls the details where they are taller than the screen. */}
+      <DialogContent tabIndex={0}>
         {o ? (
           <Box
             component="dl"

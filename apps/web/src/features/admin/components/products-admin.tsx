@@ -64,6 +64,7 @@ export function ProductsAdmin() {
             {
               key: 'active',
               header: t('admin.active'),
+              hideOnPhone: true,
               render: (p) => (
                 <Chip
                   size="small"

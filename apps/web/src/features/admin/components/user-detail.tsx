@@ -208,28 +208,25 @@ export function UserDetail({ userId, onBack }: { userId: string; onBack: () => v
         {orders.data?.orders.length ? (
           <Rows label={t('admin.orders')}>
             {orders.data.orders.map((o) => (
-              <ListItemButton
-                key={o.iden}
-                divider
-                onClick={() => setShowing(o)}
-                aria-label={t('admin.detailsNamed', { iden: orderNumber(o.iden) })}
-              >
-                <ListItemText
-                  primary={`${orderNumber(o.iden)} · ${o.items
-                    .map((i) => (i.quantity > 1 ? `${i.title} × ${i.quantity}` : i.title))
-                    .join(', ')}`}
-                  secondary={`${formatDate(o.createdAt, lang)} · ${t(`shopAdmin.status.${o.status}`)} · ${
-                    o.total.amount || !o.creditsSpent
-                      ? formatMoney(o.total, lang)
-                      : t('shopAdmin.creditsAmount', { count: o.creditsSpent })
-                  }${
-                    o.payment.refundedAmount
-                      ? ` · ${t('shopAdmin.refundedSoFar', { amount: formatMoney({ amount: o.payment.refundedAmount, currency: o.total.currency }, lang) })}`
-                      : ''
-                  }`}
-                  slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } } }}
-                />
-              </ListItemButton>
+              <ListItem key={o.iden} divider disablePadding>
+                <ListItemButton onClick={() => setShowing(o)} aria-haspopup="dialog">
+                  <ListItemText
+                    primary={`${orderNumber(o.iden)} · ${o.items
+                      .map((i) => (i.quantity > 1 ? `${i.title} × ${i.quantity}` : i.title))
+                      .join(', ')}`}
+                    secondary={`${formatDate(o.createdAt, lang)} · ${t(`shopAdmin.status.${o.status}`)} · ${
+                      o.total.amount || !o.creditsSpent
+                        ? formatMoney(o.total, lang)
+                        : t('shopAdmin.creditsAmount', { count: o.creditsSpent })
+                    }${
+                      o.payment.refundedAmount
+                        ? ` · ${t('shopAdmin.refundedSoFar', { amount: formatMoney({ amount: o.payment.refundedAmount, currency: o.total.currency }, lang) })}`
+                        : ''
+                    }`}
+                    slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } } }}
+                  />
+                </ListItemButton>
+              </ListItem>
             ))}
           </Rows>
         ) : null}

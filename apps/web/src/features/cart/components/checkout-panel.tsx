@@ -5,6 +5,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router-dom';
 import { OrderStatus, ProductType, type Money, type Order, type Provider } from '@till/protocol';
 import { PaymentRouteChoice } from '@/components/payment-route-choice';
 import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
@@ -44,8 +45,11 @@ export function CheckoutPanel({
   onPaid,
   onPayInFrame,
   onPaidInApp,
+  storeHref,
 }: {
   signedIn: boolean;
+  /** Where the catalog is: an empty checkout leads back to it. */
+  storeHref?: string;
   onNeedSignIn: () => void;
   onPaid: (order: Order) => void;
   onPayInFrame: (order: Order, payment: PaymentPage) => void;
@@ -126,7 +130,16 @@ export function CheckoutPanel({
     },
   });
 
-  if (!lines.length) return <EmptyState title={t('cart.empty')} />;
+  if (!lines.length)
+    return (
+      <EmptyState title={t('cart.empty')}>
+        {storeHref ? (
+          <Button component={RouterLink} to={storeHref} variant="contained">
+            {t('cart.browse')}
+          </Button>
+        ) : null}
+      </EmptyState>
+    );
   if (form.isPending) return <LoadingState />;
   if (form.isError) return <ErrorState error={form.error} onRetry={() => void form.refetch()} />;
   // Credits are always a route of their own (payWithCredits) when every product has a credit price.
@@ -288,7 +301,8 @@ export function CheckoutPanel({
           <Alert severity="warning">{t('checkout.noRoutes')}</Alert>
         )}
       </Box>
-      {buy.isError ? (
+      {/* Once the summary flags what the buyer owns, the server's refusal of it would say it twice. */}
+      {buy.isError && !(owned.length && isApiError(buy.error, 907) && buy.error.body.reason === 'owned') ? (
         <Alert severity="error" role="alert" sx={{ mt: 2 }}>
           {buyError(buy.error)}
         </Alert>
@@ -326,8 +340,19 @@ export function CheckoutPanel({
           {t('checkout.waitingForSignIn')}
         </Alert>
       ) : null}
+      {/* The summary's line already says it is owned, with its Remove; this tells a screen reader why Buy is off. */}
       {owned.length ? (
-        <Typography id="checkout-blocked" color="warning.dark" sx={{ mt: 2 }}>
+        <Typography
+          id="checkout-blocked"
+          sx={{
+            position: 'absolute',
+            width: '1px',
+            height: '1px',
+            overflow: 'hidden',
+            clipPath: 'inset(50%)',
+            whiteSpace: 'nowrap',
+          }}
+        >
           {t('shop.summary.ownedBlocked')}
         </Typography>
       ) : null}

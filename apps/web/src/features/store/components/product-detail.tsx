@@ -5,8 +5,9 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router-dom';
 import type { Product } from '@till/protocol';
-import { ErrorState, LoadingState } from '@/components/states';
+import { EmptyState, ErrorState, LoadingState } from '@/components/states';
 import { usePageTitle } from '@/lib/use-page-title';
 import { useTill } from '@/lib/till';
 import { useOwnedProducts } from '@/lib/use-owned';
@@ -18,8 +19,11 @@ export function ProductDetail({
   idOrAlias,
   onAddToCart,
   onBuy,
+  storeHref,
 }: {
   idOrAlias: string;
+  /** Where the store's catalog is: a product that is not there sends the visitor back to it. */
+  storeHref: string;
   onAddToCart: (product: Product) => void;
   onBuy: (product: Product) => void;
 }) {
@@ -31,7 +35,14 @@ export function ProductDetail({
   usePageTitle(product?.title ?? t('store.product'));
   if (query.isPending) return <LoadingState />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
-  if (!product) return <Alert severity="warning">{t('store.notFound')}</Alert>;
+  if (!product)
+    return (
+      <EmptyState title={t('store.notFound')}>
+        <Button component={RouterLink} to={storeHref} variant="contained">
+          {t('store.backToStore')}
+        </Button>
+      </EmptyState>
+    );
   return (
     <Box component="article" sx={{ maxWidth: 720 }}>
       <Typography variant="h4" component="h1" gutterBottom sx={{ fontWeight: 600 }}>
