@@ -112,7 +112,7 @@ describe("the platform's web side", () => {
 
   it('refreshes the catalog when the app comes back to the foreground', async () => {
     await page.goto('/');
-    await page.getByRole('button', { name: 'Add 100 credits to the cart' }).waitFor();
+    await page.getByRole('button', { name: 'Add to cart: 100 credits' }).waitFor();
     const asked: string[] = [];
     page.on('request', (r) => {
       if (r.url().includes('/api/store/products')) asked.push(r.url());
@@ -134,6 +134,6 @@ describe("the platform's web side", () => {
     await setVisibility('hidden');
     await setVisibility('visible');
     await expect.poll(() => asked.length).toBeGreaterThan(0);
-    await page.getByRole('button', { name: 'Add 100 credits, now renamed to the cart' }).waitFor();
+    await page.getByRole('button', { name: 'Add to cart: 100 credits, now renamed' }).waitFor();
   });
 });

@@ -52,7 +52,7 @@ describe('the phone app', () => {
     await signIn(page, user, PASSWORD);
     await page.getByRole('button', { name: /^Account of/ }).waitFor();
     await page.goto(`${PHONE_ORIGIN}/`);
-    await page.getByRole('button', { name: 'Add Pro unlock to the cart' }).waitFor();
+    await page.getByRole('button', { name: 'Add to cart: Pro unlock' }).waitFor();
     expect(apiCalls.length).toBeGreaterThan(0);
     expect(apiCalls.filter((u) => !u.startsWith(`${env.url}/`))).toEqual([]);
     // The shell's own behaviour ran through the bridge: the splash screen is hidden once the app is up.
@@ -116,7 +116,7 @@ describe('the phone app', () => {
       expect(login.code).toBe(900);
       await other.open('/');
       // The app has read the (empty) preferences: what the earlier version left is found on the next start.
-      await other.page.getByRole('button', { name: 'Add Pro unlock to the cart' }).waitFor();
+      await other.page.getByRole('button', { name: 'Add to cart: Pro unlock' }).waitFor();
       const session = JSON.stringify({
         token: login.token,
         issuedAt: Math.floor(Date.now() / 1000),

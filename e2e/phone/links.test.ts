@@ -42,7 +42,7 @@ describe('links into the phone app', () => {
   it('opens a reset link while the app runs, and ignores links of other hosts and other pages', async () => {
     phone = await openPhone(env);
     await phone.open('/');
-    await phone.page.getByRole('button', { name: 'Add Pro unlock to the cart' }).waitFor();
+    await phone.page.getByRole('button', { name: 'Add to cart: Pro unlock' }).waitFor();
     await expect.poll(() => phone.native.listens('App', 'appUrlOpen'), WAIT).toBe(true);
 
     await phone.native.openUrl(`https://elsewhere.example/reset/abc`);

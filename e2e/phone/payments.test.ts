@@ -42,7 +42,7 @@ describe('paying a web route from the phone app', () => {
   it('opens the sandbox page in the system browser, follows the order, and comes back through the return link', async () => {
     const { page, native } = phone;
     await page.goto(`${PHONE_ORIGIN}/`);
-    await page.getByRole('button', { name: 'Add Pro unlock to the cart' }).click();
+    await page.getByRole('button', { name: 'Add to cart: Pro unlock' }).click();
     await page.goto(`${PHONE_ORIGIN}/cart`);
     await page.getByRole('link', { name: 'Checkout' }).click();
     await page.getByRole('radio', { name: /Sandbox checkout/ }).check();

@@ -141,7 +141,7 @@ describe('the Android app with Google Play, web payments hidden (the default)', 
 
     const workshop = page.getByRole('listitem').filter({ hasText: 'Live workshop' });
     await workshop.getByText('Not available in the app.').waitFor();
-    expect(await workshop.getByRole('button', { name: 'Add Live workshop to the cart' }).count()).toBe(0);
+    expect(await workshop.getByRole('button', { name: 'Add to cart: Live workshop' }).count()).toBe(0);
     expect(await workshop.getByText('$49.00').count()).toBe(0);
     await page.goto(`${PHONE_ORIGIN}/products/workshop`);
     await waitForText(page, 'This product is not available in the app.', 20_000);
@@ -152,7 +152,7 @@ describe('the Android app with Google Play, web payments hidden (the default)', 
   it('buys two packs of credits through Google Play: each verified by the server, the orders paid and 200 credits granted', async () => {
     const { page, native } = phone!;
     await page.goto(`${PHONE_ORIGIN}/`);
-    await page.getByRole('button', { name: 'Add 100 credits to the cart' }).click();
+    await page.getByRole('button', { name: 'Add to cart: 100 credits' }).click();
     await page.goto(`${PHONE_ORIGIN}/cart`);
     await page.getByRole('button', { name: 'One more 100 credits' }).click();
     await page.getByRole('link', { name: 'Checkout' }).click();
@@ -193,7 +193,7 @@ describe('the Android app with Google Play, web payments hidden (the default)', 
   it('offers credits bought elsewhere beside the store, and no web route', async () => {
     const { page } = phone!;
     await page.goto(`${PHONE_ORIGIN}/`);
-    await page.getByRole('button', { name: 'Add Pro unlock to the cart' }).click();
+    await page.getByRole('button', { name: 'Add to cart: Pro unlock' }).click();
     await page.goto(`${PHONE_ORIGIN}/checkout`);
     await page.getByRole('radio', { name: /Google Play/ }).waitFor(WAIT);
     expect(await routesOffered(page)).toEqual(['googleplay', 'credits']);
@@ -277,8 +277,8 @@ describe('the Android app while the server shows web payments in the apps', () =
     await workshop.getByText("Not sold in the app's store.").waitFor(WAIT);
     expect(await workshop.getByText('$49.00').count()).toBe(1);
     expect(await workshop.getByText('Not available in the app.').count()).toBe(0);
-    expect(await workshop.getByRole('button', { name: 'Add Live workshop to the cart' }).count()).toBe(1);
-    await page.getByRole('button', { name: 'Add 100 credits to the cart' }).click();
+    expect(await workshop.getByRole('button', { name: 'Add to cart: Live workshop' }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Add to cart: 100 credits' }).click();
     await page.goto(`${PHONE_ORIGIN}/checkout`);
     await page.getByRole('radio', { name: /Google Play/ }).waitFor(WAIT);
     expect(await routesOffered(page)).toEqual(['googleplay', 'default']);

@@ -39,6 +39,19 @@ export function shopOwner(viewport: Viewport): void {
     const member = `member.${tag}@example.test`;
     let adminToken = '';
     let paidIden = '';
+    /** The paid order as its buyer reads it, and as the admin screens name it. */
+    const paidNumber = () => `#${paidIden.slice(-6).toUpperCase()}`;
+
+    /** Each button is whole inside the screen's width: nothing to scroll sideways to. */
+    async function expectWithinScreen(buttons: ReturnType<Page['getByRole']>): Promise<void> {
+      const width = viewport.width;
+      for (const button of await buttons.all()) {
+        const box = await button.boundingBox();
+        expect(box, 'a button that is not drawn').not.toBeNull();
+        expect((box?.x ?? 0) + (box?.width ?? 0), `${await button.textContent()} cut off`).toBeLessThanOrEqual(width);
+        expect(box?.x ?? -1).toBeGreaterThanOrEqual(0);
+      }
+    }
 
     /** Registers through the API and confirms through the mailed link. */
     async function confirmedAccount(email: string, name: string): Promise<void> {
@@ -110,7 +123,7 @@ export function shopOwner(viewport: Viewport): void {
       expect(await bp.getByText('Pro unlock', { exact: true }).count()).toBe(0);
       await checkScreen(bp, viewport, 'admin-01-catalog-de');
 
-      await bp.getByRole('button', { name: 'Pro freischalten in den Warenkorb legen' }).click();
+      await bp.getByRole('button', { name: 'In den Warenkorb: Pro freischalten' }).click();
       await bp.goto('/checkout');
       await bp.getByRole('radio', { name: /Sandbox-Kasse/ }).check();
       await bp.getByRole('button', { name: 'Kaufen', exact: true }).click();
@@ -195,7 +208,21 @@ export function shopOwner(viewport: Viewport): void {
       await checkScreen(ap, viewport, 'admin-05-coupon-edit');
       await dialog.getByRole('button', { name: 'Save' }).click();
       await dialog.waitFor({ state: 'detached' });
-      await ap.getByText('30 % off').first().waitFor();
+      await ap.getByRole('status').getByText(`Coupon ${code} saved.`).waitFor();
+      await ap.getByText('30% off').first().waitFor();
+      // Found by the start of its code; another code is not listed with it.
+      await ap.getByRole('searchbox', { name: 'Code, its start, or batch' }).fill(code.slice(0, -2).toLowerCase());
+      await ap.getByRole('button', { name: 'Search', exact: true }).click();
+      await ap.waitForFunction(
+        (c) =>
+          Array.from(document.querySelectorAll('table[aria-label="Coupons"] tbody tr')).every((r) =>
+            r.textContent?.includes(c),
+          ),
+        code,
+      );
+      await ap.getByRole('table', { name: 'Coupons' }).getByText(code, { exact: true }).waitFor();
+      await expectWithinScreen(ap.getByRole('table', { name: 'Coupons' }).getByRole('button'));
+      await checkScreen(ap, viewport, 'admin-05b-coupon-found');
       await ap.getByRole('button', { name: `Switch off coupon ${code}` }).click();
       await waitForText(ap, `Coupon ${code} is switched off: buyers are told it is no longer valid.`);
       await checkScreen(ap, viewport, 'admin-06-coupon-off');
@@ -220,25 +247,75 @@ export function shopOwner(viewport: Viewport): void {
       await ap.getByRole('heading', { name: 'Karl Käufer' }).waitFor();
       for (const section of ['Orders', 'Credits', 'Files', 'Sessions', 'Flags'])
         await ap.getByRole('heading', { name: section, exact: true }).waitFor();
-      await ap.getByRole('list', { name: 'Orders' }).getByText('Pro unlock').waitFor();
-      await ap.getByRole('list', { name: 'Sessions' }).waitFor();
+      await ap.getByRole('list', { name: 'Orders' }).getByText(`${paidNumber()} · Pro unlock`).waitFor();
+      const sessions = ap.getByRole('list', { name: 'Sessions' });
+      await sessions.waitFor();
+      // Devices by name, never the raw user-agent string (the test's sign-in sends light-my-request's).
+      await sessions.getByRole('listitem').first().waitFor();
+      expect(await sessions.getByText(/lightMyRequest|Mozilla\/5\.0/).count()).toBe(0);
       await checkScreen(ap, viewport, 'admin-09-user-detail');
+      // An order of theirs opens to its details.
+      await ap.getByRole('list', { name: 'Orders' }).getByRole('button', { name: paidNumber() }).click();
+      const details = ap.getByRole('dialog', { name: `Order ${paidNumber()}` });
+      await details.getByRole('list', { name: 'Items' }).getByText('Pro unlock').waitFor();
+      await checkScreen(ap, viewport, 'admin-09b-user-order');
+      await details.getByRole('button', { name: 'Close' }).click();
+      await details.waitFor({ state: 'detached' });
     });
 
     it('refunds part of an order: money only, the buyer keeps the product', async () => {
       await ap.goto('/admin?tab=orders');
-      await ap.getByRole('table', { name: 'Orders' }).waitFor();
-      await ap.getByRole('button', { name: `Refund order ${paidIden}` }).click();
+      const table = ap.getByRole('table', { name: 'Orders' });
+      await table.waitFor();
+      // Listed by the number the buyer sees, with the buyer's address; no iden anywhere.
+      await table.getByText(paidNumber(), { exact: true }).waitFor();
+      await table.getByText(buyer).first().waitFor();
+      expect(await ap.getByText(paidIden).count()).toBe(0);
+      await expectWithinScreen(table.getByRole('button'));
+      await ap.getByRole('button', { name: `Refund order ${paidNumber()}` }).click();
       const dialog = ap.getByRole('dialog', { name: 'Refund the order?' });
+      await dialog.getByText('what it granted is taken back', { exact: false }).waitFor();
       await dialog.getByRole('radio', { name: /Money only/ }).check();
+      // The text follows the choice: money only takes nothing back.
+      await dialog
+        .getByText('Nothing is taken back: the buyer keeps what the order granted.', { exact: false })
+        .waitFor();
+      expect(await dialog.getByText('what it granted is taken back', { exact: false }).count()).toBe(0);
       await fill(dialog, /Amount/, '1.50');
       await fill(dialog, /Reason/, 'Late delivery');
+      await dialog.getByText(`$1.50 of order ${paidNumber()} goes back to ${buyer}.`, { exact: false }).waitFor();
       await checkScreen(ap, viewport, 'admin-10-partial-refund');
       await dialog.getByRole('button', { name: 'Refund' }).click();
-      await proveItsMe(ap, PASSWORD, `$1.50 of order ${paidIden} refunded; the buyer keeps what it granted.`);
-      await waitForText(ap, `$1.50 of order ${paidIden} refunded; the buyer keeps what it granted.`);
+      await proveItsMe(ap, PASSWORD, `$1.50 of order ${paidNumber()} refunded; the buyer keeps what it granted.`);
+      await waitForText(ap, `$1.50 of order ${paidNumber()} refunded; the buyer keeps what it granted.`);
       await waitForText(ap, '$1.50 refunded');
       await checkScreen(ap, viewport, 'admin-11-refunded-part');
+
+      // Found by the number as the buyer reads it out, and by part of the buyer's address.
+      const search = ap.getByRole('searchbox', { name: 'Order number or e-mail' });
+      const rows = () => ap.locator('table[aria-label="Orders"] tbody tr').count();
+      await search.fill(paidNumber().toLowerCase());
+      await search.press('Enter');
+      await expect.poll(rows).toBe(1);
+      await table.getByText(paidNumber(), { exact: true }).waitFor();
+      await search.fill(`nobody.${tag}`);
+      await search.press('Enter');
+      await waitForText(ap, `No order matches “nobody.${tag}”.`);
+      await checkScreen(ap, viewport, 'admin-11b-orders-none-found');
+      await search.fill(`KAEUFER.${tag}`);
+      await ap.getByRole('button', { name: 'Search', exact: true }).click();
+      await table.getByText(paidNumber(), { exact: true }).waitFor();
+
+      // Its details: what was bought, and the refund with its reason and who made it.
+      await ap.getByRole('button', { name: `Details of order ${paidNumber()}` }).click();
+      const details = ap.getByRole('dialog', { name: `Order ${paidNumber()}` });
+      await details.getByRole('list', { name: 'Items' }).getByText('Pro unlock').waitFor();
+      const refunds = details.getByRole('list', { name: 'Refunds' });
+      await refunds.getByText(`by ${admin}`, { exact: false }).waitFor();
+      await refunds.getByText('Reason: Late delivery').waitFor();
+      await refunds.getByText('money only, the buyer kept what the order granted', { exact: false }).waitFor();
+      await checkScreen(ap, viewport, 'admin-11c-order-details');
+      await details.getByRole('button', { name: 'Close' }).click();
       const order = (await env.app.call('/api/admin/orders/list', {
         token: adminToken,
         userId: undefined,
@@ -283,6 +360,8 @@ export function shopOwner(viewport: Viewport): void {
       await checkScreen(ap, viewport, 'admin-12-product-dialog');
       await dialog.getByRole('button', { name: 'Save' }).click();
       await dialog.waitFor({ state: 'detached' });
+      await ap.getByRole('status').getByText('Product “Quarterly” created.').waitFor();
+      await expectWithinScreen(ap.getByRole('table', { name: 'Products' }).getByRole('button'));
 
       const saved = (await adminProducts()).find((p) => p.alias === alias);
       expect(saved?.grants.period).toBe('P3M');
@@ -302,6 +381,7 @@ export function shopOwner(viewport: Viewport): void {
       await checkScreen(ap, viewport, 'admin-13-custom-period');
       await edit.getByRole('button', { name: 'Save' }).click();
       await edit.waitFor({ state: 'detached' });
+      await ap.getByRole('status').getByText('Product “Quarterly” saved.').waitFor();
       expect((await adminProducts()).find((p) => p.alias === alias)?.grants.period).toBe('P10D');
 
       // The German buyer sees the German title.

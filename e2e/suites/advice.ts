@@ -18,7 +18,7 @@ const WORDS = {
     password: 'Password',
     signIn: 'Sign in',
     account: 'Account of Kim',
-    addMonthly: 'Add Monthly subscription to the cart',
+    addMonthly: 'Add to cart: Monthly subscription',
     coupon: 'Coupon code',
     apply: 'Apply',
     redeem: 'Redeem',

@@ -350,7 +350,7 @@ export function journey(viewport: Viewport): void {
       await page.goto('/checkout');
       await fill(page, 'Coupon code', code);
       await page.getByRole('button', { name: 'Apply' }).click();
-      await waitForText(page, '25 % off');
+      await waitForText(page, '25% off');
       await buyWithDefault(page);
       await payOnSandbox(page);
       await waitForText(page, `(${code})`);

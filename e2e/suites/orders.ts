@@ -74,7 +74,7 @@ export function orders(viewport: Viewport): void {
 
     it('shows each line with its unit price and amount, a subtotal that adds up, and what two packs gave', async () => {
       await addToCartFromCatalog(page, '100 credits');
-      await page.getByRole('button', { name: 'Add 100 credits to the cart' }).click();
+      await page.getByRole('button', { name: 'Add to cart: 100 credits' }).click();
       await page.getByRole('link', { name: 'Cart, 2 items' }).waitFor();
       await page.goto('/checkout');
       await buyWithDefault(page);

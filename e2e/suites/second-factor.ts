@@ -72,6 +72,17 @@ export function twoStepSignIn(viewport: Viewport): void {
       const secret = parsed.searchParams.get('secret') ?? '';
       const shown = (await page.getByTestId('totp-secret').textContent())?.replace(/\s+/g, '');
       expect(shown).toBe(secret);
+      // A phone cannot scan its own screen: it opens the authenticator app with the same URI instead.
+      // (A wide screen, which a phone can scan, leaves it out.)
+      const open = page.locator('a[href^="otpauth:"]');
+      expect(await open.getAttribute('href')).toBe(uri);
+      expect(await open.isVisible()).toBe(viewport.name === 'phone');
+      if (viewport.name === 'phone') await page.getByRole('link', { name: 'Open in your authenticator app' }).waitFor();
+      // Beside the key, a button copies it (without the spaces it is shown with).
+      await ctx.grantPermissions(['clipboard-read', 'clipboard-write']);
+      await page.getByRole('button', { name: 'Copy the key' }).click();
+      await waitForText(page, 'The key is copied.');
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
 
       const totp = new TOTP({ secret: Secret.fromBase32(secret) });
       const section = page.getByRole('region', { name: 'Two-step sign-in' });

@@ -70,7 +70,7 @@ export async function payOnSandbox(page: Page): Promise<string> {
 
 export async function addToCartFromCatalog(page: Page, title: string): Promise<void> {
   await page.goto('/');
-  await page.getByRole('button', { name: `Add ${title} to the cart` }).click();
+  await page.getByRole('button', { name: `Add to cart: ${title}` }).click();
 }
 
 /**

@@ -119,6 +119,21 @@ describe('ApiClient account calls', () => {
     expect(api.session.isValid()).toBe(false);
   });
 
+  it('ends one session by its id, and forgets this one only when it was this one', async () => {
+    let current = false;
+    const { api, requests } = client((req) =>
+      req.url === 'api/login' ? { body: authOk } : { body: { code: 900, data: { ended: true, current } } },
+    );
+    await api.login({ email: 'ada@example.test', password: 'pw' });
+    await api.endSession('other-session');
+    expect(requests[1]?.url).toBe('api/auth/endSession');
+    expect(requests[1]?.body).toEqual({ token: 'tok-1', id: 'other-session' });
+    expect(api.session.isValid()).toBe(true);
+    current = true;
+    await api.endSession('this-session');
+    expect(api.session.isValid()).toBe(false);
+  });
+
   it('keeps the user from getUserInfo and updateInfo in the session', async () => {
     const { api } = client((req) =>
       req.url === 'api/login' ? { body: authOk } : { body: { code: 900, user: fakeUser({ level: 9, name: 'Boss' }) } },

@@ -15,6 +15,7 @@ import {
   type RegisterRequest,
   type ResetPasswordRequest,
   type RevokeSessionsResponse,
+  type EndSessionResponse,
   type SessionsResponse,
   type UpdateInfoRequest,
   type UserResponse,
@@ -375,5 +376,23 @@ export class ApiClient {
    */
   revokeSessions(): Promise<Answer<RevokeSessionsResponse>> {
     return this.transport.call<RevokeSessionsResponse>({ path: Paths.revokeSessions, token: 'required' });
+  }
+
+  /**
+   * Ends one of the user's sessions, named by the `id` {@link sessions} lists (904 when the user has no
+   * such session). Ending this very session signs the client out too.
+   *
+   * @example
+   * const res = await api.endSession(session.id);
+   * if (res.code === 900 && !res.data.current) say('Signed out on that device');
+   */
+  async endSession(id: string): Promise<Answer<EndSessionResponse>> {
+    const res = await this.transport.call<EndSessionResponse>({
+      path: Paths.endSession,
+      fields: { id },
+      token: 'required',
+    });
+    if (res.code === 900 && res.data.current) this.session.clear('logout');
+    return res;
   }
 }

@@ -79,3 +79,19 @@ export const revokeSessionsResponse = z.object({
   data: z.object({ revoked: z.number().int() }),
 });
 export type RevokeSessionsResponse = z.infer<typeof revokeSessionsResponse>;
+
+/**
+ * POST /api/auth/endSession: ends one of the caller's own sessions, named by the `id` the sessions
+ * list shows (never its token). 904 `id` when no live session of the caller has it, another user's
+ * included. Ending the caller's own session signs it out like logout.
+ *
+ * @example
+ * endSessionRequest.parse({ token, id: session.id })
+ */
+export const endSessionRequest = z.object({ token, id: z.string().min(1).max(64) });
+export type EndSessionRequest = z.infer<typeof endSessionRequest>;
+export const endSessionResponse = z.object({
+  code: z.literal(900),
+  data: z.object({ ended: z.literal(true), current: z.boolean() }),
+});
+export type EndSessionResponse = z.infer<typeof endSessionResponse>;

@@ -288,11 +288,25 @@ export const orderPaymentSchema = z.object({
 });
 export type OrderPayment = z.infer<typeof orderPaymentSchema>;
 
+/** One refund an administrator made: how much, whether the buyer kept what the order granted, why and who. */
+export const adminRefundSchema = z.object({
+  amount: moneySchema,
+  /** The money only: the buyer kept the credits, ownership or time the order granted. */
+  keptGrants: z.boolean(),
+  reason: z.string().nullable(),
+  /** The administrator's e-mail; null when the refund came from elsewhere or the account is gone. */
+  by: z.string().nullable(),
+  at: z.string(),
+});
+export type AdminRefund = z.infer<typeof adminRefundSchema>;
+
 /** An order with its buyer and its payment, as administrators list them. */
 export const adminOrderSchema = orderSchema.extend({
   userId: z.string(),
   email: z.string(),
   payment: orderPaymentSchema,
+  /** Administrators' refunds of the order, oldest first, with why and who (its buyer's `refunds` say less). */
+  refundHistory: z.array(adminRefundSchema),
 });
 export type AdminOrder = z.infer<typeof adminOrderSchema>;
 
@@ -305,6 +319,11 @@ export const adminOrdersListRequest = pageRequest.extend({
   couponCode: z.string().trim().max(64).optional(),
   from: isoTime.optional(),
   to: isoTime.optional(),
+  /**
+   * The order's number as buyers see it (the last six characters of its iden, `#30310E`; with or
+   * without `#`, any case) or part of the buyer's e-mail address.
+   */
+  query: z.string().trim().max(254).optional(),
 });
 export type AdminOrdersListRequest = z.input<typeof adminOrdersListRequest>;
 export const adminOrdersListData = z.object({ orders: z.array(adminOrderSchema), total: z.number().int() });

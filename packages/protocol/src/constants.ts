@@ -120,6 +120,7 @@ export const Paths = {
   logout: 'api/auth/logout',
   sessions: 'api/auth/sessions',
   revokeSessions: 'api/auth/revokeSessions',
+  endSession: 'api/auth/endSession',
   getCoupon: 'api/store/getCoupon',
   redeemCoupon: 'api/store/redeemCoupon',
   payWithCredits: 'api/auth/payWithCredits',

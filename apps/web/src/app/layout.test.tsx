@@ -70,6 +70,6 @@ describe('Layout', () => {
     ]);
     expect(shown.filter((text) => /\b[a-z]+\.[a-zA-Z]+/.test(text))).toEqual([]);
     expect(screen.getByRole('link', { name: 'Admin' })).toBeVisible();
-    expect(screen.getByRole('button', { name: 'Add Pro unlock to the cart' })).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Add to cart: Pro unlock' })).toBeVisible();
   });
 });

@@ -40,6 +40,8 @@ export function DataTable<T>({
   const current = Math.min(page, lastPage);
   const visible = perPage === -1 ? rows : rows.slice(current * perPage, current * perPage + perPage);
   const phoneHidden = { display: { xs: 'none', sm: 'table-cell' } };
+  // On a phone the cells give up some padding so that every column, the actions last, fits the width.
+  const cell = (c: Column<T>) => ({ px: { xs: 1, sm: 2 }, ...(c.hideOnPhone ? phoneHidden : {}) });
   return (
     <Paper variant="outlined">
       {/* Focusable so that keyboard users can scroll a table wider than a phone screen. */}
@@ -48,7 +50,7 @@ export function DataTable<T>({
           <TableHead>
             <TableRow>
               {columns.map((c) => (
-                <TableCell key={c.key} sx={c.hideOnPhone ? phoneHidden : undefined}>
+                <TableCell key={c.key} sx={cell(c)}>
                   {c.header}
                 </TableCell>
               ))}
@@ -58,7 +60,7 @@ export function DataTable<T>({
             {visible.map((row) => (
               <TableRow key={rowKey(row)} hover>
                 {columns.map((c) => (
-                  <TableCell key={c.key} sx={c.hideOnPhone ? phoneHidden : undefined}>
+                  <TableCell key={c.key} sx={cell(c)}>
                     {c.render(row)}
                   </TableCell>
                 ))}

@@ -42,3 +42,32 @@ export function formatBytes(bytes: number, lang: string): string {
   }
   return `${new Intl.NumberFormat(lang, { maximumFractionDigits: i ? 1 : 0 }).format(v)} ${units[i]}`;
 }
+
+const AGO_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['minute', 1],
+  ['hour', 60],
+  ['day', 24],
+  ['week', 7],
+  ['month', 4.35],
+  ['year', 12],
+];
+
+/**
+ * How long ago a moment was, as the reader's locale says it: "2 hours ago", "vor 3 Tagen", "this
+ * minute". A moment in the future (a clock ahead of this one) reads as now.
+ */
+export function formatAgo(iso: string | null | undefined, lang: string, now = Date.now()): string {
+  if (!iso) return '';
+  const at = new Date(iso).getTime();
+  if (Number.isNaN(at)) return iso;
+  const format = new Intl.RelativeTimeFormat(lang, { numeric: 'auto' });
+  let value = Math.max(0, now - at) / 60_000;
+  let unit: Intl.RelativeTimeFormatUnit = 'minute';
+  // Minutes first; each next unit once the value reaches its size (60 minutes make an hour, ...).
+  for (const [name, size] of AGO_STEPS.slice(1)) {
+    if (value < size) break;
+    value /= size;
+    unit = name;
+  }
+  return format.format(Math.floor(value) ? -Math.floor(value) : 0, unit);
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testI18n } from '@/test/render';
 import { ApiError, messageKeys } from './api-error';
+import { formatAgo } from './format';
 import { orderRef } from './order-ref';
 import { parsePeriod, periodText } from './period';
 import { serverUrl } from './server-url';
@@ -63,5 +64,27 @@ describe('order references and server addresses', () => {
     expect(serverUrl('/api/files/avatar/x', 'https://till.example/')).toBe('https://till.example/api/files/avatar/x');
     expect(serverUrl('https://cdn.example/a.png', 'https://till.example')).toBe('https://cdn.example/a.png');
     expect(serverUrl(null)).toBeUndefined();
+  });
+});
+
+describe('how long ago, in words', () => {
+  const now = Date.parse('2026-11-27T18:00:00Z');
+  const ago = (ms: number, lang = 'en') => formatAgo(new Date(now - ms).toISOString(), lang, now);
+  it.each([
+    [20_000, 'this minute'],
+    [5 * 60_000, '5 minutes ago'],
+    [2 * 3_600_000 + 59 * 60_000, '2 hours ago'],
+    [26 * 3_600_000, 'yesterday'],
+    [3 * 86_400_000, '3 days ago'],
+    [15 * 86_400_000, '2 weeks ago'],
+    [400 * 86_400_000, 'last year'],
+    // A clock ahead of this one does not make a session used in the future.
+    [-60_000, 'this minute'],
+  ])('reads %i ms back as "%s"', (ms, words) => {
+    expect(ago(ms)).toBe(words);
+  });
+
+  it('speaks the reader’s language', () => {
+    expect(ago(2 * 3_600_000, 'de')).toBe('vor 2 Stunden');
   });
 });

@@ -26,7 +26,7 @@ describe('texts', () => {
     const german = new Set(paths(de));
     expect([...english].filter((key) => !german.has(key)).sort(), 'missing in de.json').toEqual([]);
     expect([...german].filter((key) => !english.has(key)).sort(), 'missing in en.json or en.screens.json').toEqual([]);
-    // The plural forms i18next asks for in each language are the ones written.
+    // The plural forms Intl.PluralRules asks for in each language are the ones written.
     for (const [lang, keys] of [
       ['en', english],
       ['de', german],

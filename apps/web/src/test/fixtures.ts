@@ -60,6 +60,7 @@ export function testAdminOrder(over: Partial<AdminOrder> = {}): AdminOrder {
       refundedAmount: 0,
       sandbox: false,
     },
+    refundHistory: [],
     ...over,
   };
 }

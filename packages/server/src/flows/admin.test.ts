@@ -3,7 +3,7 @@ import { DefaultProvider } from '../modules/payments/providers/default/provider.
 import { startTestApp, type TestApp } from '../test-support/app.js';
 import { dialects } from '../test-support/db.js';
 import { anAdmin, expectLedgerMatchesBalances, giveCredits, ok } from '../test-support/store.js';
-import { confirmedUser, registerUser } from '../test-support/users.js';
+import { confirmedUser, registerUser, uniqueEmail } from '../test-support/users.js';
 
 const ADMIN_CALLS: [string, Record<string, unknown>][] = [
   ['/api/admin/products/list', {}],
@@ -189,6 +189,74 @@ describe.each(dialects)('store administration on %s', (dialect) => {
       to: new Date(Date.now() - 60_000).toISOString(),
     });
     expect(none.total).toBe(0);
+  });
+
+  it("finds orders by the number buyers see and by part of the buyer's e-mail", async () => {
+    const tag = Math.random().toString(36).slice(2, 8);
+    const b = await registerUser(t, { email: uniqueEmail(`ann_${tag}.`) });
+    const other = await registerUser(t, { email: uniqueEmail(`annx${tag}.`) });
+    const first = await payByProvider(b.token, 'credits-100');
+    const second = await payByProvider(b.token, 'credits-100');
+    const theirs = await payByProvider(other.token, 'credits-100');
+    type Found = { orders: { iden: string; email: string }[]; total: number };
+    const find = (query: string, more: Record<string, unknown> = {}) =>
+      ok<Found>(t, '/api/admin/orders/list', { token: admin.token, query, ...more });
+
+    // The number as the buyer reads it: the last six characters of the iden, upper case, with `#`.
+    const number = `#${second.slice(-6).toUpperCase()}`;
+    expect((await find(number)).orders.map((o) => o.iden)).toEqual([second]);
+    expect((await find(second.slice(-6).toLowerCase())).orders.map((o) => o.iden)).toEqual([second]);
+    expect((await find(`#${theirs.slice(-6)}`)).orders.map((o) => o.iden)).toEqual([theirs]);
+    // Part of the e-mail, any case; `_` is an underscore, not "any character".
+    const byMail = await find(`ANN_${tag}`);
+    expect(byMail.total).toBe(2);
+    expect(byMail.orders.map((o) => o.iden)).toEqual([second, first]);
+    expect(byMail.orders.every((o) => o.email === b.email)).toBe(true);
+    expect((await find(`ann${tag}`)).total).toBe(0);
+    expect((await find(`annx${tag}`)).orders.map((o) => o.iden)).toEqual([theirs]);
+    expect((await find('%')).total).toBe(0);
+    // The search narrows the other filters, never widens them.
+    expect((await find(`ann_${tag}`, { status: 'pending' })).total).toBe(0);
+  });
+
+  it('lists the refunds of an order with their reasons and who made them', async () => {
+    const me = await t.call('/api/auth/getUserInfo', { token: admin.token });
+    const adminEmail = (me.user as { email: string }).email;
+    const b = await registerUser(t);
+    const iden = await payByProvider(b.token, 'credits-100');
+    type Listed = { orders: { iden: string; refundHistory: unknown[] }[] };
+    const before = await ok<Listed>(t, '/api/admin/orders/list', { token: admin.token, userId: b.userId });
+    expect(before.orders[0]?.refundHistory).toEqual([]);
+    await ok(t, '/api/admin/orders/refund', {
+      token: admin.token,
+      iden,
+      reason: 'charged twice',
+      amount: 100,
+      keepGrants: true,
+    });
+    const refunded = await ok<{ order: { refundHistory: unknown[] } }>(t, '/api/admin/orders/refund', {
+      token: admin.token,
+      iden,
+      reason: 'asked for the rest',
+    });
+    const listed = await ok<Listed>(t, '/api/admin/orders/list', { token: admin.token, userId: b.userId });
+    expect(listed.orders[0]?.refundHistory).toEqual(refunded.order.refundHistory);
+    expect(refunded.order.refundHistory).toEqual([
+      {
+        amount: { amount: 100, currency: expect.any(String) },
+        keptGrants: true,
+        reason: 'charged twice',
+        by: adminEmail,
+        at: expect.any(String),
+      },
+      {
+        amount: { amount: expect.any(Number), currency: expect.any(String) },
+        keptGrants: false,
+        reason: 'asked for the rest',
+        by: adminEmail,
+        at: expect.any(String),
+      },
+    ]);
   });
 
   it('refunds a paid order, reversing its grants, and refuses what cannot be refunded with 912', async () => {

@@ -102,6 +102,7 @@ describe('transport, headers, documents and logs', () => {
       '/api/auth/logout',
       '/api/auth/sessions',
       '/api/auth/revokeSessions',
+      '/api/auth/endSession',
     ]) {
       expect(doc.paths[path]?.post, path).toBeDefined();
     }

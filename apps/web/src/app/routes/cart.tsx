@@ -35,6 +35,7 @@ export function CheckoutRoute() {
         signedIn={session.loggedIn}
         initialCoupon={search.get('coupon') ?? ''}
         redeemHref={(code) => paths.credits.href(code)}
+        storeHref={paths.home.href()}
         onNeedSignIn={() => setSignIn(true)}
         onPaid={(order) => void navigate(paths.order.href(order.iden))}
         onPaidInApp={() => void navigate(paths.orders.href())}

@@ -16,6 +16,7 @@ export function ProductRoute() {
     <PageFrame>
       <ProductDetail
         idOrAlias={id}
+        storeHref={paths.home.href()}
         onAddToCart={(p) => {
           cart.add(p.id);
           setAdded(p.title);

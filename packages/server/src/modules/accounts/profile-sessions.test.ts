@@ -177,6 +177,54 @@ describe.each(dialects)('profile and sessions on %s', (dialect) => {
     expect((after.data as { sessions: unknown[] }).sessions).toHaveLength(1);
   });
 
+  it("ends one chosen session by its id, keeps the others, and refuses another user's", async () => {
+    const u = await registerUser(t);
+    const laptop = await login(u.email);
+    const phone = await login(u.email);
+    const stranger = await registerUser(t);
+    const sessionsOf = async (token: unknown) =>
+      ((await t.call('/api/auth/sessions', { token })).data as { sessions: { id: string; current: boolean }[] })
+        .sessions;
+    const phoneId = (await sessionsOf(phone.token)).find((s) => s.current)?.id ?? '';
+    // The public id is not the token, nor does the token end the session in its place.
+    expect(phoneId).not.toBe(phone.token);
+    expect(await t.call('/api/auth/endSession', { token: laptop.token, id: phone.token })).toEqual({
+      code: 904,
+      parameter: 'id',
+    });
+    // Someone else cannot end it, nor learn that it exists.
+    expect(await t.call('/api/auth/endSession', { token: stranger.token, id: phoneId })).toEqual({
+      code: 904,
+      parameter: 'id',
+    });
+    expect((await t.call('/api/auth/getUserInfo', { token: phone.token })).code).toBe(900);
+
+    expect(await t.call('/api/auth/endSession', { token: laptop.token, id: phoneId })).toEqual({
+      code: 900,
+      data: { ended: true, current: false },
+    });
+    expect(await t.call('/api/auth/getUserInfo', { token: phone.token })).toEqual({ code: 901 });
+    expect((await t.call('/api/auth/getUserInfo', { token: u.token })).code).toBe(900);
+    expect((await t.call('/api/auth/getUserInfo', { token: laptop.token })).code).toBe(900);
+    expect((await sessionsOf(laptop.token)).map((s) => s.id)).not.toContain(phoneId);
+    // Ended once, it is not there to end again.
+    expect(await t.call('/api/auth/endSession', { token: laptop.token, id: phoneId })).toEqual({
+      code: 904,
+      parameter: 'id',
+    });
+    const log = await t.call('/api/auth/securityLog', { token: laptop.token, page: 1, pageSize: 10 });
+    expect(JSON.stringify(log)).toContain('sessions_revoked');
+
+    // Its own session's id ends it like a sign-out.
+    const laptopId = (await sessionsOf(laptop.token)).find((s) => s.current)?.id ?? '';
+    expect(await t.call('/api/auth/endSession', { token: laptop.token, id: laptopId })).toEqual({
+      code: 900,
+      data: { ended: true, current: true },
+    });
+    expect(await t.call('/api/auth/getUserInfo', { token: laptop.token })).toEqual({ code: 901 });
+    expect((await t.call('/api/auth/getUserInfo', { token: u.token })).code).toBe(900);
+  });
+
   it('gives level 2 once the e-mail is confirmed, and 9 to a configured administrator', async () => {
     const u = await registerUser(t);
     const admin = await registerUser(t, { email: adminEmail });

@@ -1,5 +1,7 @@
 import {
   authSuccess,
+  endSessionRequest,
+  endSessionResponse,
   genResetLinkRequest,
   Level,
   loginRequest,
@@ -127,6 +129,19 @@ export function registerAccountRoutes(calls: CallRegistry, accounts: AccountsSer
     request: tokenRequest,
     response: revokeSessionsResponse,
     handler: async (_input, ctx) => ({ data: { revoked: await accounts.revokeOtherSessions(ctx.caller, ctx) } }),
+  });
+
+  calls.define({
+    path: '/api/auth/endSession',
+    summary: "End one of the user's own sessions by its id (904 when the user has no such session).",
+    tag,
+    auth: Level.Registered,
+    request: endSessionRequest,
+    response: endSessionResponse,
+    handler: async (input, ctx) => {
+      const ended = await accounts.endSession(ctx.caller, input.id, ctx);
+      return ended instanceof Failure ? ended : { data: { ended: true as const, current: ended.current } };
+    },
   });
 
   calls.define({

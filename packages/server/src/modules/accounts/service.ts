@@ -184,6 +184,10 @@ export class AccountsService {
     return this.sessions.revokeOtherSessions(...args);
   }
 
+  endSession(...args: Parameters<SessionFlows['endSession']>): ReturnType<SessionFlows['endSession']> {
+    return this.sessions.endSession(...args);
+  }
+
   resendConfirmation(
     ...args: Parameters<LinkFlows['resendConfirmation']>
   ): ReturnType<LinkFlows['resendConfirmation']> {

@@ -83,6 +83,30 @@ export class SessionFlows extends AccountsPart {
   }
 
   /**
+   * Ends one of the caller's own live sessions, named by its id (never its token): 904 `id` when
+   * the caller has no live session with that id, so another user's session cannot be ended nor
+   * told to exist. Ending the caller's own session is a logout; ending another is logged.
+   */
+  async endSession(caller: Caller, id: string, client: ClientInfo): Promise<Outcome<{ current: boolean }>> {
+    const res = await this.deps.db
+      .deleteFrom('sessions')
+      .where('id', '=', id)
+      .where('user_id', '=', caller.userId)
+      .where('expires_at', '>', this.now())
+      .executeTakeFirst();
+    if (!Number(res.numDeletedRows)) return fail.notFound('id');
+    const current = id === caller.sessionId;
+    if (!current)
+      await this.securityLog.write({
+        userId: caller.userId,
+        kind: 'sessions_revoked',
+        ...client,
+        detail: { count: 1 },
+      });
+    return { current };
+  }
+
+  /**
    * Proves the password (and the second factor when it is on) again on the caller's session, under
    * the login's failure budgets: credential changes and administrators' sensitive actions then stand
    * for {@link STEP_UP_TTL_S} seconds.

@@ -1,4 +1,5 @@
 import type { AdminOrder, Order, OrderStatusValue } from '@till/protocol';
+import { sql } from 'kysely';
 import { iso, pageOf, type Executor } from '../../db/rows.js';
 import { withItems } from './order-view.js';
 
@@ -11,6 +12,17 @@ export interface OrderFilters {
   /** ISO times: created at or after `from`, before `to`. */
   from?: string | undefined;
   to?: string | undefined;
+  /** The order's number as buyers see it (`#30310E`, any case) or part of the buyer's e-mail address. */
+  query?: string | undefined;
+}
+
+/** The number buyers see for an order, `#` left out: the last six characters of its iden (the web app's `orderRef`). */
+const ORDER_NUMBER = /^#?([0-9a-z]{6})$/i;
+
+/** A LIKE pattern that finds `text` as itself (`%`, `_` and `\` included), inside or at the end. */
+function likePattern(text: string, where: 'inside' | 'end'): string {
+  const escaped = text.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`);
+  return where === 'end' ? `%${escaped}` : `%${escaped}%`;
 }
 
 function filtered(x: Executor, f: OrderFilters) {
@@ -21,6 +33,20 @@ function filtered(x: Executor, f: OrderFilters) {
   if (f.couponCode) q = q.where('orders.coupon_code', '=', f.couponCode.toUpperCase());
   if (f.from) q = q.where('orders.created_at', '>=', Date.parse(f.from));
   if (f.to) q = q.where('orders.created_at', '<', Date.parse(f.to));
+  if (f.query) {
+    const email = likePattern(f.query, 'inside');
+    const number = ORDER_NUMBER.exec(f.query)?.[1];
+    const buyers = x
+      .selectFrom('users')
+      .select('users.id')
+      .where(sql<boolean>`lower(users.email) like ${email} escape '\\'`);
+    q = q.where((eb) =>
+      eb.or([
+        eb('orders.user_id', 'in', buyers),
+        ...(number ? [eb(sql<string>`lower(orders.id)`, 'like', likePattern(number, 'end'))] : []),
+      ]),
+    );
+  }
   return q;
 }
 
@@ -44,7 +70,7 @@ export async function listOrders(
   return { orders: await withItems(x, rows), total: Number(count.n) };
 }
 
-/** Orders with their buyers and payments, for administrators (three queries, whatever the page size). */
+/** Orders with their buyers, payments and refunds, for administrators (four queries, whatever the page size). */
 export async function listAdminOrders(
   x: Executor,
   f: OrderFilters,
@@ -86,6 +112,23 @@ async function withBuyersAndPayments(x: Executor, orders: Order[]): Promise<Admi
     .orderBy('created_at')
     .orderBy('ref')
     .execute();
+  const refunds = await x
+    .selectFrom('order_refunds')
+    .leftJoin('users', 'users.id', 'order_refunds.admin_id')
+    .select([
+      'order_refunds.order_id',
+      'order_refunds.amount',
+      'order_refunds.currency',
+      'order_refunds.keeps_grants',
+      'order_refunds.reason',
+      'order_refunds.created_at',
+      'users.email',
+      'users.deleted_at',
+    ])
+    .where('order_refunds.order_id', 'in', idens)
+    .orderBy('order_refunds.created_at')
+    .orderBy('order_refunds.id')
+    .execute();
   const byOrder = new Map(rows.map((r) => [r.id, r]));
   return orders.map((o) => {
     const row = byOrder.get(o.iden);
@@ -101,6 +144,15 @@ async function withBuyersAndPayments(x: Executor, orders: Order[]): Promise<Admi
         refundedAmount: row?.refunded_amount ?? 0,
         sandbox: row?.sandbox === 1,
       },
+      refundHistory: refunds
+        .filter((r) => r.order_id === o.iden)
+        .map((r) => ({
+          amount: { amount: r.amount, currency: r.currency },
+          keptGrants: r.keeps_grants === 1,
+          reason: r.reason,
+          by: r.email != null && r.deleted_at == null ? r.email : null,
+          at: iso(r.created_at),
+        })),
     };
   });
 }

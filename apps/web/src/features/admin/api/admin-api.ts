@@ -30,7 +30,7 @@ export const adminKeys = {
   products: ['admin', 'products'] as const,
   coupons: ['admin', 'coupons'] as const,
   users: ['admin', 'users'] as const,
-  orders: (status: string) => ['admin', 'orders', status] as const,
+  orders: (status: string, query = '') => ['admin', 'orders', status, query] as const,
   usersSearch: (query: string, page: number, pageSize: number) =>
     ['admin', 'users', 'search', query, page, pageSize] as const,
   user: (userId: string) => ['admin', 'user', userId] as const,
@@ -48,11 +48,17 @@ export async function saveProduct(till: Till, product: ProductInput) {
   return (await serviceData<AdminProductSaveData>(till, StorePaths.adminProductsSave, { product })).product;
 }
 
-export function useAdminCoupons() {
+/** Coupons, newest first; `query` is a code's start or a batch. */
+export function useAdminCoupons(query = '') {
   const till = useTill();
   return useQuery({
-    queryKey: adminKeys.coupons,
-    queryFn: () => serviceData<AdminCouponsListData>(till, StorePaths.adminCouponsList, { page: 1, pageSize: 100 }),
+    queryKey: [...adminKeys.coupons, query],
+    queryFn: () =>
+      serviceData<AdminCouponsListData>(till, StorePaths.adminCouponsList, {
+        page: 1,
+        pageSize: 100,
+        ...(query ? { query } : {}),
+      }),
   });
 }
 
@@ -89,15 +95,17 @@ export async function adjustCredits(till: Till, userId: string, amount: number, 
   return serviceData<AdminCreditsAdjustData>(till, StorePaths.adminCreditsAdjust, { userId, amount, reason });
 }
 
-export function useAdminOrders(status: string) {
+/** Orders, newest first, by status; `query` is an order's number as buyers see it or part of the buyer's e-mail. */
+export function useAdminOrders(status: string, query = '') {
   const till = useTill();
   return useQuery({
-    queryKey: adminKeys.orders(status),
+    queryKey: adminKeys.orders(status, query),
     queryFn: () =>
       serviceData<AdminOrdersListData>(till, StorePaths.adminOrdersList, {
         page: 1,
         pageSize: 100,
         ...(status ? { status } : {}),
+        ...(query ? { query } : {}),
       }),
   });
 }

@@ -121,11 +121,14 @@ export function CouponDialog({
   bulk,
   open,
   onClose,
+  onSaved,
   coupon = null,
 }: {
   bulk: boolean;
   open: boolean;
   onClose: () => void;
+  /** Told the code of a coupon saved one by one, before the dialog closes (a batch shows its own codes). */
+  onSaved?: (code: string) => void;
   coupon?: AdminCoupon | null;
 }) {
   const { t } = useTranslation();
@@ -145,7 +148,8 @@ export function CouponDialog({
   const mutation = useMutation({
     mutationFn: async (f: Fields) => {
       if (!bulk) {
-        await saveCoupon(till, toCoupon(f, coupon));
+        const saved = await saveCoupon(till, toCoupon(f, coupon));
+        onSaved?.(saved.code);
         return null;
       }
       const b = toBulk(f);

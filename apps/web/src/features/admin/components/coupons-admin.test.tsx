@@ -32,7 +32,10 @@ function server(initial: AdminCoupon[], save?: (body: Record<string, unknown>) =
   const calls: { path: string; body: Record<string, unknown> }[] = [];
   const till = fakeTill((path, body) => {
     calls.push({ path, body });
-    if (path === 'api/admin/coupons/list') return { code: 900, data: { coupons, total: coupons.length } };
+    if (path === 'api/admin/coupons/list') {
+      const found = coupons.filter((c) => !body.query || c.code.startsWith(String(body.query).toUpperCase()));
+      return { code: 900, data: { coupons: found, total: found.length } };
+    }
     if (path === 'api/admin/coupons/setActive') {
       coupons = coupons.map((c) => (c.code === body.code ? { ...c, active: Boolean(body.active) } : c));
       return { code: 900, data: { coupon: coupons.find((c) => c.code === body.code) } };
@@ -78,6 +81,7 @@ describe('CouponsAdmin', () => {
     await user.type(percent, '20');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(await screen.findByRole('status')).toHaveTextContent('Coupon SPRING saved.');
     expect(calls.find((c) => c.path === 'api/admin/coupons/save')?.body.coupon).toMatchObject({
       code: 'SPRING',
       percentOff: 20,
@@ -86,6 +90,25 @@ describe('CouponsAdmin', () => {
       minTotal: { amount: 500, currency: 'USD' },
       active: true,
     });
+  });
+
+  it('finds coupons on the server by the start of their code, and says when none matches', async () => {
+    const { till, calls } = server([coupon(), coupon({ code: 'SUMMER' })]);
+    renderWithApp(<CouponsAdmin />, { till });
+    const user = userEvent.setup();
+    const table = await screen.findByRole('table', { name: 'Coupons' });
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    const search = screen.getByRole('searchbox', { name: 'Code, its start, or batch' });
+    await user.type(search, 'sum{Enter}');
+    await waitFor(() =>
+      expect(within(screen.getByRole('table', { name: 'Coupons' })).getAllByRole('row')).toHaveLength(2),
+    );
+    expect(within(screen.getByRole('table', { name: 'Coupons' })).getByText('SUMMER')).toBeInTheDocument();
+    expect(calls.filter((c) => c.path === 'api/admin/coupons/list').at(-1)?.body).toMatchObject({ query: 'sum' });
+    await user.clear(search);
+    await user.type(search, 'WINTER');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('No coupon matches “WINTER”.')).toBeInTheDocument();
   });
 
   it("puts the server's reason on the field it names", async () => {

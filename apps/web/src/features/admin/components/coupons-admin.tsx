@@ -1,7 +1,9 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n-react';
@@ -23,7 +25,10 @@ export function CouponsAdmin() {
   const till = useTill();
   const client = useQueryClient();
   const errorMessage = useAdminErrorMessage();
-  const query = useAdminCoupons();
+  const [search, setSearch] = useState('');
+  const [find, setFind] = useState('');
+  const query = useAdminCoupons(find);
+  const [saved, setSaved] = useState<{ code: string; created: boolean } | null>(null);
   const [dialog, setDialog] = useState<'one' | 'bulk' | null>(null);
   const [editing, setEditing] = useState<AdminCoupon | null>(null);
   const toggle = useMutation({
@@ -39,13 +44,49 @@ export function CouponsAdmin() {
   return (
     <>
       <Stack direction="row" spacing={1} sx={{ mb: 2, flexWrap: 'wrap', gap: 1 }}>
-        <Button variant="contained" onClick={() => setDialog('one')}>
+        <Button
+          variant="contained"
+          onClick={() => {
+            setSaved(null);
+            setDialog('one');
+          }}
+        >
           {t('admin.newCoupon')}
         </Button>
         <Button variant="outlined" onClick={() => setDialog('bulk')}>
           {t('admin.bulkCodes')}
         </Button>
       </Stack>
+      <Box
+        component="form"
+        role="search"
+        aria-label={t('admin.couponSearchLabel')}
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFind(search.trim());
+        }}
+        sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'flex-start', mb: 2 }}
+      >
+        <TextField
+          type="search"
+          label={t('admin.couponSearch')}
+          value={search}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            if (!e.target.value.trim()) setFind('');
+          }}
+          slotProps={{ htmlInput: { maxLength: 64 } }}
+          sx={{ flex: '1 1 200px' }}
+        />
+        <Button type="submit" variant="outlined" sx={{ mt: 1 }}>
+          {t('admin.search')}
+        </Button>
+      </Box>
+      {saved ? (
+        <Alert severity="success" role="status" sx={{ mb: 2 }} onClose={() => setSaved(null)}>
+          {t(saved.created ? 'admin.couponCreated' : 'admin.couponSaved', { code: saved.code })}
+        </Alert>
+      ) : null}
       {toggle.isError ? (
         <Alert severity="error" role="alert" sx={{ mb: 2 }}>
           {errorMessage(toggle.error)}
@@ -58,7 +99,9 @@ export function CouponsAdmin() {
       ) : null}
       {query.isPending ? <LoadingState /> : null}
       {query.isError ? <ErrorState error={query.error} onRetry={() => void query.refetch()} /> : null}
-      {query.data && !query.data.coupons.length ? <EmptyState title={t('admin.noCoupons')} /> : null}
+      {query.data && !query.data.coupons.length ? (
+        <EmptyState title={find ? t('admin.noCouponsFound', { query: find }) : t('admin.noCoupons')} />
+      ) : null}
       {query.data?.coupons.length ? (
         <DataTable<AdminCoupon>
           label={t('admin.coupons')}
@@ -71,6 +114,7 @@ export function CouponsAdmin() {
               key: 'used',
               header: t('admin.used'),
               render: (c) => `${c.used}${c.usageLimit ? ` / ${c.usageLimit}` : ''}`,
+              hideOnPhone: true,
             },
             { key: 'batch', header: t('admin.batch'), render: (c) => c.batch ?? '', hideOnPhone: true },
             {
@@ -88,8 +132,14 @@ export function CouponsAdmin() {
               key: 'actions',
               header: t('admin.actions'),
               render: (c) => (
-                <Stack direction="row" sx={{ flexWrap: 'wrap' }}>
-                  <Button onClick={() => setEditing(c)} aria-label={t('admin.editNamed', { name: c.code })}>
+                <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ alignItems: 'flex-start' }}>
+                  <Button
+                    onClick={() => {
+                      setSaved(null);
+                      setEditing(c);
+                    }}
+                    aria-label={t('admin.editNamed', { name: c.code })}
+                  >
                     {t('admin.edit')}
                   </Button>
                   <Button
@@ -108,9 +158,23 @@ export function CouponsAdmin() {
           ]}
         />
       ) : null}
-      {dialog ? <CouponDialog bulk={dialog === 'bulk'} open onClose={() => setDialog(null)} /> : null}
+      {dialog ? (
+        <CouponDialog
+          bulk={dialog === 'bulk'}
+          open
+          onClose={() => setDialog(null)}
+          onSaved={(code) => setSaved({ code, created: true })}
+        />
+      ) : null}
       {editing ? (
-        <CouponDialog key={editing.code} bulk={false} open coupon={editing} onClose={() => setEditing(null)} />
+        <CouponDialog
+          key={editing.code}
+          bulk={false}
+          open
+          coupon={editing}
+          onClose={() => setEditing(null)}
+          onSaved={(code) => setSaved({ code, created: false })}
+        />
       ) : null}
     </>
   );

@@ -9,6 +9,7 @@ import { useTranslation } from '@/lib/i18n-react';
 import { OrderStatus, type AdminOrder } from '@till/protocol';
 import { OrderItemsTable } from '@/components/order-items-table';
 import { formatDate, formatMoney } from '@/lib/format';
+import { orderNumber } from '../order-number';
 
 /** Where an order's refund stands, in words; null when none was asked for. */
 export function useRefundState() {
@@ -23,7 +24,8 @@ export function useRefundState() {
 }
 
 /**
- * One order as an administrator needs it to answer a buyer or the provider: the provider's own
+ * One order as an administrator needs it to answer a buyer or the provider: what was bought, the
+ * coupon, every refund with its reason and who made it, the provider's own
  * references (to look the payment up in the provider's dashboard), where a refund stands, the
  * credits a refund or chargeback could not take back, and the end of a subscription; then its items
  * with their prices, as the buyer sees them.
@@ -37,8 +39,9 @@ export function OrderDetailsDialog({ order, onClose }: { order: AdminOrder | nul
   const refund = o ? refundState(o) : null;
   return (
     <Dialog open={o !== null} onClose={onClose} aria-labelledby={`${id}-title`} fullWidth maxWidth="sm">
-      <DialogTitle id={`${id}-title`}>{t('admin.orderDetails', { iden: o?.iden ?? '' })}</DialogTitle>
-      <DialogContent>
+      <DialogTitle id={`${id}-title`}>{o ? t('admin.orderDetails', { iden: orderNumber(o.iden) }) : null}</DialogTitle>
+      {/* Focusable: a keyboard scrolls the details where they are taller than the screen. */}
+      <DialogContent tabIndex={0}>
         {o ? (
           <Box
             component="dl"
@@ -56,6 +59,14 @@ export function OrderDetailsDialog({ order, onClose }: { order: AdminOrder | nul
             <dd>{o.email}</dd>
             <dt>{t('orders.statusLabel')}</dt>
             <dd>{t(`admin.orderStatus.${o.status}`)}</dd>
+            <dt>{t('admin.coupon')}</dt>
+            <dd>
+              {o.couponCode
+                ? o.discount.amount
+                  ? t('admin.couponWithDiscount', { code: o.couponCode, amount: formatMoney(o.discount, lang) })
+                  : o.couponCode
+                : t('admin.noCoupon')}
+            </dd>
             <dt>{t('orders.route')}</dt>
             <dd>{t(`providers.${o.provider}`, { defaultValue: o.provider })}</dd>
             <dt>{t('orders.total')}</dt>
@@ -90,6 +101,29 @@ export function OrderDetailsDialog({ order, onClose }: { order: AdminOrder | nul
                 <dd>{refund}</dd>
               </>
             ) : null}
+            <dt>{t('admin.refundHistory')}</dt>
+            <dd>
+              {o.refundHistory.length ? (
+                <Box component="ul" sx={{ m: 0, pl: 0, listStyle: 'none' }} aria-label={t('admin.refundHistory')}>
+                  {o.refundHistory.map((r) => (
+                    <Box component="li" key={`${r.at}:${r.amount.amount}`} sx={{ mb: 0.5 }}>
+                      {t('admin.refundEntry', {
+                        amount: formatMoney(r.amount, lang),
+                        date: formatDate(r.at, lang),
+                        by: r.by ?? t('admin.refundByUnknown'),
+                      })}
+                      {' · '}
+                      {r.keptGrants ? t('admin.refundEntryMoneyOnly') : t('admin.refundEntryWhole')}
+                      <Box component="span" sx={{ display: 'block', color: 'text.secondary' }}>
+                        {r.reason ? t('admin.refundEntryReason', { reason: r.reason }) : t('admin.flagNoReason')}
+                      </Box>
+                    </Box>
+                  ))}
+                </Box>
+              ) : (
+                t('admin.noRefunds')
+              )}
+            </dd>
             {o.payment.sandbox ? (
               <>
                 <dt>{t('admin.sandboxOrder')}</dt>

@@ -38,8 +38,8 @@ describe('OrdersAdmin', () => {
   it("shows an order's provider references", async () => {
     const { till } = server([cardOrder]);
     renderWithApp(<OrdersAdmin />, { till });
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Details of order o-card' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Order o-card' });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Details of order #O-CARD' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Order #O-CARD' });
     const refs = within(dialog).getByRole('list', { name: 'Provider references' });
     expect(
       within(refs)
@@ -53,6 +53,88 @@ describe('OrdersAdmin', () => {
     expect(within(dialog).queryByText('Subscription ended')).not.toBeInTheDocument();
   });
 
+  it('asks the server for the number or e-mail typed, and says when nothing matches', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    const till = fakeTill((path, body) => {
+      if (path !== 'api/admin/orders/list') return { code: 904, parameter: 'path' };
+      bodies.push(body);
+      const orders = body.query === '#O-CARD' ? [cardOrder] : body.query ? [] : [cardOrder, testAdminOrder()];
+      return { code: 900, data: { orders, total: orders.length } };
+    });
+    signInFake(till, 9);
+    renderWithApp(<OrdersAdmin />, { till });
+    const user = userEvent.setup();
+    const table = await screen.findByRole('table', { name: 'Orders' });
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    // Orders are named by the number their buyers see, never by their iden.
+    expect(within(table).getByText('#O-CARD')).toBeInTheDocument();
+    expect(within(table).queryByText('o-card')).not.toBeInTheDocument();
+    expect(within(table).getByRole('columnheader', { name: 'Actions' })).toBeInTheDocument();
+    const search = screen.getByRole('searchbox', { name: 'Order number or e-mail' });
+    await user.type(search, ' #O-CARD {Enter}');
+    await waitFor(() =>
+      expect(within(screen.getByRole('table', { name: 'Orders' })).getAllByRole('row')).toHaveLength(2),
+    );
+    expect(bodies.at(-1)).toMatchObject({ query: '#O-CARD' });
+    await user.clear(search);
+    await user.type(search, 'nobody@example.test');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('No order matches “nobody@example.test”.')).toBeInTheDocument();
+    await user.clear(search);
+    expect(await screen.findByRole('table', { name: 'Orders' })).toBeInTheDocument();
+    expect(bodies.at(-1)).not.toHaveProperty('query');
+  });
+
+  it('shows what was bought, the coupon and every refund with its reason and who made it', async () => {
+    const order = testAdminOrder({
+      ...cardOrder,
+      items: [
+        {
+          productId: 'p1',
+          alias: 'pro',
+          title: 'Pro unlock',
+          price: { amount: 199, currency: 'USD' },
+          creditPrice: null,
+          quantity: 2,
+        },
+      ],
+      couponCode: 'TENOFF',
+      discount: { amount: 40, currency: 'USD' },
+      refundHistory: [
+        {
+          amount: { amount: 50, currency: 'USD' },
+          keptGrants: true,
+          reason: 'late delivery',
+          by: 'olga@example.test',
+          at: '2026-01-02T10:00:00.000Z',
+        },
+        {
+          amount: { amount: 25, currency: 'USD' },
+          keptGrants: false,
+          reason: null,
+          by: null,
+          at: '2026-01-03T10:00:00.000Z',
+        },
+      ],
+    });
+    const { till } = server([order]);
+    renderWithApp(<OrdersAdmin />, { till });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Details of order #O-CARD' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Order #O-CARD' });
+    // The items table the buyer's order page shows: quantity, unit price and line total.
+    const line = within(within(dialog).getByRole('table')).getByRole('row', { name: /^Pro unlock/ });
+    expect(line).toHaveTextContent('Pro unlock2 × $1.992$1.99$3.98');
+    expect(within(dialog).getByText('TENOFF (−$0.40)')).toBeInTheDocument();
+    const refunds = within(within(dialog).getByRole('list', { name: 'Refunds' })).getAllByRole('listitem');
+    expect(refunds[0]).toHaveTextContent(
+      `$0.50 on ${formatDate('2026-01-02T10:00:00.000Z', 'en')} by olga@example.test · money only, the buyer kept what the order granted`,
+    );
+    expect(refunds[0]).toHaveTextContent('Reason: late delivery');
+    expect(refunds[1]).toHaveTextContent('$0.25');
+    expect(refunds[1]).toHaveTextContent('by someone no longer on record · what the order granted was taken back');
+    expect(refunds[1]).toHaveTextContent('no reason given');
+  });
+
   it("marks a store's test purchase in the list and in its details", async () => {
     const review = testAdminOrder({
       ...testOrder({ status: 'paid', provider: 'appstore' }),
@@ -62,8 +144,8 @@ describe('OrdersAdmin', () => {
     const { till } = server([review, cardOrder]);
     renderWithApp(<OrdersAdmin />, { till });
     expect(await screen.findAllByText('Test purchase')).toHaveLength(1);
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Details of order o-review' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Order o-review' });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Details of order #REVIEW' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Order #REVIEW' });
     expect(within(dialog).getByText('Test purchase')).toBeInTheDocument();
     expect(within(dialog).getByText(/no money was taken/)).toBeInTheDocument();
   });
@@ -93,11 +175,11 @@ describe('OrdersAdmin', () => {
     const waiting = `Refund asked of the provider on ${date}; waiting for its confirmation`;
     // In the list: the paid order whose refund waits for the provider says so, and cannot be refunded twice.
     expect(await screen.findByText(waiting)).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Refund order o-req' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Refund order #O-REQ' })).not.toBeInTheDocument();
 
     const user = userEvent.setup();
-    await user.click(screen.getByRole('button', { name: 'Details of order o-ref' }));
-    let dialog = await screen.findByRole('dialog', { name: 'Order o-ref' });
+    await user.click(screen.getByRole('button', { name: 'Details of order #O-REF' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Order #O-REF' });
     expect(within(dialog).getByText(`Refunded (asked of the provider on ${date})`)).toBeInTheDocument();
     expect(within(dialog).getByText('40 credits could not be taken back')).toBeInTheDocument();
     expect(within(dialog).getByText('Subscription ended').nextElementSibling).toHaveTextContent(
@@ -109,8 +191,8 @@ describe('OrdersAdmin', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 
-    await user.click(screen.getByRole('button', { name: 'Details of order o-req' }));
-    dialog = await screen.findByRole('dialog', { name: 'Order o-req' });
+    await user.click(screen.getByRole('button', { name: 'Details of order #O-REQ' }));
+    dialog = await screen.findByRole('dialog', { name: 'Order #O-REQ' });
     expect(within(dialog).getByText(waiting)).toBeInTheDocument();
   });
 
@@ -121,13 +203,13 @@ describe('OrdersAdmin', () => {
     );
     renderWithApp(<OrdersAdmin />, { till });
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Refund order o-card' }));
+    await user.click(await screen.findByRole('button', { name: 'Refund order #O-CARD' }));
     const confirm = await screen.findByRole('dialog', { name: 'Refund the order?' });
-    expect(confirm).toHaveTextContent('The refund of order o-card of ada@example.test is asked of the provider.');
+    expect(confirm).toHaveTextContent('The refund of order #O-CARD of ada@example.test is asked of the provider.');
     await user.click(within(confirm).getByRole('button', { name: 'Refund' }));
     expect(
       await screen.findByText(
-        'The refund of order o-card is asked of the provider; the order turns refunded once the provider confirms.',
+        'The refund of order #O-CARD is asked of the provider; the order turns refunded once the provider confirms.',
       ),
     ).toBeInTheDocument();
     expect(paths).toContain('api/admin/orders/refund');
@@ -157,10 +239,14 @@ describe('OrdersAdmin', () => {
     const total = sandbox.total.amount;
     // The list says what went back already.
     expect(await screen.findByText('$0.50 refunded')).toBeInTheDocument();
-    await user.click(await screen.findByRole('button', { name: 'Refund order o-sand' }));
+    await user.click(await screen.findByRole('button', { name: 'Refund order #O-SAND' }));
     const dialog = await screen.findByRole('dialog', { name: 'Refund the order?' });
     expect(dialog).toHaveTextContent(`$0.50 already refunded; $${((total - 50) / 100).toFixed(2)} left.`);
+    // The text says what the choice does: the whole order takes back what it granted, money only nothing.
+    expect(dialog).toHaveTextContent('what it granted is taken back');
     await user.click(within(dialog).getByRole('radio', { name: /Money only/ }));
+    expect(dialog).not.toHaveTextContent('what it granted is taken back');
+    expect(dialog).toHaveTextContent('Nothing is taken back: the buyer keeps what the order granted.');
     const amount = within(dialog).getByRole('textbox', { name: /Amount/ });
     expect(amount).toHaveValue(((total - 50) / 100).toFixed(2));
     await user.clear(amount);
@@ -175,7 +261,7 @@ describe('OrdersAdmin', () => {
     await user.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'late delivery');
     await user.click(within(dialog).getByRole('button', { name: 'Refund' }));
     expect(
-      await screen.findByText('$0.25 of order o-sand refunded; the buyer keeps what it granted.'),
+      await screen.findByText('$0.25 of order #O-SAND refunded; the buyer keeps what it granted.'),
     ).toBeInTheDocument();
     expect(bodies).toEqual([
       { token: expect.any(String), iden: 'o-sand', reason: 'late delivery', amount: 25, keepGrants: true },
@@ -197,7 +283,7 @@ describe('OrdersAdmin', () => {
     signInFake(refusing, 9);
     renderWithApp(<OrdersAdmin />, { till: refusing });
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Refund order o-x' }));
+    await user.click(await screen.findByRole('button', { name: 'Refund order #O-X' }));
     const dialog = await screen.findByRole('dialog', { name: 'Refund the order?' });
     await user.click(within(dialog).getByRole('button', { name: 'Refund' }));
     expect(

@@ -14,13 +14,15 @@ import { formatDate, formatMoney } from '@/lib/format';
 import { useTill } from '@/lib/till';
 import { useAdminErrorMessage } from '../admin-errors';
 import { refundOrder, useAdminOrders } from '../api/admin-api';
+import { orderNumber } from '../order-number';
 import { OrderDetailsDialog, useRefundState } from './order-details';
 import { RefundDialog, type RefundChoice } from './refund-dialog';
 
 const STATUSES = ['', ...Object.values(OrderStatus)];
 
 /**
- * Every order, filtered by status; each opens to its payment details. Paid ones can be refunded
+ * Every order, filtered by status and found by the number the buyer sees or the buyer's e-mail;
+ * each opens to its items, coupon, payment and refunds. Paid ones can be refunded
  * (the grants are taken back); a card order's refund is asked of the provider first and stays
  * "requested" until the provider confirms it.
  */
@@ -30,10 +32,12 @@ export function OrdersAdmin() {
   const client = useQueryClient();
   const errorMessage = useAdminErrorMessage();
   const [status, setStatus] = useState('');
+  const [search, setSearch] = useState('');
+  const [query, setQuery] = useState('');
   const [refunding, setRefunding] = useState<AdminOrder | null>(null);
   const [showing, setShowing] = useState<AdminOrder | null>(null);
   const refundState = useRefundState();
-  const query = useAdminOrders(status);
+  const orders = useAdminOrders(status, query);
   const refund = useMutation({
     mutationFn: ({ order, choice }: { order: AdminOrder; choice: RefundChoice }) =>
       refundOrder(
@@ -50,19 +54,46 @@ export function OrdersAdmin() {
   });
   return (
     <>
-      <TextField
-        select
-        label={t('orders.statusLabel')}
-        value={status}
-        onChange={(e) => setStatus(e.target.value)}
-        sx={{ minWidth: 200, mb: 2 }}
+      <Box
+        component="form"
+        role="search"
+        aria-label={t('admin.orderSearchLabel')}
+        onSubmit={(e) => {
+          e.preventDefault();
+          setQuery(search.trim());
+        }}
+        sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'flex-start', mb: 2 }}
       >
-        {STATUSES.map((s) => (
-          <MenuItem key={s || 'all'} value={s}>
-            {s ? t(`admin.orderStatus.${s}`) : t('common.all')}
-          </MenuItem>
-        ))}
-      </TextField>
+        <TextField
+          select
+          label={t('orders.statusLabel')}
+          value={status}
+          onChange={(e) => setStatus(e.target.value)}
+          sx={{ minWidth: 160, flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
+        >
+          {STATUSES.map((s) => (
+            <MenuItem key={s || 'all'} value={s}>
+              {s ? t(`admin.orderStatus.${s}`) : t('common.all')}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          type="search"
+          label={t('admin.orderSearch')}
+          value={search}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            // Emptied, the box shows every order again without a press of Search.
+            if (!e.target.value.trim()) setQuery('');
+          }}
+          placeholder="#30310E"
+          slotProps={{ htmlInput: { maxLength: 254 } }}
+          sx={{ flex: '1 1 200px' }}
+        />
+        <Button type="submit" variant="outlined" sx={{ mt: 1 }}>
+          {t('admin.search')}
+        </Button>
+      </Box>
       {refund.isError ? (
         <Alert severity="error" role="alert">
           {errorMessage(refund.error)}
@@ -71,35 +102,46 @@ export function OrdersAdmin() {
       {refund.isSuccess ? (
         <Alert severity="success" role="status">
           {refund.data.status === OrderStatus.Refunded
-            ? t('admin.refunded', { iden: refund.data.iden })
+            ? t('admin.refunded', { iden: orderNumber(refund.data.iden) })
             : refund.variables.choice.kind === 'money'
               ? t('admin.moneyRefunded', {
-                  iden: refund.data.iden,
+                  iden: orderNumber(refund.data.iden),
                   amount: formatMoney(
                     { amount: refund.variables.choice.amount, currency: refund.data.total.currency },
                     i18n.language,
                   ),
                 })
-              : t('admin.refundAsked', { iden: refund.data.iden })}
+              : t('admin.refundAsked', { iden: orderNumber(refund.data.iden) })}
         </Alert>
       ) : null}
-      {query.isPending ? <LoadingState /> : null}
-      {query.isError ? <ErrorState error={query.error} onRetry={() => void query.refetch()} /> : null}
-      {query.data && !query.data.orders.length ? <EmptyState title={t('orders.empty')} /> : null}
-      {query.data?.orders.length ? (
+      {orders.isPending ? <LoadingState /> : null}
+      {orders.isError ? <ErrorState error={orders.error} onRetry={() => void orders.refetch()} /> : null}
+      {orders.data && !orders.data.orders.length ? (
+        <EmptyState title={query ? t('admin.noOrdersFound', { query }) : t('orders.empty')} />
+      ) : null}
+      {orders.data?.orders.length ? (
         <DataTable<AdminOrder>
           label={t('admin.orders')}
-          rows={query.data.orders}
+          rows={orders.data.orders}
           rowKey={(o) => o.iden}
           columns={[
-            { key: 'iden', header: t('admin.order'), render: (o) => o.iden, hideOnPhone: true },
             {
-              key: 'email',
-              header: t('admin.buyer'),
-              render: (o) => <span style={{ wordBreak: 'break-all' }}>{o.email}</span>,
+              key: 'number',
+              header: t('admin.order'),
+              render: (o) => (
+                <>
+                  <Typography component="span" variant="body2" sx={{ fontWeight: 600, display: 'block' }}>
+                    {orderNumber(o.iden)}
+                  </Typography>
+                  <Typography component="span" variant="body2" sx={{ display: 'block', overflowWrap: 'anywhere' }}>
+                    {o.email}
+                  </Typography>
+                </>
+              ),
             },
             {
               key: 'total',
+              hideOnPhone: true,
               header: t('orders.total'),
               render: (o) =>
                 o.provider === 'credits'
@@ -146,10 +188,13 @@ export function OrdersAdmin() {
             },
             {
               key: 'refund',
-              header: '',
+              header: t('admin.actions'),
               render: (o) => (
-                <Box sx={{ display: 'flex', flexWrap: { xs: 'wrap', sm: 'nowrap' }, gap: 0.5 }}>
-                  <Button onClick={() => setShowing(o)} aria-label={t('admin.detailsNamed', { iden: o.iden })}>
+                <Box sx={{ display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, gap: 0.5 }}>
+                  <Button
+                    onClick={() => setShowing(o)}
+                    aria-label={t('admin.detailsNamed', { iden: orderNumber(o.iden) })}
+                  >
                     {t('admin.details')}
                   </Button>
                   {/* A refund already asked of the provider is not asked again. */}
@@ -157,7 +202,7 @@ export function OrdersAdmin() {
                     <Button
                       color="warning"
                       onClick={() => setRefunding(o)}
-                      aria-label={t('admin.refundNamed', { iden: o.iden })}
+                      aria-label={t('admin.refundNamed', { iden: orderNumber(o.iden) })}
                     >
                       {t('admin.refund')}
                     </Button>

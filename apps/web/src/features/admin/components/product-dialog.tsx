@@ -110,10 +110,13 @@ export function ProductDialog({
   product,
   open,
   onClose,
+  onSaved,
 }: {
   product: AdminProduct | null;
   open: boolean;
   onClose: () => void;
+  /** Told the product as saved, before the dialog closes. */
+  onSaved?: (saved: AdminProduct) => void;
 }) {
   const { t } = useTranslation();
   const till = useTill();
@@ -132,7 +135,8 @@ export function ProductDialog({
   const fields = Object.keys(toFields(null));
   const mutation = useMutation({
     mutationFn: (f: Fields) => saveProduct(till, toInput(f, product?.id)),
-    onSuccess: () => {
+    onSuccess: (saved) => {
+      onSaved?.(saved);
       void client.invalidateQueries({ queryKey: adminKeys.products });
       void client.invalidateQueries({ queryKey: ['store'] });
       onClose();

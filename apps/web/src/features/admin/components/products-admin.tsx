@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import { useState } from 'react';
@@ -15,8 +16,10 @@ export function ProductsAdmin() {
   const query = useAdminProducts();
   const [editing, setEditing] = useState<AdminProduct | null>(null);
   const [open, setOpen] = useState(false);
+  const [saved, setSaved] = useState<{ title: string; created: boolean } | null>(null);
   const edit = (p: AdminProduct | null) => {
     setEditing(p);
+    setSaved(null);
     setOpen(true);
   };
   return (
@@ -24,6 +27,11 @@ export function ProductsAdmin() {
       <Button variant="contained" onClick={() => edit(null)} sx={{ mb: 2 }}>
         {t('admin.newProduct')}
       </Button>
+      {saved ? (
+        <Alert severity="success" role="status" sx={{ mb: 2 }} onClose={() => setSaved(null)}>
+          {t(saved.created ? 'admin.productCreated' : 'admin.productSaved', { title: saved.title })}
+        </Alert>
+      ) : null}
       {query.isPending ? <LoadingState /> : null}
       {query.isError ? <ErrorState error={query.error} onRetry={() => void query.refetch()} /> : null}
       {query.data && !query.data.length ? <EmptyState title={t('store.empty')} /> : null}
@@ -56,6 +64,7 @@ export function ProductsAdmin() {
             {
               key: 'active',
               header: t('admin.active'),
+              hideOnPhone: true,
               render: (p) => (
                 <Chip
                   size="small"
@@ -66,7 +75,7 @@ export function ProductsAdmin() {
             },
             {
               key: 'edit',
-              header: '',
+              header: t('admin.actions'),
               render: (p) => (
                 <Button onClick={() => edit(p)} aria-label={t('admin.editNamed', { name: p.title })}>
                   {t('admin.edit')}
@@ -76,7 +85,14 @@ export function ProductsAdmin() {
           ]}
         />
       ) : null}
-      {open ? <ProductDialog product={editing} open={open} onClose={() => setOpen(false)} /> : null}
+      {open ? (
+        <ProductDialog
+          product={editing}
+          open={open}
+          onClose={() => setOpen(false)}
+          onSaved={(p) => setSaved({ title: p.title, created: !editing })}
+        />
+      ) : null}
     </>
   );
 }

@@ -16,6 +16,7 @@ import { useTranslation } from '@/lib/i18n-react';
 import type { AdminOrder } from '@till/protocol';
 import { formatMoney } from '@/lib/format';
 import { toMinor } from '../hooks/schema-form';
+import { orderNumber } from '../order-number';
 
 /** What the administrator chose: the whole order, or an amount of money only. */
 export type RefundChoice = { kind: 'whole'; reason: string } | { kind: 'money'; amount: number; reason: string };
@@ -87,11 +88,18 @@ export function RefundDialog({
         }}
       >
         <DialogContent>
-          <DialogContentText id={`${id}-d`}>
-            {t(providerRefunds ? 'admin.refundTextProvider' : 'admin.refundText', {
-              iden: order.iden,
-              email: order.email,
-            })}
+          {/* The text says what the chosen refund does: money only takes nothing back. */}
+          <DialogContentText id={`${id}-d`} aria-live="polite">
+            {kind === 'money'
+              ? t('admin.refundMoneyText', {
+                  iden: orderNumber(order.iden),
+                  email: order.email,
+                  amount: amount !== null && !Number.isNaN(amount) && amount > 0 ? money(amount) : money(max),
+                })
+              : t(providerRefunds ? 'admin.refundTextProvider' : 'admin.refundText', {
+                  iden: orderNumber(order.iden),
+                  email: order.email,
+                })}
           </DialogContentText>
           {order.payment.refundedAmount ? (
             <Alert severity="info" sx={{ mt: 2 }}>

@@ -11,6 +11,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
+import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -18,10 +19,11 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from '@/lib/i18n-react';
-import { Level, type AdminUser } from '@till/protocol';
+import { Level, type AdminOrder, type AdminUser } from '@till/protocol';
 import { EmptyState, ErrorState, LoadingState } from '@/components/states';
 import { formatBytes, formatDate, formatMoney } from '@/lib/format';
 import { useSession, useTill } from '@/lib/till';
+import { sessionName } from '@/lib/user-agent';
 import { useAdminErrorMessage } from '../admin-errors';
 import {
   adminKeys,
@@ -32,6 +34,8 @@ import {
   useUserFiles,
   useUserOrders,
 } from '../api/admin-api';
+import { orderNumber } from '../order-number';
+import { OrderDetailsDialog } from './order-details';
 import { AdjustCredits, FlagMarker, LevelName } from './user-parts';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -129,6 +133,7 @@ export function UserDetail({ userId, onBack }: { userId: string; onBack: () => v
   const orders = useUserOrders(userId);
   const credits = useUserCredits(userId);
   const files = useUserFiles(userId);
+  const [showing, setShowing] = useState<AdminOrder | null>(null);
   const unflag = useMutation({
     mutationFn: () => clearUserFlag(till, userId),
     onSuccess: () => {
@@ -203,24 +208,29 @@ export function UserDetail({ userId, onBack }: { userId: string; onBack: () => v
         {orders.data?.orders.length ? (
           <Rows label={t('admin.orders')}>
             {orders.data.orders.map((o) => (
-              <ListItem key={o.iden} divider>
-                <ListItemText
-                  primary={`${o.items.map((i) => (i.quantity > 1 ? `${i.title} × ${i.quantity}` : i.title)).join(', ')}`}
-                  secondary={`${formatDate(o.createdAt, lang)} · ${t(`admin.status.${o.status}`)} · ${
-                    o.total.amount || !o.creditsSpent
-                      ? formatMoney(o.total, lang)
-                      : t('admin.creditsAmount', { count: o.creditsSpent })
-                  }${
-                    o.payment.refundedAmount
-                      ? ` · ${t('admin.refundedSoFar', { amount: formatMoney({ amount: o.payment.refundedAmount, currency: o.total.currency }, lang) })}`
-                      : ''
-                  }`}
-                  slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } } }}
-                />
+              <ListItem key={o.iden} divider disablePadding>
+                <ListItemButton onClick={() => setShowing(o)} aria-haspopup="dialog">
+                  <ListItemText
+                    primary={`${orderNumber(o.iden)} · ${o.items
+                      .map((i) => (i.quantity > 1 ? `${i.title} × ${i.quantity}` : i.title))
+                      .join(', ')}`}
+                    secondary={`${formatDate(o.createdAt, lang)} · ${t(`admin.status.${o.status}`)} · ${
+                      o.total.amount || !o.creditsSpent
+                        ? formatMoney(o.total, lang)
+                        : t('admin.creditsAmount', { count: o.creditsSpent })
+                    }${
+                      o.payment.refundedAmount
+                        ? ` · ${t('admin.refundedSoFar', { amount: formatMoney({ amount: o.payment.refundedAmount, currency: o.total.currency }, lang) })}`
+                        : ''
+                    }`}
+                    slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } } }}
+                  />
+                </ListItemButton>
               </ListItem>
             ))}
           </Rows>
         ) : null}
+        <OrderDetailsDialog order={showing} onClose={() => setShowing(null)} />
         {orders.data && orders.data.total > orders.data.orders.length ? (
           <Typography variant="body2" sx={{ mt: 1 }}>
             {t('admin.moreOrders', { count: orders.data.total - orders.data.orders.length })}
@@ -244,7 +254,9 @@ export function UserDetail({ userId, onBack }: { userId: string; onBack: () => v
                 <ListItemText
                   primary={`${e.amount > 0 ? '+' : '−'}${Math.abs(e.amount)} · ${t(`admin.ledger.${e.reason}`, { defaultValue: e.reason })}`}
                   secondary={`${formatDate(e.createdAt, lang)} · ${t('admin.balanceAfter', { count: e.balanceAfter })}${
-                    e.reference ? ` · ${e.reference}` : ''
+                    e.reference
+                      ? ` · ${e.reason === 'coupon' || e.reason === 'adjustment' ? e.reference : orderNumber(e.reference)}`
+                      : ''
                   }`}
                   slotProps={{ secondary: { sx: { overflowWrap: 'anywhere' } } }}
                 />
@@ -286,7 +298,7 @@ export function UserDetail({ userId, onBack }: { userId: string; onBack: () => v
             {sessions.map((s) => (
               <ListItem key={s.id} divider>
                 <ListItemText
-                  primary={s.userAgent ?? t('admin.unknownDevice')}
+                  primary={sessionName(t, s.userAgent)}
                   secondary={`${t('admin.lastSeen', { date: formatDate(s.lastSeenAt ?? s.createdAt, lang) })}${
                     s.ip ? ` · ${s.ip}` : ''
                   }`}

@@ -4,6 +4,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
 import { useTranslation } from '@/lib/i18n-react';
 import { OrderStatus, ProductType, type Money, type Order, type Provider } from '@till/protocol';
 import { PaymentRouteChoice } from '@/components/payment-route-choice';
@@ -48,12 +49,15 @@ export function CheckoutPanel({
   onPaid,
   onPayInFrame,
   onPaidInApp,
+  storeHref,
 }: {
   signedIn: boolean;
   /** A coupon code to apply from the start (one brought from elsewhere, such as the Credits page). */
   initialCoupon?: string;
   /** Where a coupon that grants credits or products is redeemed, with its code filled in. */
   redeemHref?: (code: string) => string;
+  /** Where the catalog is: an empty checkout leads back to it. */
+  storeHref?: string;
   onNeedSignIn: () => void;
   onPaid: (order: Order) => void;
   onPayInFrame: (order: Order, payment: PaymentPage) => void;
@@ -134,7 +138,16 @@ export function CheckoutPanel({
     },
   });
 
-  if (!lines.length) return <EmptyState title={t('cart.empty')} />;
+  if (!lines.length)
+    return (
+      <EmptyState title={t('cart.empty')}>
+        {storeHref ? (
+          <Button component={RouterLink} to={storeHref} variant="contained">
+            {t('cart.browse')}
+          </Button>
+        ) : null}
+      </EmptyState>
+    );
   if (form.isPending) return <LoadingState />;
   if (form.isError) return <ErrorState error={form.error} onRetry={() => void form.refetch()} />;
   // Credits are always a route of their own (payWithCredits) when every product has a credit price.
@@ -303,7 +316,8 @@ export function CheckoutPanel({
           <Alert severity="warning">{t('checkout.noRoutes')}</Alert>
         )}
       </Box>
-      {buy.isError ? (
+      {/* Once the summary flags what the buyer owns, the server's refusal of it would say it twice. */}
+      {buy.isError && !(owned.length && isApiError(buy.error, 907) && buy.error.body.reason === 'owned') ? (
         <Alert severity="error" role="alert" sx={{ mt: 2 }}>
           {buyError(buy.error)}
         </Alert>
@@ -341,8 +355,19 @@ export function CheckoutPanel({
           {t('checkout.waitingForSignIn')}
         </Alert>
       ) : null}
+      {/* The summary's line already says it is owned, with its Remove; this tells a screen reader why Buy is off. */}
       {owned.length ? (
-        <Typography id="checkout-blocked" color="warning.dark" sx={{ mt: 2 }}>
+        <Typography
+          id="checkout-blocked"
+          sx={{
+            position: 'absolute',
+            width: '1px',
+            height: '1px',
+            overflow: 'hidden',
+            clipPath: 'inset(50%)',
+            whiteSpace: 'nowrap',
+          }}
+        >
           {t('checkout.summary.ownedBlocked')}
         </Typography>
       ) : null}

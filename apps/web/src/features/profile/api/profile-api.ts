@@ -23,6 +23,11 @@ export async function revokeOtherSessions(till: Till) {
   return unwrap(await till.api.revokeSessions()).data.revoked;
 }
 
+/** Ends one session of the user's, named by the id the sessions list shows. */
+export async function endSession(till: Till, id: string) {
+  return unwrap(await till.api.endSession(id)).data;
+}
+
 /** Uploads the avatar image as a public file (so that its link lasts) and answers the file. */
 export async function uploadAvatar(till: Till, file: File): Promise<FileInfo> {
   const data = await serviceData<{ files: FileInfo[] }>(

@@ -47,6 +47,7 @@ const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret
 function EnableForm({ setup, onEnabled }: { setup: TotpSetupData; onEnabled: (codes: string[]) => void }) {
   const { t } = useTranslation();
   const till = useTill();
+  const [copied, setCopied] = useState<boolean | null>(null);
   const { control, handleSubmit, setError } = useForm<EnableFields>({
     resolver: schemaResolver(enableSchema),
     defaultValues: { code: '', currentPassword: '' },
@@ -71,6 +72,15 @@ function EnableForm({ setup, onEnabled }: { setup: TotpSetupData; onEnabled: (co
       error={formError}
     >
       <Typography sx={{ mb: 1 }}>{t('security.scan')}</Typography>
+      {/* A phone cannot scan its own screen: there the key opens the authenticator app directly. */}
+      <Button
+        component="a"
+        href={setup.uri}
+        variant="contained"
+        sx={{ display: { xs: 'inline-flex', md: 'none' }, mb: 2 }}
+      >
+        {t('security.openInApp')}
+      </Button>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center' }}>
         <QrCode uri={setup.uri} label={t('security.qrLabel')} />
         <Box sx={{ minWidth: 0 }}>
@@ -82,6 +92,24 @@ function EnableForm({ setup, onEnabled }: { setup: TotpSetupData; onEnabled: (co
           >
             {grouped(setup.secret)}
           </Typography>
+          <Button
+            size="small"
+            variant="outlined"
+            sx={{ mt: 1 }}
+            onClick={() =>
+              void navigator.clipboard.writeText(setup.secret).then(
+                () => setCopied(true),
+                () => setCopied(false),
+              )
+            }
+          >
+            {t('security.copyKey')}
+          </Button>
+          {copied !== null ? (
+            <Typography variant="body2" role="status" color={copied ? 'success.main' : 'error'} sx={{ mt: 0.5 }}>
+              {copied ? t('security.keyCopied') : t('security.keyCopyFailed')}
+            </Typography>
+          ) : null}
         </Box>
       </Box>
       <FormTextField

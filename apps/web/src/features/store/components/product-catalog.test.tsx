@@ -61,7 +61,7 @@ describe('ProductCatalog', () => {
       '/product/pro',
     );
 
-    await userEvent.click(screen.getByRole('button', { name: 'Add Pro unlock to the cart' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Add to cart: Pro unlock' }));
     expect(onAddToCart).toHaveBeenCalledWith(expect.objectContaining({ id: 'pro' }));
   });
 
@@ -112,8 +112,8 @@ describe('ProductCatalog', () => {
     renderWithApp(<ProductCatalog productHref={(id) => `/product/${id}`} onAddToCart={vi.fn()} />, { till });
     const cards = within(await screen.findByRole('list', { name: 'Products' })).getAllByRole('listitem');
     expect(await within(cards[1]!).findByText(/You own this/)).toBeVisible();
-    expect(within(cards[1]!).queryByRole('button', { name: 'Add Pro unlock to the cart' })).toBeNull();
-    expect(within(cards[0]!).getByRole('button', { name: 'Add 100 credits to the cart' })).toBeVisible();
+    expect(within(cards[1]!).queryByRole('button', { name: 'Add to cart: Pro unlock' })).toBeNull();
+    expect(within(cards[0]!).getByRole('button', { name: 'Add to cart: 100 credits' })).toBeVisible();
     expect(within(cards[2]!).getByText('$2.99 every 3 months')).toBeVisible();
     expect(within(cards[2]!).getByText('Subscription (every 3 months)')).toBeVisible();
   });

@@ -37,9 +37,12 @@ const noop = () => undefined;
 
 describe('ProductDetail of a subscription', () => {
   it('says when a running subscription renews instead of offering it as new, with the way to the orders', async () => {
-    renderWithApp(<ProductDetail idOrAlias="monthly" onAddToCart={noop} onBuy={noop} ordersHref="/orders" />, {
-      till: serve([running(true)]),
-    });
+    renderWithApp(
+      <ProductDetail storeHref="/" idOrAlias="monthly" onAddToCart={noop} onBuy={noop} ordersHref="/orders" />,
+      {
+        till: serve([running(true)]),
+      },
+    );
     expect(
       await screen.findByText(
         /^You're subscribed: it renews on Feb 1, 2099.*You can stop it renewing from your orders\.$/,
@@ -52,13 +55,13 @@ describe('ProductDetail of a subscription', () => {
   });
 
   it('says until when one that does not renew runs, in German too', async () => {
-    const first = renderWithApp(<ProductDetail idOrAlias="monthly" onAddToCart={noop} onBuy={noop} />, {
+    const first = renderWithApp(<ProductDetail storeHref="/" idOrAlias="monthly" onAddToCart={noop} onBuy={noop} />, {
       till: serve([running(false)]),
     });
     expect(await screen.findByText(/^You're subscribed until Feb 1, 2099/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Buy' })).not.toBeInTheDocument();
     first.unmount();
-    renderWithApp(<ProductDetail idOrAlias="monthly" onAddToCart={noop} onBuy={noop} />, {
+    renderWithApp(<ProductDetail storeHref="/" idOrAlias="monthly" onAddToCart={noop} onBuy={noop} />, {
       till: serve([running(false)]),
       i18n: testI18nGerman(),
     });
@@ -67,7 +70,7 @@ describe('ProductDetail of a subscription', () => {
   });
 
   it('offers a subscription that ended, or was never taken, for sale', async () => {
-    renderWithApp(<ProductDetail idOrAlias="monthly" onAddToCart={noop} onBuy={noop} />, {
+    renderWithApp(<ProductDetail storeHref="/" idOrAlias="monthly" onAddToCart={noop} onBuy={noop} />, {
       till: serve([{ ...running(false), expiresAt: '2020-02-01T00:00:00.000Z', active: false }]),
     });
     expect(await screen.findByRole('button', { name: 'Buy' })).toBeInTheDocument();

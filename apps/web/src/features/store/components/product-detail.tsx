@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import { useTranslation } from '@/lib/i18n-react';
 import type { Product } from '@till/protocol';
-import { ErrorState, LoadingState } from '@/components/states';
+import { EmptyState, ErrorState, LoadingState } from '@/components/states';
 import { usePageTitle } from '@/lib/use-page-title';
 import { useTill } from '@/lib/till';
 import { formatDate } from '@/lib/format';
@@ -27,8 +27,11 @@ export function ProductDetail({
   onAddToCart,
   onBuy,
   ordersHref,
+  storeHref,
 }: {
   idOrAlias: string;
+  /** Where the store's catalog is: a product that is not there sends the visitor back to it. */
+  storeHref: string;
   onAddToCart: (product: Product) => void;
   onBuy: (product: Product) => void;
   ordersHref?: string;
@@ -43,7 +46,14 @@ export function ProductDetail({
   usePageTitle(product?.title ?? t('store.product'));
   if (query.isPending) return <LoadingState />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
-  if (!product) return <Alert severity="warning">{t('store.notFound')}</Alert>;
+  if (!product)
+    return (
+      <EmptyState title={t('store.notFound')}>
+        <Button component={RouterLink} to={storeHref} variant="contained">
+          {t('store.backToStore')}
+        </Button>
+      </EmptyState>
+    );
   const notInApp = inApp?.offer(product).status === 'notInApp';
   const subscribed = subscriptions.get(product.id);
   return (

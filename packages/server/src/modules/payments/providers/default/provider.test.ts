@@ -82,7 +82,7 @@ describe.each(dialects)('default provider on %s', (dialect) => {
     expect(html).toMatch(/−0,40\s\$/);
     expect(html).toContain('Testkasse: Es wird kein Geld abgebucht.');
     expect(html).toContain(`href="/orders/${data.order.iden}"`);
-    expect(html).toContain('Abbrechen und zurück zur Bestellung');
+    expect(html).toContain('Ohne Bezahlen verlassen: zurück zur Bestellung, die offen bleibt');
     // Without `lang` in the link the browser's Accept-Language decides; an unknown one reads as English.
     const bare = data.payment.url.replace(/&lang=de$/, '');
     expect(await (await fetch(bare, { headers: { 'accept-language': 'de-AT' } })).text()).toContain('Bezahlen');

@@ -1,0 +1,4 @@
+import { waysOut } from './suites/ways-out.js';
+import { viewports } from './support/env.js';
+
+waysOut(viewports[0]);
