@@ -257,7 +257,10 @@ export function shopOwner(viewport: Viewport): void {
       // An order of theirs opens to its details.
       await ap.getByRole('list', { name: 'Orders' }).getByRole('button', { name: paidNumber() }).click();
       const details = ap.getByRole('dialog', { name: `Order ${paidNumber()}` });
-      await details.getByRole('list', { name: 'Items' }).getByText('Pro unlock').waitFor();
+      await details
+        .getByRole('table')
+        .getByRole('row', { name: /^Pro unlock/ })
+        .waitFor();
       await checkScreen(ap, viewport, 'admin-09b-user-order');
       await details.getByRole('button', { name: 'Close' }).click();
       await details.waitFor({ state: 'detached' });
@@ -309,7 +312,10 @@ export function shopOwner(viewport: Viewport): void {
       // Its details: what was bought, and the refund with its reason and who made it.
       await ap.getByRole('button', { name: `Details of order ${paidNumber()}` }).click();
       const details = ap.getByRole('dialog', { name: `Order ${paidNumber()}` });
-      await details.getByRole('list', { name: 'Items' }).getByText('Pro unlock').waitFor();
+      await details
+        .getByRole('table')
+        .getByRole('row', { name: /^Pro unlock/ })
+        .waitFor();
       const refunds = details.getByRole('list', { name: 'Refunds' });
       await refunds.getByText(`by ${admin}`, { exact: false }).waitFor();
       await refunds.getByText('Reason: Late delivery').waitFor();

@@ -88,7 +88,7 @@ export function language(viewport: Viewport): void {
 
     it('shows product titles in German in the catalog, cart, checkout, payment page and order, then in English', async () => {
       await page.goto('/');
-      await page.getByRole('button', { name: 'Pro freischalten in den Warenkorb legen' }).click();
+      await page.getByRole('button', { name: 'In den Warenkorb: Pro freischalten' }).click();
       await page.goto('/cart');
       await page.getByRole('list', { name: 'Artikel im Warenkorb' }).getByText('Pro freischalten').waitFor();
       expect(await page.getByText('Pro unlock').count()).toBe(0);
