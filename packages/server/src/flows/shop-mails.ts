@@ -12,7 +12,7 @@ import {
   type ShopMail,
   type SubscriptionEndReason,
 } from '../mail/shop-templates.js';
-import { itemsOf, textsIn, type OrderItemRow, type OrderRow } from '../modules/store/index.js';
+import { itemsOf, titlesIn, type OrderItemRow, type OrderRow } from '../modules/store/index.js';
 import type { FlowDeps } from './deps.js';
 
 /**
@@ -279,7 +279,7 @@ export class ShopMails {
     if (!user || user.deleted_at != null || !order) return undefined;
     const lang = pickLanguage(user.lang);
     const items = await itemsOf(db, order.id);
-    const titles = await titlesIn(db, items, lang);
+    const titles = await lineTitles(db, items, lang);
     const common = {
       name: user.name,
       ref: `#${orderRef(order.id)}`,
@@ -377,11 +377,11 @@ export class ShopMails {
 }
 
 /** Each line's title in `lang` where the catalog has one, else the title the order was made with. */
-async function titlesIn(x: Executor, items: OrderItemRow[], lang: ShopLanguage): Promise<Map<string, string>> {
-  const texts = await textsIn(
+async function lineTitles(x: Executor, items: OrderItemRow[], lang: ShopLanguage): Promise<Map<string, string>> {
+  const lines = await titlesIn(
     x,
-    items.map((i) => i.product_id),
+    items.map((i) => ({ productId: i.product_id, title: i.title })),
     lang,
   );
-  return new Map(items.map((i) => [i.product_id, texts.get(i.product_id)?.title || i.title]));
+  return new Map(lines.map((l) => [l.productId, l.title]));
 }
