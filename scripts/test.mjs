@@ -98,6 +98,7 @@ const codes = await Promise.all(
 
 // The ten slowest files of all runs, and the totals.
 const files = [];
+const failures = [];
 let passed = 0;
 let failed = 0;
 for (const r of runs) {
@@ -118,6 +119,10 @@ for (const r of runs) {
   for (const file of report.testResults) {
     const name = file.name.slice(root.length) + (r.env ? ` (${r.name})` : '');
     files.push({ name, seconds: (file.endTime - file.startTime) / 1000 });
+    const failedTests = file.assertionResults.filter((a) => a.status === 'failed');
+    for (const a of failedTests) failures.push({ name, test: a.fullName, message: a.failureMessages?.[0] });
+    if (file.status === 'failed' && failedTests.length === 0)
+      failures.push({ name, test: '(the file itself)', message: file.message });
   }
 }
 files.sort((a, b) => b.seconds - a.seconds);
@@ -125,6 +130,15 @@ console.log('\nThe ten slowest files:');
 for (const f of files.slice(0, 10)) console.log(`${f.seconds.toFixed(1).padStart(7)} s  ${f.name}`);
 console.log('');
 for (const r of runs) console.log(`${r.label} ${r.name} in ${Math.round((r.ended - r.started) / 1000)} s`);
+// What failed, again at the end, where a log's tail shows it.
+if (failures.length) {
+  console.log('\nFailed:');
+  for (const f of failures) {
+    console.log(`  ${f.name}: ${f.test}`);
+    const lines = String(f.message ?? '').split('\n').slice(0, 12);
+    for (const line of lines) console.log(`      ${line}`);
+  }
+}
 console.log(`\nIn ${Math.round((Date.now() - started) / 1000)} s, lint and types included.`);
 console.log(`Tests: ${passed} passed, ${failed} failed`);
 process.exit(codes.every((code) => code === 0) && failed === 0 ? 0 : 1);
