@@ -61,15 +61,20 @@ export async function setLanguage(instance: I18n, lng: string): Promise<void> {
 /** Builds the app's texts (tests build their own), in English until `setLanguage`. */
 export function createI18n(lng: string = initialLanguage()): I18n {
   const instance = new Translator('en', { en: en as Texts });
+  // Writing the page's `lang` makes the browser look at every text on it again (fonts, hyphens):
+  // only a change is written, and the page the server drew already says English.
+  const markPage = (lang: string) => {
+    if (typeof document !== 'undefined' && document.documentElement.lang !== lang) document.documentElement.lang = lang;
+  };
   instance.onLanguageChange((lang) => {
-    if (typeof document !== 'undefined') document.documentElement.lang = lang;
+    markPage(lang);
     try {
       localStorage.setItem(STORAGE_KEY, lang);
     } catch {
       // Private mode without storage: the choice lasts for this visit only.
     }
   });
-  if (typeof document !== 'undefined') document.documentElement.lang = 'en';
+  markPage('en');
   if (lng !== 'en') void setLanguage(instance, lng);
   return instance;
 }
