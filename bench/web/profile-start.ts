@@ -1,0 +1,95 @@
+// Where the first screen's main-thread time goes: loads the store's front page in Chromium with the
+// CPU slowed down 4 times (as Lighthouse's mobile preset simulates), records a CPU profile and the
+// long tasks, and prints the functions and scripts that took the most time. For finding what to
+// defer; figures vary with the machine, the split between them does not.
+import '../built.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../e2e/support/chromium.js';
+import { buildApp, loadConfig } from '../../packages/server/dist/index.js';
+import type { AddressInfo } from 'node:net';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'till-profile-'));
+const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${join(dir, 'till.db')}` });
+const { app } = await buildApp(
+  { ...config, webDist: process.env.WEB_DIST ?? join(root, 'apps/web/dist') },
+  { logger: false },
+);
+await app.listen({ port: 0, host: '127.0.0.1' });
+const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: CHROMIUM_FLAGS.filter((f) => f !== '--headless'),
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 412, height: 823 } });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.RATE ?? 4) });
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await page.addInitScript(() => {
+    (window as unknown as { __long: { start: number; duration: number }[] }).__long = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries())
+        (window as unknown as { __long: { start: number; duration: number }[] }).__long.push({
+          start: Math.round(e.startTime),
+          duration: Math.round(e.duration),
+        });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await cdp.send('Profiler.start');
+  await page.goto(base + '/', { waitUntil: 'networkidle' });
+  await page.waitForTimeout(3000);
+  const { profile } = (await cdp.send('Profiler.stop')) as {
+    profile: {
+      nodes: {
+        id: number;
+        callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+        children?: number[];
+      }[];
+      samples: number[];
+      timeDeltas: number[];
+    };
+  };
+  const long = await page.evaluate(() => (window as unknown as { __long: unknown[] }).__long);
+  const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime);
+  console.log('FCP', Math.round(fcp ?? 0), 'long tasks', JSON.stringify(long));
+  const self = new Map<number, number>();
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const byFn = new Map<string, number>();
+  const byUrl = new Map<string, number>();
+  for (const [id, us] of self) {
+    const n = byNode.get(id)!;
+    const url = n.callFrame.url.replace(base, '');
+    const key = `${n.callFrame.functionName || '(anon)'} ${url}:${n.callFrame.lineNumber}:${n.callFrame.columnNumber}`;
+    byFn.set(key, (byFn.get(key) ?? 0) + us);
+    byUrl.set(url || n.callFrame.functionName, (byUrl.get(url || n.callFrame.functionName) ?? 0) + us);
+  }
+  // Inclusive time of each module's top-level code (a node at line 0, column 0 of its script).
+  const inclusive = (id: number): number => {
+    const n = byNode.get(id)!;
+    return (self.get(id) ?? 0) + (n.children ?? []).reduce((sum, c) => sum + inclusive(c), 0);
+  };
+  const modules = new Map<string, number>();
+  for (const n of profile.nodes)
+    if (n.callFrame.lineNumber === 0 && n.callFrame.columnNumber === 0 && n.callFrame.url.startsWith(base)) {
+      const url = n.callFrame.url.replace(base, '');
+      modules.set(url, (modules.get(url) ?? 0) + inclusive(n.id));
+    }
+  const top = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k);
+  console.log('self time by script (ms):');
+  for (const [k, v] of top(byUrl, 15)) console.log(`  ${(v / 1000).toFixed(1).padStart(8)}  ${k}`);
+  console.log('module evaluation, inclusive (ms):');
+  for (const [k, v] of top(modules, 15)) console.log(`  ${(v / 1000).toFixed(1).padStart(8)}  ${k}`);
+  console.log('self time by function (ms):');
+  for (const [k, v] of top(byFn, Number(process.env.TOP ?? 40)))
+    console.log(`  ${(v / 1000).toFixed(1).padStart(8)}  ${k}`);
+} finally {
+  await browser.close();
+  await app.close();
+}
