@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '@till/protocol';
-import { DefaultProvider } from '../../packages/server/src/modules/payments/providers/default/provider.js';
+import { DefaultProvider } from '../../packages/server/src/modules/payments/providers/sandbox/provider.js';
 import { anAdmin, giveCredits } from '../../packages/server/src/test-support/store.js';
 import { addToCartFromCatalog, buyWithDefault, payOnSandbox, signIn, waitForText } from '../support/flows.js';
 import {

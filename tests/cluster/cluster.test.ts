@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { loadConfig } from '../../packages/server/src/config.js';
 import { openStorage } from '../../packages/server/src/modules/files/storage/open-storage.js';
 import type { ObjectStorage } from '../../packages/server/src/modules/files/storage/storage.js';
-import { DefaultProvider } from '../../packages/server/src/modules/payments/providers/default/provider.js';
+import { DefaultProvider } from '../../packages/server/src/modules/payments/providers/sandbox/provider.js';
 import { createTestDb, testRedisUrl, type TestDb } from '../../packages/server/src/test-support/db.js';
 import { startS3, type TestS3 } from '../../packages/server/src/test-support/s3.js';
 import { linkToken, startSmtp, type TestSmtp } from '../../packages/server/src/test-support/smtp.js';

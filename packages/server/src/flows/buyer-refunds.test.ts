@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '@till/protocol';
-import { DefaultProvider } from '../modules/payments/providers/default/provider.js';
+import { DefaultProvider } from '../modules/payments/providers/sandbox/provider.js';
 import { startTestApp, type TestApp } from '../test-support/app.js';
 import { dialects } from '../test-support/db.js';
 import { FakeStripe, newWebhookSecret } from '../test-support/fake-stripe.js';

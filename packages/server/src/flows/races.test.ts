@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DefaultProvider } from '../modules/payments/providers/default/provider.js';
+import { DefaultProvider } from '../modules/payments/providers/sandbox/provider.js';
 import { startTestApp, type TestApp } from '../test-support/app.js';
 import { dialects } from '../test-support/db.js';
 import { expectLedgerMatchesBalances, giveCredits, ok, post, saveCoupon, saveProduct } from '../test-support/store.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DefaultProvider } from '../modules/payments/providers/default/provider.js';
+import { DefaultProvider } from '../modules/payments/providers/sandbox/provider.js';
 import { startTestApp, type TestApp } from '../test-support/app.js';
 import { dialects } from '../test-support/db.js';
 import { ok } from '../test-support/store.js';

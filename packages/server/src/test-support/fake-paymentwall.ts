@@ -10,7 +10,7 @@ import {
   pingbackSignature,
   toSearchParams,
   verifyWidgetSignature,
-} from '../modules/payments/providers/paywall/signature.js';
+} from '../modules/payments/providers/paymentwall/signature.js';
 
 /** Where the fake serves the widget: the same path as Paymentwall's Digital Goods widget. */
 export const WIDGET_PATH = '/api/subscription';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppStoreConfig } from '../../../../config.js';
+import type { AppStoreConfig } from './config.js';
 import {
   appleTransaction,
   notification,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PaymentInstruction, Order } from '@till/protocol';
 import type Stripe from 'stripe';
-import type { CardConfig } from '../../../../config.js';
+import type { CardConfig } from './config.js';
 import { Failure, fail, type Outcome } from '../../../../errors.js';
 import type { ModuleHost } from '../../../../http/module.js';
 import type { PaymentsDeps } from '../../deps.js';

@@ -1,5 +1,6 @@
 import type { Order, PaymentInstruction } from '@till/protocol';
-import type { Config, PaywallConfig } from '../../../../config.js';
+import type { Config } from '../../../../config.js';
+import type { PaywallConfig } from './config.js';
 import { fail, type Outcome } from '../../../../errors.js';
 import type { ModuleHost } from '../../../../http/module.js';
 import type { PaymentsDeps } from '../../deps.js';
