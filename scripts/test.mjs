@@ -135,7 +135,9 @@ if (failures.length) {
   console.log('\nFailed:');
   for (const f of failures) {
     console.log(`  ${f.name}: ${f.test}`);
-    const lines = String(f.message ?? '').split('\n').slice(0, 12);
+    const lines = String(f.message ?? '')
+      .split('\n')
+      .slice(0, 12);
     for (const line of lines) console.log(`      ${line}`);
   }
 }
