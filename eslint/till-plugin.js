@@ -14,6 +14,7 @@ const ROOTS = [
   { dir: join(repo, 'packages/protocol/src'), aliases: {} },
   { dir: join(repo, 'packages/client/src'), aliases: {} },
   { dir: join(repo, 'packages/server/src'), aliases: {} },
+  { dir: join(repo, 'packages/test-support/src'), aliases: {} },
   { dir: join(repo, 'apps/web/src'), aliases: { '@/': join(repo, 'apps/web/src') + sep } },
 ];
 
@@ -148,7 +149,7 @@ const APP = new Set(['app.ts', 'context.ts', 'main.ts', 'index.ts', 'web.ts']);
 function layerOf(file) {
   const parts = relative(server, file).split(sep);
   const [top, name] = parts;
-  if (top === 'test-support' || /\.test\.tsx?$/.test(file))
+  if (top === 'testing.ts' || /\.test\.tsx?$/.test(file))
     return { kind: 'test', module: top === 'modules' ? name : undefined };
   // A payment provider's variables (its folder's config.ts) are read with the rest of the configuration:
   // config.ts composes them, so they belong to the platform and import nothing above it.
