@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppStoreConfig } from './config.js';
 import {
   appleTransaction,
   notification,
@@ -13,6 +12,7 @@ import { startTestApp, type TestApp } from '@till/test-support/app';
 import { dialects } from '@till/test-support/db';
 import { anAdmin, ok } from '@till/test-support/store';
 import { registerUser } from '@till/test-support/users';
+import type { AppStoreConfig } from './config.js';
 
 interface AdminOrderView {
   iden: string;
