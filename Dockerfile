@@ -11,6 +11,7 @@ COPY package.json package-lock.json ./
 COPY packages/protocol/package.json packages/protocol/
 COPY packages/client/package.json packages/client/
 COPY packages/server/package.json packages/server/
+COPY packages/test-support/package.json packages/test-support/
 COPY apps/web/package.json apps/web/
 # No install scripts: every native part (SQLite, argon2, sharp, esbuild, rolldown) comes prebuilt in
 # its package, and better-sqlite3's would call node-gyp, which needs a compiler the base lacks.
@@ -18,7 +19,8 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-# What the server needs at run time, and nothing else: its own and the protocol's dependencies.
+# What the server needs at run time, and nothing else: its own and the protocol's dependencies (not
+# their development ones, so not @till/test-support).
 # Typings, source maps, the SQLite source and other platforms' prebuilt add-ons are not needed to run.
 FROM ${BASE} AS production-deps
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false
@@ -30,6 +32,7 @@ COPY package.json package-lock.json ./
 COPY packages/protocol/package.json packages/protocol/
 COPY packages/client/package.json packages/client/
 COPY packages/server/package.json packages/server/
+COPY packages/test-support/package.json packages/test-support/
 COPY apps/web/package.json apps/web/
 RUN npm ci --omit=dev --workspace=@till/server --workspace=@till/protocol --ignore-scripts --prefer-offline --no-audit --no-fund \
  && find node_modules \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \) -type f -delete \

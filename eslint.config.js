@@ -4,9 +4,17 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 import till from './eslint/till-plugin.js';
 
-const restrict = (names, message) => ({
-  'no-restricted-imports': ['error', { patterns: names.map((group) => ({ group: [group], message })) }],
+const restrictAll = (...rules) => ({
+  'no-restricted-imports': [
+    'error',
+    { patterns: rules.flatMap(([names, message]) => names.map((group) => ({ group: [group], message }))) },
+  ],
 });
+const restrict = (names, message) => restrictAll([names, message]);
+// The test support (packages/test-support, and the server's testing.ts it reaches in through) is for
+// tests only: the server, the SDK and the web app never import it.
+const TEST_SUPPORT = [['@till/test-support', '@till/server/testing'], 'only tests import the test support'];
+const SERVER_ALONE = [['@till/client', '@till/web'], 'the server never imports the client or the web app'];
 
 export default tseslint.config(
   {
@@ -44,14 +52,19 @@ export default tseslint.config(
   { files: ['packages/protocol/**'], rules: restrict(['@till/*'], 'protocol imports nothing of ours') },
   {
     files: ['packages/client/**'],
-    rules: restrict(
-      ['@till/server', '@till/web', 'react', 'react-dom'],
-      'the SDK is framework-agnostic and never imports the server',
+    rules: restrictAll(
+      [
+        ['@till/server', '@till/web', 'react', 'react-dom'],
+        'the SDK is framework-agnostic and never imports the server',
+      ],
+      TEST_SUPPORT,
     ),
   },
+  { files: ['packages/server/**'], rules: restrictAll(SERVER_ALONE) },
   {
-    files: ['packages/server/**'],
-    rules: restrict(['@till/client', '@till/web'], 'the server never imports the client or the web app'),
+    files: ['packages/server/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'packages/server/src/testing.ts'],
+    rules: restrictAll(SERVER_ALONE, TEST_SUPPORT),
   },
   // The server's layers (docs/DEVELOPING.md, Server): platform <- modules <- flows <- app; modules never
   // import each other, and outside a module only its index.ts is imported.
@@ -66,7 +79,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      ...restrict(['@till/server'], 'the web app talks to the server only through the SDK'),
+      ...restrictAll([['@till/server'], 'the web app talks to the server only through the SDK'], TEST_SUPPORT),
     },
   },
   // Web app layers (docs/DEVELOPING.md, Web app): features never import each other or the app; shared
@@ -79,6 +92,7 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['@till/server'], message: 'the web app talks to the server only through the SDK' },
+            { group: ['@till/test-support'], message: TEST_SUPPORT[1] },
             {
               group: ['@/features/*', `!@/features/${feature}`, '../../*'],
               message: 'features never import each other',
@@ -91,7 +105,10 @@ export default tseslint.config(
   })),
   {
     files: ['apps/web/src/{components,lib,platform,i18n}/**/*.{ts,tsx}'],
-    rules: restrict(['@till/server', '@/features/*', '@/app/*'], 'shared web code imports no feature and not the app'),
+    rules: restrictAll(
+      [['@till/server', '@/features/*', '@/app/*'], 'shared web code imports no feature and not the app'],
+      TEST_SUPPORT,
+    ),
   },
   {
     files: ['bench/**', 'e2e/**', 'scripts/**', '.ci/**', '**/*.test.ts', '**/*.test.tsx', '**/test-support/**'],

@@ -8,7 +8,9 @@ const alias = {
   '@till/protocol': here('./packages/protocol/src/index.ts'),
   '@till/client/testing': here('./packages/client/src/testing.ts'),
   '@till/client': here('./packages/client/src/index.ts'),
+  '@till/server/testing': here('./packages/server/src/testing.ts'),
   '@till/server': here('./packages/server/src/index.ts'),
+  '@till/test-support': here('./packages/test-support/src'),
 };
 
 // Time limits catch a test that hangs, never a slow machine: a module loaded afresh, or a whole flow in
@@ -28,6 +30,11 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
+      },
+      {
+        // The fakes checked against the providers' official libraries and the server's own readers.
+        resolve: { alias },
+        test: { name: 'test-support', include: ['packages/test-support/src/**/*.test.ts'], ...patient },
       },
       { resolve: { alias }, test: { name: 'client', include: ['packages/client/src/**/*.test.ts'], ...patient } },
       {

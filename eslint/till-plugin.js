@@ -14,6 +14,7 @@ const ROOTS = [
   { dir: join(repo, 'packages/protocol/src'), aliases: {} },
   { dir: join(repo, 'packages/client/src'), aliases: {} },
   { dir: join(repo, 'packages/server/src'), aliases: {} },
+  { dir: join(repo, 'packages/test-support/src'), aliases: {} },
   { dir: join(repo, 'apps/web/src'), aliases: { '@/': join(repo, 'apps/web/src') + sep } },
 ];
 
@@ -141,15 +142,25 @@ const noImportCycle = {
 };
 
 const server = join(repo, 'packages/server/src');
-const PLATFORM = new Set(['db', 'http', 'mail', 'security', 'errors.ts', 'config.ts']);
+const PLATFORM = new Set(['db', 'http', 'mail', 'security', 'errors.ts', 'config.ts', 'variables.ts']);
 const APP = new Set(['app.ts', 'context.ts', 'main.ts', 'index.ts', 'web.ts']);
 
 /** Where a server file sits: the platform, a module (by name), the flows, the app, or tests. */
 function layerOf(file) {
   const parts = relative(server, file).split(sep);
   const [top, name] = parts;
-  if (top === 'test-support' || /\.test\.tsx?$/.test(file))
+  if (top === 'testing.ts' || /\.test\.tsx?$/.test(file))
     return { kind: 'test', module: top === 'modules' ? name : undefined };
+  // A payment provider's variables (its folder's config.ts) are read with the rest of the configuration:
+  // config.ts composes them, so they belong to the platform and import nothing above it.
+  if (
+    top === 'modules' &&
+    name === 'payments' &&
+    parts[2] === 'providers' &&
+    parts.length === 5 &&
+    parts[4] === 'config.ts'
+  )
+    return { kind: 'platform' };
   if (top === 'modules') return { kind: 'module', module: name, entry: parts.length === 3 && parts[2] === 'index.ts' };
   if (top === 'flows') return { kind: 'flows' };
   if (PLATFORM.has(top)) return { kind: 'platform' };

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FakeGoogle, PACKAGE, SECRET } from '../../packages/server/src/test-support/fake-google-play.js';
-import { saveProduct } from '../../packages/server/src/test-support/store.js';
+import { FakeGoogle, PACKAGE, SECRET } from '@till/test-support/fake-google-play';
+import { saveProduct } from '@till/test-support/store';
 import { mailedToken, PASSWORD, screenshotIfFailed, type Env } from '../support/env.js';
 import { signIn, waitForText } from '../support/flows.js';
 import { NativeSide, PHONE_ORIGIN } from './native-side.js';

@@ -1,8 +1,8 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '@till/protocol';
-import { DefaultProvider } from '../../packages/server/src/modules/payments/providers/default/provider.js';
-import { anAdmin, giveCredits } from '../../packages/server/src/test-support/store.js';
+import { DefaultProvider } from '@till/server/testing';
+import { anAdmin, giveCredits } from '@till/test-support/store';
 import { addToCartFromCatalog, buyWithDefault, payOnSandbox, signIn, waitForText } from '../support/flows.js';
 import {
   checkScreen,

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { giveCredits } from '../../packages/server/src/test-support/store.js';
+import { giveCredits } from '@till/test-support/store';
 import { fill, signIn, signOut, waitForText } from '../support/flows.js';
 import {
   checkScreen,

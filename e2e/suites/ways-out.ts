@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../packages/server/src/test-support/app.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
 import { addToCartFromCatalog, signIn, waitForText } from '../support/flows.js';
 import {
   checkScreen,

@@ -3,10 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { expect, type TestContext } from 'vitest';
-import { startTestApp, type TestApp } from '../../packages/server/src/test-support/app.js';
-import { FakePaymentwall } from '../../packages/server/src/test-support/fake-paymentwall.js';
-import { FakeStripe, newWebhookSecret } from '../../packages/server/src/test-support/fake-stripe.js';
-import { linkToken, startSmtp, type TestSmtp } from '../../packages/server/src/test-support/smtp.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { FakePaymentwall } from '@till/test-support/fake-paymentwall';
+import { FakeStripe, newWebhookSecret } from '@till/test-support/fake-stripe';
+import { linkToken, startSmtp, type TestSmtp } from '@till/test-support/smtp';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.js';
 
 export const webDist = fileURLToPath(new URL('../../apps/web/dist', import.meta.url));

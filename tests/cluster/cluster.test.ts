@@ -4,10 +4,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { loadConfig } from '../../packages/server/src/config.js';
 import { openStorage } from '../../packages/server/src/modules/files/storage/open-storage.js';
 import type { ObjectStorage } from '../../packages/server/src/modules/files/storage/storage.js';
-import { DefaultProvider } from '../../packages/server/src/modules/payments/providers/default/provider.js';
-import { createTestDb, testRedisUrl, type TestDb } from '../../packages/server/src/test-support/db.js';
-import { startS3, type TestS3 } from '../../packages/server/src/test-support/s3.js';
-import { linkToken, startSmtp, type TestSmtp } from '../../packages/server/src/test-support/smtp.js';
+import { DefaultProvider } from '@till/server/testing';
+import { createTestDb, testRedisUrl, type TestDb } from '@till/test-support/db';
+import { startS3, type TestS3 } from '@till/test-support/s3';
+import { linkToken, startSmtp, type TestSmtp } from '@till/test-support/smtp';
 import { buildServer, freePort, killAll, startServer, started, type ServerProcess } from './processes.js';
 
 // Two copies of the built server on one PostgreSQL schema, one Redis and one S3 bucket: what a

@@ -1,8 +1,8 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTill, HttpError, NetworkError, TimeoutError, type SessionEvent } from '@till/client';
-import { startTestApp, type TestApp } from '../../packages/server/src/test-support/app.js';
-import { GOOD_PASSWORD, uniqueEmail } from '../../packages/server/src/test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { GOOD_PASSWORD, uniqueEmail } from '@till/test-support/users';
 
 // The SDK against the real server, started in-process on a loopback port.
 describe('SDK account calls against the server', () => {

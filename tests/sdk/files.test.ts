@@ -3,8 +3,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTill, type Till } from '@till/client';
 import type { FileInfo } from '@till/protocol';
-import { startFilesApp, type FilesTestApp } from '../../packages/server/src/test-support/files.js';
-import { registerUser } from '../../packages/server/src/test-support/users.js';
+import { startFilesApp, type FilesTestApp } from '@till/test-support/files';
+import { registerUser } from '@till/test-support/users';
 
 describe('SDK uploads against the files service', () => {
   let t: FilesTestApp;

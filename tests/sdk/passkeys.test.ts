@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTill } from '@till/client';
-import { startTestApp, type TestApp } from '../../packages/server/src/test-support/app.js';
-import { GOOD_PASSWORD, uniqueEmail } from '../../packages/server/src/test-support/users.js';
-import { SoftAuthenticator, type OptionsJson } from '../../packages/server/src/test-support/webauthn.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { GOOD_PASSWORD, uniqueEmail } from '@till/test-support/users';
+import { SoftAuthenticator, type OptionsJson } from '@till/test-support/webauthn';
 
 // The SDK's passkey and deletion calls against the real server over HTTP.
 describe('SDK passkeys and account deletion against the server', () => {

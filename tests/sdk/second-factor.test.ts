@@ -1,8 +1,8 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTill } from '@till/client';
-import { startTestApp, type TestApp } from '../../packages/server/src/test-support/app.js';
-import { GOOD_PASSWORD, uniqueEmail } from '../../packages/server/src/test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { GOOD_PASSWORD, uniqueEmail } from '@till/test-support/users';
 
 // The SDK's second-factor calls against the real server over HTTP.
 describe('SDK second factor against the server', () => {

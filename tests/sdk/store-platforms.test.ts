@@ -7,16 +7,16 @@ import {
   type AppleNativePurchase,
   type ScriptedCdvStoreOptions,
 } from '../../packages/client/src/test-support/cdv-native-store.js';
-import { startTestApp, type TestApp } from '../../packages/server/src/test-support/app.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
 import {
   appleTransaction,
   BUNDLE_ID,
   signJws,
   startAppleTestStore,
   type AppleTestStore,
-} from '../../packages/server/src/test-support/apple-signing.js';
-import { FakeGoogle, googlePlayTestConfig, PACKAGE } from '../../packages/server/src/test-support/fake-google-play.js';
-import { registerUser } from '../../packages/server/src/test-support/users.js';
+} from '@till/test-support/apple-signing';
+import { FakeGoogle, googlePlayTestConfig, PACKAGE } from '@till/test-support/fake-google-play';
+import { registerUser } from '@till/test-support/users';
 
 const NOT_VERIFIED = "We couldn't verify the purchase";
 

@@ -10,9 +10,9 @@ import {
 import { FakeStoreAdapter } from '@till/client/testing';
 import { ProductType } from '@till/protocol';
 import { loadCdvPurchase } from '../../packages/client/src/test-support/cdv-plugin.js';
-import { startTestApp, type TestApp } from '../../packages/server/src/test-support/app.js';
-import { giveCredits } from '../../packages/server/src/test-support/store.js';
-import { registerUser } from '../../packages/server/src/test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { giveCredits } from '@till/test-support/store';
+import { registerUser } from '@till/test-support/users';
 
 // The SDK's store client, order poller and purchase flow against the real store (demo catalog:
 // credits-100 at 1.99 USD, pro-unlock at 4.99 USD or 500 credits; coupons WELCOME10 and FREE100).

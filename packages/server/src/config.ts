@@ -1,29 +1,34 @@
-import { X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Cron } from 'croner';
 import { z } from 'zod';
 import { APP_WEB_PAYMENTS, type AppWebPayments } from '@till/protocol';
+import { appStoreConfig } from './modules/payments/providers/appstore/config.js';
+import { googlePlayConfig } from './modules/payments/providers/googleplay/config.js';
+import { paymentwallConfig } from './modules/payments/providers/paymentwall/config.js';
+import { stripeConfig } from './modules/payments/providers/stripe/config.js';
+import { ConfigError, csv, type ProviderConfig } from './variables.js';
 
-/** Thrown when the environment holds a bad value; the message names the variable. */
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(`${variable}: ${message}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError } from './variables.js';
 
-const csv = z
-  .string()
-  .optional()
-  .transform((v) =>
-    (v ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  );
+/**
+ * The payment providers' parts of the configuration, each kept in its folder's `config.ts` (its
+ * variables, their checks and how its settings are read), under the route name its settings go by
+ * in {@link Config.payments}. A new provider is one line here.
+ */
+const providers = {
+  card: stripeConfig,
+  paywall: paymentwallConfig,
+  appstore: appStoreConfig,
+  googleplay: googlePlayConfig,
+};
+
+type Providers = typeof providers;
+/** Every provider's variables, together. */
+type ProviderVariables = UnionToIntersection<Providers[keyof Providers]['variables']>;
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** Each provider's settings under its route name; absent, or undefined, while it is not set up. */
+export type PaymentsSettings = {
+  [K in keyof Providers]?: Providers[K] extends ProviderConfig<z.ZodRawShape, infer S> ? S | undefined : never;
+};
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -100,66 +105,9 @@ const envSchema = z.object({
   RATE_CONFIRM_PER_TOKEN: positiveInt(5),
   SECURITY_LOG_RETENTION_DAYS: positiveInt(365),
   TOTP_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
-  STRIPE_SECRET_KEY: z
-    .string()
-    .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, 'must be a Stripe secret key (sk_test_..., sk_live_... or rk_...)')
-    .optional(),
-  STRIPE_WEBHOOK_SECRET: z
-    .string()
-    .regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_...)')
-    .optional(),
-  STRIPE_API_URL: z.url().optional(),
-  PAYMENTWALL_PROJECT_KEY: z
-    .string()
-    .regex(/^[A-Za-z0-9]+$/, 'must be the project key')
-    .optional(),
-  PAYMENTWALL_SECRET_KEY: z
-    .string()
-    .regex(/^[A-Za-z0-9]+$/, 'must be the secret key')
-    .optional(),
-  PAYMENTWALL_WIDGET: z
-    .string()
-    .regex(/^[A-Za-z0-9_]+$/, 'must be a widget code such as p1_1')
-    .default('p1_1'),
-  PAYMENTWALL_PINGBACK_IPS: z.string().optional(),
-  PAYMENTWALL_API_URL: z.url().optional(),
-  APPLE_BUNDLE_ID: z
-    .string()
-    .regex(/^[A-Za-z0-9.-]+$/, 'must be a bundle id such as com.example.till')
-    .optional(),
-  APPLE_APP_ID: z.string().regex(/^\d+$/, "must be the app's numeric Apple id").optional(),
-  APPLE_ENVIRONMENT: z.enum(['Production', 'Sandbox']).default('Production'),
-  // Apple's issuer ids are UUID-shaped without a UUID's version and variant bits, so the shape is all that is checked.
-  APPLE_ISSUER_ID: z
-    .string()
-    .regex(
-      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-      'must be the issuer id from App Store Connect',
-    )
-    .optional(),
-  APPLE_KEY_ID: z
-    .string()
-    .regex(/^[A-Z0-9]{10}$/, 'must be the 10-character key id from App Store Connect')
-    .optional(),
-  APPLE_PRIVATE_KEY: z.string().optional(),
-  APPLE_ROOT_CERTS: csv,
-  APPLE_API_URL: z.url().optional(),
-  APPLE_SANDBOX_API_URL: z.url().optional(),
-  APPLE_ACCEPT_SANDBOX: z.enum(['true', 'false']).default('true'),
-  APPLE_ONLINE_CHECKS: z.enum(['true', 'false']).default('true'),
+  ...(Object.assign({}, ...Object.values(providers).map((p) => p.variables)) as ProviderVariables),
   // Whether the phone apps offer the web payment routes; the stores' rules ask for `hidden`.
   APP_WEB_PAYMENTS: z.enum(APP_WEB_PAYMENTS).default('hidden'),
-  GOOGLE_PLAY_PACKAGE_NAME: z
-    .string()
-    .regex(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/, 'must be an application id such as com.example.till')
-    .optional(),
-  GOOGLE_SERVICE_ACCOUNT: z.string().optional(),
-  GOOGLE_PUSH_AUDIENCE: z.string().min(1).optional(),
-  GOOGLE_PUSH_SERVICE_ACCOUNT: z.email('must be the e-mail address of a service account').optional(),
-  GOOGLE_PUSH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  GOOGLE_PLAY_API_URL: z.url().optional(),
-  GOOGLE_TOKEN_URL: z.url().optional(),
-  GOOGLE_CERTS_URL: z.url().optional(),
   ANDROID_PACKAGE_NAME: z
     .string()
     .regex(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/, 'must be an application id such as com.example.till')
@@ -177,76 +125,6 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9.-]+$/, 'must be a bundle id such as com.example.till')
     .optional(),
 });
-
-/** The card route (Stripe Checkout): on when both keys are set. */
-export interface CardConfig {
-  secretKey: string;
-  webhookSecret: string;
-  /** Base address of a Stripe-compatible API; Stripe's own when unset. */
-  apiUrl: string | undefined;
-}
-
-/** The payment-wall route (Paymentwall): on when both keys are set. */
-export interface PaywallConfig {
-  projectKey: string;
-  secretKey: string;
-  widget: string;
-  /** Addresses and ranges pingbacks may come from (`*`: any); Paymentwall's published ones when empty. */
-  pingbackIps: string[];
-  /** Base address of the widget; Paymentwall's own when unset. */
-  apiUrl: string | undefined;
-}
-
-/** The App Store route (in-app purchases on iOS): on when its required variables are set. */
-export interface AppStoreConfig {
-  bundleId: string;
-  /** The app's numeric Apple id; Apple's notifications carry it in production (not in the sandbox). */
-  appAppleId: number | undefined;
-  environment: 'Production' | 'Sandbox';
-  /** The App Store Server API key (App Store Connect, Users and Access, Integrations, In-App Purchase). */
-  issuerId: string;
-  keyId: string;
-  /** The key's `.p8` contents (PEM). */
-  privateKey: string;
-  /** Apple's root certificates (DER or PEM) that signed data must chain to. */
-  rootCertificates: Buffer[];
-  /** Base address of the App Store Server API; Apple's own for the environment when unset. */
-  apiUrl: string | undefined;
-  /**
-   * Whether a `Production` server also takes Sandbox-signed data (App Review buys with sandbox
-   * accounts against the production build): verified against the sandbox environment, looked up at
-   * the sandbox API, and marked as sandbox orders. Off refuses them (`environment`).
-   */
-  acceptSandbox: boolean;
-  /** Base address of the sandbox App Store Server API; Apple's own when unset. */
-  sandboxApiUrl: string | undefined;
-  /** Whether certificates are checked for revocation (OCSP, at Apple) and against the current date. */
-  onlineChecks: boolean;
-}
-
-/** A Google service account's key, as the Cloud console downloads it (only the fields used). */
-export interface GoogleServiceAccount {
-  clientEmail: string;
-  privateKey: string;
-}
-
-/** Google Play (the in-app store platform `android-playstore`): on when the package name is set. */
-export interface GooglePlayConfig {
-  packageName: string;
-  /** The service account the server calls the Play Developer API as. */
-  serviceAccount: GoogleServiceAccount;
-  /**
-   * Pub/Sub push authentication by Google-signed OIDC token: the audience the push subscription puts
-   * in its tokens and the service account it signs them as.
-   */
-  pushOidc: { audience: string; serviceAccount: string } | undefined;
-  /** Pub/Sub push authentication by a shared secret in the push endpoint's `token` parameter. */
-  pushSecret: string | undefined;
-  /** Base addresses of the Play Developer API, Google's token endpoint and its certificates; Google's own when unset. */
-  apiUrl: string | undefined;
-  tokenUrl: string | undefined;
-  certsUrl: string | undefined;
-}
 
 /**
  * The files that let the phone apps open the server's links (confirm, reset, an order's return
@@ -360,131 +238,12 @@ export interface Config {
   totpKey: string;
   appLinks: AppLinksConfig;
   /** The payment routes that take real money; each is off unless its variables are set. */
-  payments: {
-    card: CardConfig | undefined;
-    paywall: PaywallConfig | undefined;
-    appstore?: AppStoreConfig | undefined;
-    googleplay?: GooglePlayConfig | undefined;
+  payments: PaymentsSettings & {
     /**
      * Whether the phone apps offer the web routes besides their in-app store (`APP_WEB_PAYMENTS`);
      * absent counts as `hidden`.
      */
     appWebPayments?: AppWebPayments;
-  };
-}
-
-/** Both variables of a pair, or neither: one alone is a route half set up, which stops the start. */
-function pair(names: [string, string], values: [string | undefined, string | undefined]): [string, string] | undefined {
-  const [a, b] = values;
-  if (a && b) return [a, b];
-  if (a) throw new ConfigError(names[1], `is required when ${names[0]} is set`);
-  if (b) throw new ConfigError(names[0], `is required when ${names[1]} is set`);
-  return undefined;
-}
-
-const serviceAccountKey = z.object({
-  client_email: z.email(),
-  private_key: z.string().includes('PRIVATE KEY'),
-});
-
-/** The key JSON itself, or the path of its file: a path keeps the key out of the process's environment listing. */
-function readServiceAccount(value: string): GoogleServiceAccount {
-  const problem = 'must be a service account key (its JSON, or the path of its file) with client_email and private_key';
-  let text = value.trim();
-  if (!text.startsWith('{')) {
-    try {
-      text = readFileSync(text, 'utf8');
-    } catch {
-      throw new ConfigError('GOOGLE_SERVICE_ACCOUNT', `cannot read the file ${value}`);
-    }
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new ConfigError('GOOGLE_SERVICE_ACCOUNT', problem);
-  }
-  const key = serviceAccountKey.safeParse(json);
-  if (!key.success) throw new ConfigError('GOOGLE_SERVICE_ACCOUNT', problem);
-  return { clientEmail: key.data.client_email, privateKey: key.data.private_key };
-}
-
-/**
- * Google Play is on when its package name is set; then it needs the service account, and one way of
- * authenticating Pub/Sub's pushes (an OIDC token, or a shared secret), since a push endpoint that
- * refuses every push would lose every notification without a word.
- */
-function googlePlay(e: z.output<typeof envSchema>): GooglePlayConfig | undefined {
-  const oidc = pair(
-    ['GOOGLE_PUSH_AUDIENCE', 'GOOGLE_PUSH_SERVICE_ACCOUNT'],
-    [e.GOOGLE_PUSH_AUDIENCE, e.GOOGLE_PUSH_SERVICE_ACCOUNT],
-  );
-  if (!e.GOOGLE_PLAY_PACKAGE_NAME) {
-    const stray = (
-      ['GOOGLE_SERVICE_ACCOUNT', 'GOOGLE_PUSH_AUDIENCE', 'GOOGLE_PUSH_SERVICE_ACCOUNT', 'GOOGLE_PUSH_SECRET'] as const
-    ).find((name) => e[name] !== undefined);
-    if (stray) throw new ConfigError('GOOGLE_PLAY_PACKAGE_NAME', `is required when ${stray} is set`);
-    return undefined;
-  }
-  if (!e.GOOGLE_SERVICE_ACCOUNT)
-    throw new ConfigError('GOOGLE_SERVICE_ACCOUNT', 'is required when GOOGLE_PLAY_PACKAGE_NAME is set');
-  if (!oidc && !e.GOOGLE_PUSH_SECRET)
-    throw new ConfigError(
-      'GOOGLE_PUSH_AUDIENCE',
-      'is required (with GOOGLE_PUSH_SERVICE_ACCOUNT) when GOOGLE_PLAY_PACKAGE_NAME is set, unless GOOGLE_PUSH_SECRET is',
-    );
-  return {
-    packageName: e.GOOGLE_PLAY_PACKAGE_NAME,
-    serviceAccount: readServiceAccount(e.GOOGLE_SERVICE_ACCOUNT),
-    pushOidc: oidc && { audience: oidc[0], serviceAccount: oidc[1].toLowerCase() },
-    pushSecret: e.GOOGLE_PUSH_SECRET,
-    apiUrl: e.GOOGLE_PLAY_API_URL,
-    tokenUrl: e.GOOGLE_TOKEN_URL,
-    certsUrl: e.GOOGLE_CERTS_URL,
-  };
-}
-
-/**
- * The App Store route's variables: all of the required ones, or none. The key and the certificates
- * are read here, so that a wrong path or a file that is not a key stops the start.
- */
-function appStore(e: z.infer<typeof envSchema>): AppStoreConfig | undefined {
-  const production = e.APPLE_ENVIRONMENT === 'Production';
-  const required: [string, unknown][] = [
-    ['APPLE_BUNDLE_ID', e.APPLE_BUNDLE_ID],
-    // Apple's production notifications are checked against the app's numeric id; sandbox ones carry none.
-    ['APPLE_APP_ID', production ? e.APPLE_APP_ID : 'not needed in the sandbox'],
-    ['APPLE_ISSUER_ID', e.APPLE_ISSUER_ID],
-    ['APPLE_KEY_ID', e.APPLE_KEY_ID],
-    ['APPLE_PRIVATE_KEY', e.APPLE_PRIVATE_KEY],
-    ['APPLE_ROOT_CERTS', e.APPLE_ROOT_CERTS.length ? e.APPLE_ROOT_CERTS : undefined],
-  ];
-  const named = [e.APPLE_BUNDLE_ID, e.APPLE_APP_ID, e.APPLE_ISSUER_ID, e.APPLE_KEY_ID, e.APPLE_PRIVATE_KEY];
-  if (named.every((v) => v === undefined) && !e.APPLE_ROOT_CERTS.length) return undefined;
-  const missing = required.find(([, v]) => v === undefined);
-  if (missing) throw new ConfigError(missing[0], 'is required when the App Store route is configured (APPLE_...)');
-  const privateKey = readKey(e.APPLE_PRIVATE_KEY ?? '');
-  const rootCertificates = e.APPLE_ROOT_CERTS.map((path) => {
-    try {
-      const cert = readFileSync(path);
-      if (new X509Certificate(cert).ca) return cert;
-    } catch {
-      // Named below.
-    }
-    throw new ConfigError('APPLE_ROOT_CERTS', `${path} is not a readable CA certificate (DER or PEM)`);
-  });
-  return {
-    bundleId: e.APPLE_BUNDLE_ID ?? '',
-    appAppleId: e.APPLE_APP_ID === undefined ? undefined : Number(e.APPLE_APP_ID),
-    environment: e.APPLE_ENVIRONMENT,
-    issuerId: e.APPLE_ISSUER_ID ?? '',
-    keyId: e.APPLE_KEY_ID ?? '',
-    privateKey,
-    rootCertificates,
-    apiUrl: e.APPLE_API_URL?.replace(/\/+$/, ''),
-    acceptSandbox: e.APPLE_ACCEPT_SANDBOX === 'true',
-    sandboxApiUrl: e.APPLE_SANDBOX_API_URL?.replace(/\/+$/, ''),
-    onlineChecks: e.APPLE_ONLINE_CHECKS === 'true',
   };
 }
 
@@ -506,23 +265,6 @@ function appLinks(e: z.output<typeof envSchema>): AppLinksConfig {
     android: packageName && fingerprints.length ? { packageName, fingerprints } : undefined,
     ios: e.IOS_TEAM_ID && bundleId ? { appId: `${e.IOS_TEAM_ID}.${bundleId}` } : undefined,
   };
-}
-
-/** The `.p8` key itself (its PEM text, newlines written as `\n` allowed), or the path of the file. */
-function readKey(value: string): string {
-  const pem = value.includes('-----BEGIN') ? value.replace(/\\n/g, '\n') : readOrUndefined(value);
-  if (!pem?.includes('-----BEGIN PRIVATE KEY-----')) {
-    throw new ConfigError('APPLE_PRIVATE_KEY', 'must be the .p8 key (PEM) or the path of the .p8 file');
-  }
-  return pem;
-}
-
-function readOrUndefined(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -551,11 +293,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (production && e.PUBLIC_URL && !securePublicUrl(e.PUBLIC_URL)) {
     throw new ConfigError('PUBLIC_URL', 'must be an https:// address in production (http:// only for localhost)');
   }
-  const stripe = pair(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'], [e.STRIPE_SECRET_KEY, e.STRIPE_WEBHOOK_SECRET]);
-  const paymentwall = pair(
-    ['PAYMENTWALL_PROJECT_KEY', 'PAYMENTWALL_SECRET_KEY'],
-    [e.PAYMENTWALL_PROJECT_KEY, e.PAYMENTWALL_SECRET_KEY],
-  );
   return {
     env: e.NODE_ENV,
     production,
@@ -600,23 +337,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     securityLogRetentionDays: e.SECURITY_LOG_RETENTION_DAYS,
     totpKey: e.TOTP_KEY ?? e.SIGNING_SECRET ?? DEV_TOTP_KEY,
     appLinks: appLinks(e),
-    payments: {
-      card: stripe && { secretKey: stripe[0], webhookSecret: stripe[1], apiUrl: e.STRIPE_API_URL },
-      paywall: paymentwall && {
-        projectKey: paymentwall[0],
-        secretKey: paymentwall[1],
-        widget: e.PAYMENTWALL_WIDGET,
-        pingbackIps: (e.PAYMENTWALL_PINGBACK_IPS ?? '')
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean),
-        apiUrl: e.PAYMENTWALL_API_URL,
-      },
-      appstore: appStore(e),
-      googleplay: googlePlay(e),
-      appWebPayments: e.APP_WEB_PAYMENTS,
-    },
+    payments: { ...readProviders(e), appWebPayments: e.APP_WEB_PAYMENTS },
   };
+}
+
+/** Each provider's settings, read in the order of {@link providers}. */
+function readProviders(e: z.output<typeof envSchema>): PaymentsSettings {
+  const settings: Record<string, unknown> = {};
+  for (const [name, provider] of Object.entries(providers) as [string, ProviderConfig<z.ZodRawShape, unknown>][])
+    settings[name] = provider.read(e);
+  return settings as PaymentsSettings;
 }
 
 /** An `https://` address, or an `http://` one whose host is this machine. */

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './test-support/app.js';
-import { dialects } from './test-support/db.js';
-import { registerUser } from './test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { registerUser } from '@till/test-support/users';
 
 interface FieldSchema {
   type?: string;

@@ -20,6 +20,27 @@ describe("the server's layers, as lint holds them", () => {
   it('passes the files as they are', async () => {
     expect(await rulesBroken('modules/store/grants.ts', '')).toEqual([]);
     expect(await rulesBroken('flows/checkout.ts', '')).toEqual([]);
+    expect(await rulesBroken('config.ts', '')).toEqual([]);
+    expect(await rulesBroken('modules/payments/providers/stripe/config.ts', '')).toEqual([]);
+  });
+
+  it("lets config.ts compose the providers' variables, and keeps those to the platform", async () => {
+    // config.ts is platform: it may read a provider's config.ts, and nothing else of the module.
+    expect(
+      await rulesBroken(
+        'config.ts',
+        "export { paymentwallConfig } from './modules/payments/providers/paymentwall/config.js';",
+      ),
+    ).toEqual([]);
+    expect(
+      await rulesBroken('config.ts', "export { widgetUrl } from './modules/payments/providers/paymentwall/widget.js';"),
+    ).toContain('till/server-layers');
+    expect(
+      await rulesBroken(
+        'modules/payments/providers/stripe/config.ts',
+        "export { sessionParams } from './session-params.js';",
+      ),
+    ).toContain('till/server-layers');
   });
 
   it('refuses an import circle, a type-only one too', async () => {
@@ -54,13 +75,35 @@ describe("the server's layers, as lint holds them", () => {
   });
 });
 
+describe('the test support, as lint holds it', () => {
+  it('is refused to the server outside its tests, by package and through testing.ts', async () => {
+    expect(await rulesBroken('db/rows.ts', "export { startTestApp } from '@till/test-support/app';")).toContain(
+      'no-restricted-imports',
+    );
+    expect(await rulesBroken('modules/store/grants.ts', "export { cliEntry } from '../../testing.js';")).toContain(
+      'till/server-layers',
+    );
+    expect(await rulesBroken('flows/checkout.ts', "export { cliEntry } from '@till/server/testing';")).toContain(
+      'no-restricted-imports',
+    );
+  });
+
+  it("is open to the server's tests", async () => {
+    expect(await rulesBroken('config.test.ts', '')).toEqual([]);
+    expect(await rulesBroken('modules/store/coupons.test.ts', '')).toEqual([]);
+  });
+});
+
 describe('import circles, type-only imports included', () => {
-  it.each(['packages/protocol/src', 'packages/client/src', 'packages/server/src', 'apps/web/src'])(
-    'has none in %s',
-    (dir) => {
-      expect(importCircles(`${root}${dir}`, { '@/': `${root}apps/web/src/` })).toEqual([]);
-    },
-  );
+  it.each([
+    'packages/protocol/src',
+    'packages/client/src',
+    'packages/server/src',
+    'packages/test-support/src',
+    'apps/web/src',
+  ])('has none in %s', (dir) => {
+    expect(importCircles(`${root}${dir}`, { '@/': `${root}apps/web/src/` })).toEqual([]);
+  });
 
   it('finds one where there is one', () => {
     const dir = mkdtempSync(join(tmpdir(), 'till-circle-'));

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeHtml } from './http/html.js';
-import { startTestApp, type TestApp } from './test-support/app.js';
-import { saveProduct } from './test-support/store.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { saveProduct } from '@till/test-support/store';
 
 describe('serving the built web app', () => {
   const dist = mkdtempSync(join(tmpdir(), 'till-dist-'));

@@ -1,7 +1,7 @@
 import { readdirSync, readlinkSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '../test-support/db.js';
+import { createTestDb, type TestDb } from '@till/test-support/db';
 import { inTransaction } from './transaction.js';
 
 /** Where this process's open files lead (Linux). */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, dialects, whileMigrating, type TestDb } from '../test-support/db.js';
+import { createTestDb, dialects, whileMigrating, type TestDb } from '@till/test-support/db';
 import { migrateToLatest } from './migrate.js';
 import { allParams, prepared, preparedInsert } from './prepared.js';
 import type { StoreMetaTable } from './schema.js';

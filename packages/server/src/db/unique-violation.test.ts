@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, dialects, type TestDb, whileMigrating } from '../test-support/db.js';
+import { createTestDb, dialects, type TestDb, whileMigrating } from '@till/test-support/db';
 import { migrateToLatest } from './migrate.js';
 import { isUniqueViolation } from './rows.js';
 

@@ -2,12 +2,12 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { filesMatrix, startFilesApp, uploadOne, type FilesTestApp } from '../test-support/files.js';
-import { RecordedSecurityEvents } from '../test-support/security-events.js';
-import { startSmtp, type TestSmtp } from '../test-support/smtp.js';
-import { expectLedgerMatchesBalances, giveCredits, ok, saveProduct } from '../test-support/store.js';
-import { adminUser, GOOD_PASSWORD, provenUser, registerUser } from '../test-support/users.js';
-import { SoftAuthenticator, type OptionsJson } from '../test-support/webauthn.js';
+import { filesMatrix, startFilesApp, uploadOne, type FilesTestApp } from '@till/test-support/files';
+import { RecordedSecurityEvents } from '@till/test-support/security-events';
+import { startSmtp, type TestSmtp } from '@till/test-support/smtp';
+import { expectLedgerMatchesBalances, giveCredits, ok, saveProduct } from '@till/test-support/store';
+import { adminUser, GOOD_PASSWORD, provenUser, registerUser } from '@till/test-support/users';
+import { SoftAuthenticator, type OptionsJson } from '@till/test-support/webauthn';
 
 describe.each(filesMatrix)('account deletion on %s with %s storage', (dialect, driver) => {
   let t: FilesTestApp;

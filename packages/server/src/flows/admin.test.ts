@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DefaultProvider } from '../modules/payments/providers/default/provider.js';
-import { startTestApp, type TestApp } from '../test-support/app.js';
-import { dialects } from '../test-support/db.js';
-import { anAdmin, expectLedgerMatchesBalances, giveCredits, ok } from '../test-support/store.js';
-import { confirmedUser, registerUser, uniqueEmail } from '../test-support/users.js';
+import { DefaultProvider } from '../modules/payments/providers/sandbox/provider.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { anAdmin, expectLedgerMatchesBalances, giveCredits, ok } from '@till/test-support/store';
+import { confirmedUser, registerUser, uniqueEmail } from '@till/test-support/users';
 
 const ADMIN_CALLS: [string, Record<string, unknown>][] = [
   ['/api/admin/products/list', {}],

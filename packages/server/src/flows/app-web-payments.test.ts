@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ORIGINS } from '@till/protocol';
-import { startTestApp, type TestApp } from '../test-support/app.js';
-import { dialects } from '../test-support/db.js';
-import { giveCredits, ok } from '../test-support/store.js';
-import { registerUser } from '../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { giveCredits, ok } from '@till/test-support/store';
+import { registerUser } from '@till/test-support/users';
 
 /** doCheckout as a page at `origin` sends it (a phone app's WebView names the shell's origin). */
 async function checkoutFrom(t: TestApp, token: string, origin: string | undefined, body: Record<string, unknown>) {

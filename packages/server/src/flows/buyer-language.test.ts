@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localizeOrder } from '../modules/store/index.js';
-import { startTestApp, type TestApp } from '../test-support/app.js';
-import { dialects } from '../test-support/db.js';
-import { giveCredits } from '../test-support/store.js';
-import { registerUser } from '../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { giveCredits } from '@till/test-support/store';
+import { registerUser } from '@till/test-support/users';
 
 interface Item {
   productId: string;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '@till/protocol';
-import { DefaultProvider } from '../modules/payments/providers/default/provider.js';
-import { startTestApp, type TestApp } from '../test-support/app.js';
-import { dialects } from '../test-support/db.js';
-import { FakeStripe, newWebhookSecret } from '../test-support/fake-stripe.js';
-import { anAdmin, giveCredits, ok } from '../test-support/store.js';
-import { registerUser } from '../test-support/users.js';
+import { DefaultProvider } from '../modules/payments/providers/sandbox/provider.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { FakeStripe, newWebhookSecret } from '@till/test-support/fake-stripe';
+import { anAdmin, giveCredits, ok } from '@till/test-support/store';
+import { registerUser } from '@till/test-support/users';
 
 const sessionIdOf = (url: string) => /cs_test_[A-Za-z0-9]+/.exec(url)?.[0] ?? '';
 

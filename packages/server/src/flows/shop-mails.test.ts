@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer, type Mailer } from '../mail/mailer.js';
-import { DefaultProvider } from '../modules/payments/providers/default/provider.js';
-import { startTestApp, type TestApp } from '../test-support/app.js';
-import { dialects } from '../test-support/db.js';
-import { FakeStripe, newWebhookSecret } from '../test-support/fake-stripe.js';
-import { startSmtp, type ReceivedMail, type TestSmtp } from '../test-support/smtp.js';
-import { anAdmin, giveCredits, ok, saveCoupon } from '../test-support/store.js';
-import { registerUser } from '../test-support/users.js';
+import { DefaultProvider } from '../modules/payments/providers/sandbox/provider.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { FakeStripe, newWebhookSecret } from '@till/test-support/fake-stripe';
+import { startSmtp, type ReceivedMail, type TestSmtp } from '@till/test-support/smtp';
+import { anAdmin, giveCredits, ok, saveCoupon } from '@till/test-support/store';
+import { registerUser } from '@till/test-support/users';
 
 interface Placed {
   order: {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { startTestApp, type TestApp } from '../test-support/app.js';
-import { configProblem } from '../test-support/config.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { configProblem } from '@till/test-support/config';
 
 const FINGERPRINT = Array.from({ length: 32 }, (_, i) => i.toString(16).padStart(2, '0')).join(':');
 const OTHER = Array.from({ length: 32 }, () => 'FA').join(':');

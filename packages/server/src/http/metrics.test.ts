@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DefaultProvider } from '../modules/payments/providers/default/provider.js';
-import { startTestApp, type TestApp } from '../test-support/app.js';
-import { dialects } from '../test-support/db.js';
-import { ok } from '../test-support/store.js';
-import { registerUser } from '../test-support/users.js';
+import { DefaultProvider } from '../modules/payments/providers/sandbox/provider.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { ok } from '@till/test-support/store';
+import { registerUser } from '@till/test-support/users';
 
 const TOKEN = 'metrics-token-0123456789abcdef0123456789';
 

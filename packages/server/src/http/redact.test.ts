@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { startTestApp } from '../test-support/app.js';
+import { startTestApp } from '@till/test-support/app';
 import { redactUrl } from './redact.js';
 
 describe('log redaction', () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../test-support/app.js';
-import { dialects } from '../test-support/db.js';
-import { anAdmin, giveCredits, ok, saveProduct } from '../test-support/store.js';
-import { registerUser, uniqueEmail } from '../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { anAdmin, giveCredits, ok, saveProduct } from '@till/test-support/store';
+import { registerUser, uniqueEmail } from '@till/test-support/users';
 
 describe.each(dialects)('input no column can hold, on %s', (dialect) => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../test-support/app.js';
-import { GOOD_PASSWORD, registerUser } from '../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { GOOD_PASSWORD, registerUser } from '@till/test-support/users';
 
 describe('transport, headers, documents and logs', () => {
   let t: TestApp;

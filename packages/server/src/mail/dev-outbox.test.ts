@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../test-support/app.js';
-import { registerUser } from '../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { registerUser } from '@till/test-support/users';
 
 describe('dev outbox', () => {
   let t: TestApp;

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startS3, type TestS3 } from '../test-support/s3.js';
+import { startS3, type TestS3 } from '@till/test-support/s3';
 import { backupName, openBackupStore, takenAtOf, type BackupStore } from './backup-store.js';
 
 describe.each(['folder', 's3'] as const)('backups kept in a %s', (kind) => {

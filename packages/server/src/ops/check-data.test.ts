@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../test-support/cli.js';
-import { dialects } from '../test-support/db.js';
-import { startFilesApp, type FilesTestApp } from '../test-support/files.js';
-import { stockShop } from '../test-support/shop.js';
+import { runCli } from '@till/test-support/cli';
+import { dialects } from '@till/test-support/db';
+import { startFilesApp, type FilesTestApp } from '@till/test-support/files';
+import { stockShop } from '@till/test-support/shop';
 import { checkData, type Finding } from './check-data.js';
 
 describe.each(dialects)('the data check on %s', (dialect) => {

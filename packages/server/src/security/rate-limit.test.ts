@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultRateLimits } from '../config.js';
-import { startTestApp, type TestApp } from '../test-support/app.js';
-import { testRedisUrl } from '../test-support/db.js';
-import { GOOD_PASSWORD, registerUser, uniqueEmail } from '../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { testRedisUrl } from '@till/test-support/db';
+import { GOOD_PASSWORD, registerUser, uniqueEmail } from '@till/test-support/users';
 import { Limiter } from './rate-limit.js';
 import { redisOptions } from './redis.js';
 

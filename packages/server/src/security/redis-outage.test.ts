@@ -4,9 +4,9 @@ import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultRateLimits } from '../config.js';
-import { startTestApp, type TestApp } from '../test-support/app.js';
-import { eventually } from '../test-support/files.js';
-import { uniqueEmail } from '../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { eventually } from '@till/test-support/files';
+import { uniqueEmail } from '@till/test-support/users';
 
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
-import { dialects } from '../../test-support/db.js';
-import { linkToken, startSmtp, type TestSmtp } from '../../test-support/smtp.js';
-import { anAdmin, ok } from '../../test-support/store.js';
-import { confirmedUser, GOOD_PASSWORD, registerUser, stepUp, uniqueEmail } from '../../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { linkToken, startSmtp, type TestSmtp } from '@till/test-support/smtp';
+import { anAdmin, ok } from '@till/test-support/store';
+import { confirmedUser, GOOD_PASSWORD, registerUser, stepUp, uniqueEmail } from '@till/test-support/users';
 
 interface AdminUser {
   id: string;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultRateLimits } from '../../config.js';
 import { hashToken } from '../../security/tokens.js';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
-import { dialects } from '../../test-support/db.js';
-import { linkToken, startSmtp, type TestSmtp } from '../../test-support/smtp.js';
-import { confirmedUser, GOOD_PASSWORD } from '../../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { linkToken, startSmtp, type TestSmtp } from '@till/test-support/smtp';
+import { confirmedUser, GOOD_PASSWORD } from '@till/test-support/users';
 import { accountLimiters } from './limiters.js';
 
 type Answer = Record<string, unknown> & { code: number };

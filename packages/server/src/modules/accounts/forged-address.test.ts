@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultRateLimits } from '../../config.js';
-import { startTestApp } from '../../test-support/app.js';
-import { dialects } from '../../test-support/db.js';
-import { uniqueEmail } from '../../test-support/users.js';
+import { startTestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { uniqueEmail } from '@till/test-support/users';
 
 const production = {
   NODE_ENV: 'production',

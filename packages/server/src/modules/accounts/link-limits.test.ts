@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultRateLimits, type RateLimits } from '../../config.js';
 import { PasswordHasher, TEST_ARGON2_SETTINGS } from '../../security/passwords.js';
 import { hashToken, newToken } from '../../security/tokens.js';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
-import { dialects, testRedisUrl } from '../../test-support/db.js';
-import { confirmedUser } from '../../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects, testRedisUrl } from '@till/test-support/db';
+import { confirmedUser } from '@till/test-support/users';
 
 // Counts the passwords the server hashes: the costly step these limits keep out of an attacker's reach.
 const hashed = { count: 0 };

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
-import { dialects } from '../../test-support/db.js';
-import { linkToken, startSmtp, type TestSmtp } from '../../test-support/smtp.js';
-import { GOOD_PASSWORD, uniqueEmail } from '../../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { linkToken, startSmtp, type TestSmtp } from '@till/test-support/smtp';
+import { GOOD_PASSWORD, uniqueEmail } from '@till/test-support/users';
 
 /** Over real HTTP, with mail through a real SMTP server, following the mailed links. */
 describe.each(dialects)('mailed links on %s', (dialect) => {

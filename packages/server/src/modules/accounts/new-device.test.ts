@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
-import { dialects } from '../../test-support/db.js';
-import { startSmtp, type TestSmtp } from '../../test-support/smtp.js';
-import { GOOD_PASSWORD, uniqueEmail } from '../../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { startSmtp, type TestSmtp } from '@till/test-support/smtp';
+import { GOOD_PASSWORD, uniqueEmail } from '@till/test-support/users';
 import { deviceKey, networkOf } from './devices.js';
 
 const CHROME_LINUX =

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultRateLimits } from '../../config.js';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
-import { dialects } from '../../test-support/db.js';
-import { RecordedSecurityEvents } from '../../test-support/security-events.js';
-import { provenUser } from '../../test-support/users.js';
-import { SoftAuthenticator, type OptionsJson, type Tamper } from '../../test-support/webauthn.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { RecordedSecurityEvents } from '@till/test-support/security-events';
+import { provenUser } from '@till/test-support/users';
+import { SoftAuthenticator, type OptionsJson, type Tamper } from '@till/test-support/webauthn';
 
 type Body = Record<string, unknown> & { code: number };
 const optionsOf = (res: Body) => (res.data as { options: OptionsJson }).options;

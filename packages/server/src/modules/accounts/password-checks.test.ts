@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultRateLimits } from '../../config.js';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
-import { dialects } from '../../test-support/db.js';
-import { confirmedUser, GOOD_PASSWORD, uniqueEmail } from '../../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { confirmedUser, GOOD_PASSWORD, uniqueEmail } from '@till/test-support/users';
 
 const BUDGET = 3;
 const WRONG = 'not the password at all';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
-import { dialects } from '../../test-support/db.js';
-import { GOOD_PASSWORD, registerUser, uniqueEmail } from '../../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { GOOD_PASSWORD, registerUser, uniqueEmail } from '@till/test-support/users';
 
 describe.each(dialects)('profile and sessions on %s', (dialect) => {
   let t: TestApp;

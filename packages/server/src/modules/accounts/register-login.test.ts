@@ -2,9 +2,9 @@ import * as argon2 from '@node-rs/argon2';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ARGON2_OPTIONS, PasswordHasher, standardHasher } from '../../security/passwords.js';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
-import { dialects } from '../../test-support/db.js';
-import { GOOD_PASSWORD, registerUser, uniqueEmail } from '../../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { GOOD_PASSWORD, registerUser, uniqueEmail } from '@till/test-support/users';
 
 describe.each(dialects)('register and login on %s', (dialect) => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../db/migrate.js';
-import { createTestDb, dialects, whileMigrating, type TestDb } from '../../test-support/db.js';
+import { createTestDb, dialects, whileMigrating, type TestDb } from '@till/test-support/db';
 import { AccountsRepo, type UserRow } from './repo.js';
 
 describe.each(dialects)('AccountsRepo on %s', (dialect) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Mailer } from '../../mail/mailer.js';
-import { startTestApp } from '../../test-support/app.js';
-import { registerUser, uniqueEmail } from '../../test-support/users.js';
+import { startTestApp } from '@till/test-support/app';
+import { registerUser, uniqueEmail } from '@till/test-support/users';
 
 /** A mailer whose sends, once held, wait until released: a mail server as slow as the test likes. */
 function gatedMailer() {

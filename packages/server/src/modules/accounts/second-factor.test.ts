@@ -2,10 +2,10 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultRateLimits } from '../../config.js';
 import { hashToken } from '../../security/tokens.js';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
-import { dialects } from '../../test-support/db.js';
-import { startSmtp, type TestSmtp } from '../../test-support/smtp.js';
-import { adminUser, confirmedUser, GOOD_PASSWORD } from '../../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { startSmtp, type TestSmtp } from '@till/test-support/smtp';
+import { adminUser, confirmedUser, GOOD_PASSWORD } from '@till/test-support/users';
 
 // A moment at the start of a 30-second step, so that "one step later" is exact.
 const T0 = Math.floor(Date.UTC(2026, 10, 23, 12, 0, 0) / 30_000) * 30_000;

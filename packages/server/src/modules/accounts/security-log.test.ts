@@ -1,10 +1,10 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SecurityEventKind, SecurityLogEntry } from '@till/protocol';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
-import { dialects } from '../../test-support/db.js';
-import { linkToken, startSmtp, type TestSmtp } from '../../test-support/smtp.js';
-import { adminUser, confirmedUser, GOOD_PASSWORD, uniqueEmail } from '../../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { linkToken, startSmtp, type TestSmtp } from '@till/test-support/smtp';
+import { adminUser, confirmedUser, GOOD_PASSWORD, uniqueEmail } from '@till/test-support/users';
 
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const SAFARI_IPHONE =

@@ -1,10 +1,10 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
-import { dialects } from '../../test-support/db.js';
-import { linkToken, startSmtp, type TestSmtp } from '../../test-support/smtp.js';
-import { confirmedUser, GOOD_PASSWORD, stepUp, uniqueEmail } from '../../test-support/users.js';
-import { SoftAuthenticator, type OptionsJson } from '../../test-support/webauthn.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { linkToken, startSmtp, type TestSmtp } from '@till/test-support/smtp';
+import { confirmedUser, GOOD_PASSWORD, stepUp, uniqueEmail } from '@till/test-support/users';
+import { SoftAuthenticator, type OptionsJson } from '@till/test-support/webauthn';
 
 const T0 = Math.floor(Date.UTC(2026, 10, 27, 10, 0, 0) / 30_000) * 30_000;
 const codeAt = (secret: string, at: number) =>

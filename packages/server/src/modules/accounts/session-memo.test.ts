@@ -2,11 +2,11 @@ import { Code } from '@till/protocol';
 import { CompiledQuery } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connect } from '../../db/connect.js';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
 import { hashToken } from '../../security/tokens.js';
 import { AccountsRepo } from './repo.js';
-import { saveProduct } from '../../test-support/store.js';
-import { adminUser } from '../../test-support/users.js';
+import { saveProduct } from '@till/test-support/store';
+import { adminUser } from '@till/test-support/users';
 
 // The session lookup is kept between commits on SQLite only (PostgreSQL has no data version here).
 describe('sessions kept between commits on SQLite', () => {

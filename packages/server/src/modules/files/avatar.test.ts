@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { filesMatrix, startFilesApp, uploadOne, type FilesTestApp } from '../../test-support/files.js';
-import { registerUser } from '../../test-support/users.js';
+import { filesMatrix, startFilesApp, uploadOne, type FilesTestApp } from '@till/test-support/files';
+import { registerUser } from '@till/test-support/users';
 
 const photo = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: '#2a6' } })

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { filesMatrix, postMultipart, startFilesApp, uploadOne, type FilesTestApp } from '../../test-support/files.js';
-import { adminUser, registerUser } from '../../test-support/users.js';
+import { filesMatrix, postMultipart, startFilesApp, uploadOne, type FilesTestApp } from '@till/test-support/files';
+import { adminUser, registerUser } from '@till/test-support/users';
 
 const content = 'abcdefghijklmnopqrstuvwxyz0123456789';
 

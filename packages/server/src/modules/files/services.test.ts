@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postMultipart, startFilesApp, type FilesTestApp } from '../../test-support/files.js';
-import { dialects } from '../../test-support/db.js';
-import { registerUser } from '../../test-support/users.js';
+import { postMultipart, startFilesApp, type FilesTestApp } from '@till/test-support/files';
+import { dialects } from '@till/test-support/db';
+import { registerUser } from '@till/test-support/users';
 
 describe.each(dialects)('the generic service route on %s', (dialect) => {
   let t: FilesTestApp;

@@ -12,8 +12,8 @@ import {
   uploadOne,
   type FileJson,
   type FilesTestApp,
-} from '../../test-support/files.js';
-import { registerUser } from '../../test-support/users.js';
+} from '@till/test-support/files';
+import { registerUser } from '@till/test-support/users';
 
 const png = () =>
   sharp({ create: { width: 40, height: 30, channels: 3, background: '#c33' } })

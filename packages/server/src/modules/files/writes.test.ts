@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLiveness, type Liveness } from '../../db/liveness.js';
 import type { Dialect } from '../../db/connect.js';
-import { filesMatrix, postMultipart, startFilesApp, type Driver, type FilesTestApp } from '../../test-support/files.js';
-import { registerUser } from '../../test-support/users.js';
+import { filesMatrix, postMultipart, startFilesApp, type Driver, type FilesTestApp } from '@till/test-support/files';
+import { registerUser } from '@till/test-support/users';
 import { StorageWrites } from './writes.js';
 
 // The start of a Windows executable: a type on no allow list.

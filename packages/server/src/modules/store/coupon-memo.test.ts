@@ -3,10 +3,10 @@ import { CompiledQuery } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runInTransaction } from '../../db/transaction.js';
 import { Failure } from '../../errors.js';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
-import { dialects } from '../../test-support/db.js';
-import { anAdmin, ok, saveCoupon, storeDepsOf } from '../../test-support/store.js';
-import { registerUser } from '../../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { anAdmin, ok, saveCoupon, storeDepsOf } from '@till/test-support/store';
+import { registerUser } from '@till/test-support/users';
 import { consumeCouponUse } from './coupon-uses.js';
 import { Coupons } from './coupons.js';
 

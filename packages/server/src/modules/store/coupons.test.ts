@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
 import { STALE_HOLDS_EVERY_MS } from '../../flows/checkout.js';
 import { PENDING_COUPON_HOLD_MS } from './orders.js';
-import { dialects } from '../../test-support/db.js';
-import { anAdmin, ok, saveCoupon, saveProduct } from '../../test-support/store.js';
-import { registerUser } from '../../test-support/users.js';
+import { dialects } from '@till/test-support/db';
+import { anAdmin, ok, saveCoupon, saveProduct } from '@till/test-support/store';
+import { registerUser } from '@till/test-support/users';
 
 const HOUR = 3_600_000;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
-import { dialects } from '../../test-support/db.js';
-import { ok } from '../../test-support/store.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { ok } from '@till/test-support/store';
 import { loadDemoData } from './demo-data.js';
 
 describe.each(dialects)('demo data on %s', (dialect) => {

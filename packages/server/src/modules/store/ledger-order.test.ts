@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
-import { dialects } from '../../test-support/db.js';
-import { anAdmin, expectLedgerMatchesBalances, ok } from '../../test-support/store.js';
-import { registerUser } from '../../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { anAdmin, expectLedgerMatchesBalances, ok } from '@till/test-support/store';
+import { registerUser } from '@till/test-support/users';
 
 describe.each(dialects)('the credits ledger on %s', (dialect) => {
   let t: TestApp;

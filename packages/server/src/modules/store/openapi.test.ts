@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StorePaths, Paths } from '@till/protocol';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
 
 describe('store calls in the OpenAPI document', () => {
   let t: TestApp;

@@ -1,10 +1,10 @@
 import { Code } from '@till/protocol';
 import { CompiledQuery } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
-import { dialects } from '../../test-support/db.js';
-import { giveCredits, ok, saveProduct, storeDepsOf } from '../../test-support/store.js';
-import { registerUser } from '../../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { giveCredits, ok, saveProduct, storeDepsOf } from '@till/test-support/store';
+import { registerUser } from '@till/test-support/users';
 import { Catalog } from './catalog.js';
 
 // Products looked up outside a transaction are kept between commits to products on SQLite only.

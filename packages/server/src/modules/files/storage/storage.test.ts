@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../config.js';
-import { startS3 } from '../../../test-support/s3.js';
+import { startS3 } from '@till/test-support/s3';
 import { openStorage } from './open-storage.js';
 import type { ObjectStorage } from './storage.js';
 

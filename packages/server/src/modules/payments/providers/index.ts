@@ -2,11 +2,11 @@ import type { PaymentsDeps } from '../deps.js';
 import type { StorePlatform } from '../platform.js';
 import type { PaymentProvider } from '../provider.js';
 import { AppStorePlatform } from './appstore/platform.js';
-import { CardProvider } from './card/provider.js';
-import { DefaultProvider } from './default/provider.js';
-import { PaywallProvider } from './paywall/provider.js';
+import { CardProvider } from './stripe/provider.js';
+import { DefaultProvider } from './sandbox/provider.js';
+import { PaywallProvider } from './paymentwall/provider.js';
 import { GooglePlayPlatform } from './googleplay/platform.js';
-import { TestPlatform } from './test/platform.js';
+import { TestPlatform } from './testplatform/platform.js';
 
 /**
  * Every payment route and in-app store platform this server knows, each built from the

@@ -5,7 +5,7 @@ import type {
   ResponseBodyV2DecodedPayload,
   SignedDataVerifier,
 } from '@apple/app-store-server-library';
-import type { AppStoreConfig } from '../../../../config.js';
+import type { AppStoreConfig } from './config.js';
 
 /** Why Apple's signed data was not accepted, as validatePurchase's `reason`. */
 export type Unverified = 'signature' | 'bundle_id' | 'environment' | 'unverifiable';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../config.js';
-import { configProblem } from '../../../../test-support/config.js';
+import { configProblem } from '@till/test-support/config';
 
 // Files the variables point at: a key as App Store Connect hands it out, and a file that is no certificate.
 const dir = mkdtempSync(join(tmpdir(), 'till-apple-config-'));

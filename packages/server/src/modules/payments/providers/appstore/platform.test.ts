@@ -17,11 +17,11 @@ import {
   type AppleTestStore,
   type Pki,
   type Tx,
-} from '../../../../test-support/apple-signing.js';
-import { startTestApp, type TestApp } from '../../../../test-support/app.js';
-import { dialects } from '../../../../test-support/db.js';
-import { anAdmin, expectLedgerMatchesBalances, ok, post } from '../../../../test-support/store.js';
-import { registerUser } from '../../../../test-support/users.js';
+} from '@till/test-support/apple-signing';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { anAdmin, expectLedgerMatchesBalances, ok, post } from '@till/test-support/store';
+import { registerUser } from '@till/test-support/users';
 
 describe.each(dialects)('App Store platform on %s', (dialect) => {
   let t: TestApp;

@@ -1,6 +1,5 @@
 import type { JWSTransactionDecodedPayload, ResponseBodyV2DecodedPayload } from '@apple/app-store-server-library';
 import { z } from 'zod';
-import type { AppStoreConfig } from '../../../../config.js';
 import { Failure, fail, type Outcome } from '../../../../errors.js';
 import type { ModuleHost } from '../../../../http/module.js';
 import type { PaymentsDeps } from '../../deps.js';
@@ -8,8 +7,9 @@ import type { RefusedPurchase, StorePlatform, VerifiedPurchase } from '../../pla
 import type { PaymentPorts } from '../../provider.js';
 import { orderOfEvent } from '../../events.js';
 import { orderOfRef } from '../../refs.js';
+import type { AppStoreConfig } from './config.js';
 import { AppleStore, NotFetched, NotVerified, type Verified } from './apple.js';
-import { changeOf, eventOf, periodOf, refsToTry, type Change, type ReversalScope } from './notifications.js';
+import { changeOf, eventOf, periodOf, refsToTry, type Change, type ReversalScope } from './events.js';
 import { appStoreTransaction, evidenceOf, type Evidence } from './transaction.js';
 
 /** Apple sells at most 10 of a consumable at once; anything far past that is not a real purchase. */

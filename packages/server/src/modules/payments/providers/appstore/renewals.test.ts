@@ -9,11 +9,11 @@ import {
   startAppleTestStore,
   type AppleTestStore,
   type Tx,
-} from '../../../../test-support/apple-signing.js';
-import { startTestApp, type TestApp } from '../../../../test-support/app.js';
-import { dialects } from '../../../../test-support/db.js';
-import { anAdmin, expectLedgerMatchesBalances, ok, saveProduct } from '../../../../test-support/store.js';
-import { registerUser } from '../../../../test-support/users.js';
+} from '@till/test-support/apple-signing';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { anAdmin, expectLedgerMatchesBalances, ok, saveProduct } from '@till/test-support/store';
+import { registerUser } from '@till/test-support/users';
 
 /** The money of an App Store subscription that also grants credits, renewal by renewal. */
 describe.each(dialects)('App Store renewals on %s', (dialect) => {

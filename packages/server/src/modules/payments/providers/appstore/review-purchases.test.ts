@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppStoreConfig } from '../../../../config.js';
 import {
   appleTransaction,
   notification,
@@ -8,11 +7,12 @@ import {
   startAppleTestStore,
   type AppleTestStore,
   type Tx,
-} from '../../../../test-support/apple-signing.js';
-import { startTestApp, type TestApp } from '../../../../test-support/app.js';
-import { dialects } from '../../../../test-support/db.js';
-import { anAdmin, ok } from '../../../../test-support/store.js';
-import { registerUser } from '../../../../test-support/users.js';
+} from '@till/test-support/apple-signing';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { anAdmin, ok } from '@till/test-support/store';
+import { registerUser } from '@till/test-support/users';
+import type { AppStoreConfig } from './config.js';
 
 interface AdminOrderView {
   iden: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../config.js';
-import { startTestApp, type TestApp } from '../../../../test-support/app.js';
-import { dialects } from '../../../../test-support/db.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
 import {
   FakeGoogle,
   googlePlayTestConfig,
@@ -10,9 +10,9 @@ import {
   rsa,
   SECRET,
   AUDIENCE,
-} from '../../../../test-support/fake-google-play.js';
-import { anAdmin, expectLedgerMatchesBalances, ok, saveProduct, spendCredits } from '../../../../test-support/store.js';
-import { registerUser } from '../../../../test-support/users.js';
+} from '@till/test-support/fake-google-play';
+import { anAdmin, expectLedgerMatchesBalances, ok, saveProduct, spendCredits } from '@till/test-support/store';
+import { registerUser } from '@till/test-support/users';
 
 describe.each(dialects)('Google Play platform on %s', (dialect) => {
   let t: TestApp;

@@ -1,11 +1,11 @@
 import type { FastifyReply } from 'fastify';
-import type { GooglePlayConfig } from '../../../../config.js';
 import { readJson } from '../../../../db/rows.js';
 import { Failure, fail, type Outcome } from '../../../../errors.js';
 import type { ModuleHost } from '../../../../http/module.js';
 import type { PaymentsDeps } from '../../deps.js';
 import type { RefusedPurchase, StorePlatform, VerifiedPurchase } from '../../platform.js';
 import type { PaymentPorts, ProviderEvent } from '../../provider.js';
+import type { GooglePlayConfig } from './config.js';
 import {
   REFUND_PARTIAL,
   SubscriptionNotification as N,
@@ -13,7 +13,7 @@ import {
   pushMessage,
   readNotification,
   type DeveloperNotification,
-} from './notification.js';
+} from './events.js';
 import { PlayApi, PlayApiError, type SubscriptionPurchase } from './play-api.js';
 import { PushAuth } from './push-auth.js';
 import { playTransaction, purchaseOf } from './transaction.js';

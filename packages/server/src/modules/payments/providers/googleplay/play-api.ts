@@ -1,5 +1,5 @@
 import type { androidpublisher_v3 } from '@googleapis/androidpublisher';
-import type { GooglePlayConfig } from '../../../../config.js';
+import type { GooglePlayConfig } from './config.js';
 
 /** The scope the Play Developer API's purchase calls need. */
 const SCOPE = 'https://www.googleapis.com/auth/androidpublisher';

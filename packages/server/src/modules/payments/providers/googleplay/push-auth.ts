@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { OAuth2Client } from 'google-auth-library';
-import type { GooglePlayConfig } from '../../../../config.js';
+import type { GooglePlayConfig } from './config.js';
 
 /** Pub/Sub signs its push tokens as this issuer. */
 const ISSUER = 'https://accounts.google.com';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../../test-support/app.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
 import {
   AUDIENCE,
   FakeGoogle,
@@ -9,7 +9,7 @@ import {
   PUSHER,
   rsa,
   SECRET,
-} from '../../../../test-support/fake-google-play.js';
+} from '@till/test-support/fake-google-play';
 
 interface LogLine {
   level: number;

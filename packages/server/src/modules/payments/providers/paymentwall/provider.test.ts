@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../../../config.js';
-import { startTestApp, type TestApp } from '../../../../test-support/app.js';
-import { dialects } from '../../../../test-support/db.js';
-import { FakePaymentwall, type PingbackInput } from '../../../../test-support/fake-paymentwall.js';
-import { anAdmin, expectLedgerMatchesBalances, ok, post, spendCredits } from '../../../../test-support/store.js';
-import { registerUser } from '../../../../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { FakePaymentwall, type PingbackInput } from '@till/test-support/fake-paymentwall';
+import { anAdmin, expectLedgerMatchesBalances, ok, post, spendCredits } from '@till/test-support/store';
+import { registerUser } from '@till/test-support/users';
 import { PINGBACK_PATH } from './route.js';
 
 const PROJECT_KEY = 'pwProjectKeyTest';

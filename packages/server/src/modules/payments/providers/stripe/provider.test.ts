@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../../test-support/app.js';
-import { dialects } from '../../../../test-support/db.js';
-import { FakeStripe, newWebhookSecret, type EventObject } from '../../../../test-support/fake-stripe.js';
-import { anAdmin, expectLedgerMatchesBalances, ok, saveCoupon, spendCredits } from '../../../../test-support/store.js';
-import { registerUser } from '../../../../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { FakeStripe, newWebhookSecret, type EventObject } from '@till/test-support/fake-stripe';
+import { anAdmin, expectLedgerMatchesBalances, ok, saveCoupon, spendCredits } from '@till/test-support/store';
+import { registerUser } from '@till/test-support/users';
 
 interface Checkout {
   order: { iden: string; status: string; total: { amount: number; currency: string } };

@@ -17,7 +17,7 @@ import {
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as x509 from '@peculiar/x509';
-import type { AppStoreConfig } from '../config.js';
+import type { AppStoreConfig } from '@till/server/testing';
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 

@@ -1,9 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Dialect } from '../db/connect.js';
-import { openStorage } from '../modules/files/storage/open-storage.js';
-import type { ObjectStorage } from '../modules/files/storage/storage.js';
+import { type Dialect, type ObjectStorage, openStorage } from '@till/server/testing';
 import { startTestApp, type TestApp, type TestAppOptions } from './app.js';
 import { dialects } from './db.js';
 import { startS3, type TestS3 } from './s3.js';

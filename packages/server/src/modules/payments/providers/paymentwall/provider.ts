@@ -1,9 +1,10 @@
 import type { Order, PaymentInstruction } from '@till/protocol';
-import type { Config, PaywallConfig } from '../../../../config.js';
+import type { Config } from '../../../../config.js';
 import { fail, type Outcome } from '../../../../errors.js';
 import type { ModuleHost } from '../../../../http/module.js';
 import type { PaymentsDeps } from '../../deps.js';
 import { checkoutOffer, type PayableOrder, type PaymentPorts, type PaymentProvider } from '../../provider.js';
+import type { PaywallConfig } from './config.js';
 import { ipAllowList, parseIpList, type IpAllowList } from './pingback.js';
 import { registerPingbackRoute } from './route.js';
 import { PAYMENTWALL_WIDGET_URL, widgetUrl, type WidgetSubscription } from './widget.js';

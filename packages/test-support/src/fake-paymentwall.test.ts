@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type PingbackResult, ipAllowList, readPingback } from '../modules/payments/providers/paywall/pingback.js';
-import { type WidgetInput, widgetUrl } from '../modules/payments/providers/paywall/widget.js';
+import { type PingbackResult, type WidgetInput, ipAllowList, readPingback, widgetUrl } from '@till/server/testing';
 import { FakePaymentwall } from './fake-paymentwall.js';
 
 const PROJECT_KEY = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6';

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../http/html.js';
+import { escapeHtml } from '@till/server/testing';
 import type { LineItemObject, SessionObject } from './objects.js';
 
 /** An amount in minor units as a buyer reads it, with the currency's own number of decimals. */

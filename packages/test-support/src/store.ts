@@ -1,8 +1,7 @@
 import { expect } from 'vitest';
 import type { TestApp } from './app.js';
 import { adminUser } from './users.js';
-import type { Dialect } from '../db/connect.js';
-import type { StoreDeps } from '../modules/store/deps.js';
+import type { Dialect, StoreDeps } from '@till/server/testing';
 
 type Body = Record<string, unknown> & { code: number; data?: Record<string, unknown> };
 

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, loadConfig } from '@till/server';
 
 /** The variable a configuration is refused for, or undefined when it loads. */
 export function configProblem(env: Record<string, string>): string | undefined {

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { PaymentInstruction, Order } from '@till/protocol';
 import type Stripe from 'stripe';
-import type { CardConfig } from '../../../../config.js';
 import { Failure, fail, type Outcome } from '../../../../errors.js';
 import type { ModuleHost } from '../../../../http/module.js';
 import type { PaymentsDeps } from '../../deps.js';
@@ -13,6 +12,7 @@ import {
   type PaymentProvider,
 } from '../../provider.js';
 import { linkRef, orderOfRef, refsOf } from '../../refs.js';
+import type { CardConfig } from './config.js';
 import { toProviderEvent } from './events.js';
 import { sessionParams } from './session-params.js';
 

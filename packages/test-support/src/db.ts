@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { connect, type Db, type Dialect } from '../db/connect.js';
+import { connect, type Db } from '@till/server';
+import type { Dialect } from '@till/server/testing';
 
 // Read once here: test support is the one place besides config that looks at the environment.
 const pgUrl = process.env.TEST_DATABASE_URL;

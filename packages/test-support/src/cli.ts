@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { cliEntry } from '@till/server/testing';
 
 /** Runs one of the server's commands (`cli/NAME.ts`) in a process of its own; answers its exit code and output. */
 export function runCli(
@@ -7,7 +7,7 @@ export function runCli(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; output: string }> {
-  const entry = fileURLToPath(new URL(`../cli/${name}.ts`, import.meta.url));
+  const entry = cliEntry(name);
   const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

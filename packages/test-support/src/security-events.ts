@@ -1,5 +1,4 @@
-import type { Executor } from '../db/rows.js';
-import type { SecurityEvent, SecurityEventKind, SecurityEvents } from '../security/security-events.js';
+import type { Executor, SecurityEvent, SecurityEventKind, SecurityEvents } from '@till/server/testing';
 
 /** Keeps the security events it is given, and whether each came inside a transaction. */
 export class RecordedSecurityEvents implements SecurityEvents {

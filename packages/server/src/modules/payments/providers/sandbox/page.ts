@@ -4,7 +4,7 @@ import type { Config } from '../../../../config.js';
 import { Failure, type Outcome } from '../../../../errors.js';
 import { escapeHtml } from '../../../../http/html.js';
 import type { PaymentPorts, ProviderEvent } from '../../provider.js';
-import type { SandboxEvent } from './notification.js';
+import type { SandboxEvent } from './events.js';
 import { formatMoney, pageLanguage, textsFor, type PageTexts } from './page-texts.js';
 
 /** What the page needs of the sandbox provider: its signed links and notifications. */

@@ -5,7 +5,7 @@
 import { generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { GooglePlayConfig } from '../config.js';
+import type { GooglePlayConfig } from '@till/server/testing';
 
 export const PACKAGE = 'com.example.till';
 export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';

@@ -3,13 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.js';
-import type { AppContext, BuildOptions } from '../context.js';
-import { loadConfig, type Config } from '../config.js';
-import type { Dialect } from '../db/connect.js';
-import type { Job, JobRunner } from '../db/jobs.js';
-import { AnswerCheck } from '../http/answer-check.js';
-import { PasswordHasher, TEST_ARGON2_SETTINGS } from '../security/passwords.js';
+import { type AppContext, type BuildOptions, type Config, buildApp, loadConfig } from '@till/server';
+import {
+  type Dialect,
+  type Job,
+  type JobRunner,
+  AnswerCheck,
+  PasswordHasher,
+  TEST_ARGON2_SETTINGS,
+} from '@till/server/testing';
 import { createTestDb, testGroupCommit, whileMigrating, type TestDb } from './db.js';
 
 /** A running test server: the real app on a throwaway database. */

@@ -1,16 +1,16 @@
 import { randomInt } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { escapeHtml } from '../http/html.js';
 import {
   DEFAULT_SIGN_VERSION,
+  escapeHtml,
   type Params,
   type SignVersion,
   parseQuery,
   pingbackSignature,
   toSearchParams,
   verifyWidgetSignature,
-} from '../modules/payments/providers/paywall/signature.js';
+} from '@till/server/testing';
 
 /** Where the fake serves the widget: the same path as Paymentwall's Digital Goods widget. */
 export const WIDGET_PATH = '/api/subscription';

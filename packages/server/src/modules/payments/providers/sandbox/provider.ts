@@ -1,5 +1,4 @@
 import type { PaymentInstruction } from '@till/protocol';
-import { z } from 'zod';
 import type { Config } from '../../../../config.js';
 import { fail, type Outcome } from '../../../../errors.js';
 import { sign, verifySignature } from '../../../../security/tokens.js';
@@ -11,16 +10,8 @@ import {
   type PaymentProvider,
   type ProviderEvent,
 } from '../../provider.js';
-import type { SandboxEvent } from './notification.js';
+import { eventOf, type SandboxEvent } from './events.js';
 import { registerCheckoutPage } from './page.js';
-
-const eventSchema = z.object({
-  eventId: z.string().min(1).max(200),
-  orderId: z.string().min(1).max(64),
-  outcome: z.enum(['paid', 'failed']),
-  amount: z.number().int().min(0),
-  currency: z.string().regex(/^[A-Z]{3}$/),
-});
 
 // Distinct prefixes keep a page link's signature from ever passing as a notification's, and back.
 const PAGE = 'default-page:';
@@ -69,18 +60,7 @@ export class DefaultProvider implements PaymentProvider {
   readNotification(payload: string, signature: string): Outcome<ProviderEvent> {
     if (!verifySignature(this.config.signingSecret, NOTIFY + payload, signature))
       return fail.paymentRejected('signature');
-    let json: unknown;
-    try {
-      json = JSON.parse(payload);
-    } catch {
-      return fail.invalidInput('payload', 'invalid');
-    }
-    const parsed = eventSchema.safeParse(json);
-    if (!parsed.success) return fail.invalidInput('payload', 'invalid');
-    const { eventId, orderId, outcome, amount, currency } = parsed.data;
-    return outcome === 'paid'
-      ? { kind: 'paid', eventId, orderId, amount, currency }
-      : { kind: 'failed', eventId, orderId };
+    return eventOf(payload);
   }
 
   /** The checkout page itself, served by this server. */

@@ -1,4 +1,4 @@
-import { DefaultProvider } from '../modules/payments/providers/default/provider.js';
+import { DefaultProvider } from '@till/server/testing';
 import type { TestApp } from './app.js';
 import { uploadOne } from './files.js';
 import { giveCredits, ok, saveCoupon } from './store.js';
