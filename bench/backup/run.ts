@@ -53,7 +53,7 @@ await db.updateTable('users').set({ level: 9, email_confirmed: 1 }).where('id', 
 const FUNDS = 1_000_000_000;
 const now = Date.now();
 await db.transaction().execute(async (trx) => {
-  await trx.updateTable('users').set({ credits: FUNDS }).where('id', '=', buyer.id).execute();
+  await trx.updateTable('credit_balances').set({ credits: FUNDS }).where('user_id', '=', buyer.id).execute();
   await trx
     .insertInto('credit_ledger')
     .values({
@@ -104,7 +104,6 @@ for (let done = 0; done < ROWS; done += 2000) {
       pending_email: null,
       avatar_file_id: null,
       avatar_key: null,
-      credits: 0,
       created_at: now,
       updated_at: now,
       flagged_at: null,
@@ -112,6 +111,10 @@ for (let done = 0; done < ROWS; done += 2000) {
       deleted_at: null,
     }));
     await trx.insertInto('users').values(users).execute();
+    await trx
+      .insertInto('credit_balances')
+      .values(users.map((u) => ({ user_id: u.id, credits: 0 })))
+      .execute();
     const entries = users.flatMap((u) =>
       Array.from({ length: PER_USER }, (_, k) => ({
         id: newId(now),

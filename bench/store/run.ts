@@ -178,7 +178,7 @@ function rawRate(kind: 'payWithCredits' | 'doCheckout', userId: string, seconds:
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   const balance = db.prepare(
-    'update "users" set "credits" = credits + ? where "id" = ? and CAST(credits AS BIGINT) + ? >= ? and CAST(credits AS BIGINT) + ? <= ? returning "credits"',
+    'update "credit_balances" set "credits" = credits + ? where "user_id" = ? and CAST(credits AS BIGINT) + ? >= ? and CAST(credits AS BIGINT) + ? <= ? returning "credits"',
   );
   const ledger = db.prepare(
     'insert into "credit_ledger" ("id", "user_id", "amount", "reason", "reference", "balance_after", "created_at") values (?, ?, ?, ?, ?, ?, ?)',

@@ -422,7 +422,11 @@ describe.runIf(enabled)('two server processes on one PostgreSQL, Redis and S3', 
   async function audit(): Promise<void> {
     const q = db.kysely;
     // Every balance equals the sum of its ledger, and none is below zero.
-    const users = await q.selectFrom('users').select(['id', 'credits']).execute();
+    const users = await q
+      .selectFrom('users')
+      .innerJoin('credit_balances', 'credit_balances.user_id', 'users.id')
+      .select(['users.id', 'credit_balances.credits'])
+      .execute();
     const sums = await q
       .selectFrom('credit_ledger')
       .select(['user_id', (eb) => eb.fn.sum<string>('amount').as('total')])

@@ -24,7 +24,7 @@ import { registerDevOutbox } from './mail/dev-outbox-routes.js';
 import { createMailer } from './mail/mailer.js';
 import { AccountsModule, accountLimiters } from './modules/accounts/index.js';
 import { FilesModule, openStorage } from './modules/files/index.js';
-import { PaymentsModule, type PaymentPorts } from './modules/payments/index.js';
+import { PaymentsModule, refsOfOrders, type PaymentPorts } from './modules/payments/index.js';
 import { StoreModule } from './modules/store/index.js';
 import { redisOptions, redisUp, watchRedis } from './security/redis.js';
 import type { SecurityEvents } from './security/security-events.js';
@@ -93,12 +93,25 @@ export async function buildApp(
 
   const ctx: AppContext = { config, db, mailer, redis, now };
 
-  // The modules, each built from what it needs. None imports another: the accounts module gets its
-  // avatars from the files module, payments reach orders through the flows, and the flows compose
-  // the store and payments.
+  // The modules, each built from what it needs. None imports another, and none names another's
+  // tables (table-ownership.test.ts): the accounts module gets its avatars from the files module and
+  // its users' balances from the store, the files module asks the accounts module about owners,
+  // payments reach orders through the flows, and the flows compose the store and payments.
   const log = app.log;
   const liveness = await startLiveness(db, log);
-  const files = await FilesModule.open({ db: db.kysely, config, log, now, liveness });
+  // Files and accounts need each other: the ports close over the module built after.
+  const files = await FilesModule.open({
+    db: db.kysely,
+    config,
+    log,
+    now,
+    liveness,
+    owners: {
+      holdLive: (userId, trx) => accounts.fileOwners.holdLive(userId, trx),
+      hasAvatar: (key) => accounts.fileOwners.hasAvatar(key),
+      avatarOf: (userId) => accounts.fileOwners.avatarOf(userId),
+    },
+  });
   // Passkey changes and deletions are written to the accounts module's security log, in the
   // transaction of their change (tests may record them instead).
   const events: SecurityEvents = options.securityEvents ?? {
@@ -114,17 +127,27 @@ export async function buildApp(
     now,
     limiters: accountLimiters(config.rateLimits, redis),
     avatars: files.avatars,
+    // Balances are the store's: the accounts module shows them and opens one with each account.
+    balances: {
+      of: (userId) => store.balances.of(userId),
+      ofMany: (userIds) => store.balances.ofMany(userIds),
+      open: (trx, userId) => store.balances.open(trx, userId),
+    },
     events,
     passwords: options.passwords,
   });
-  const store = new StoreModule({
+  const store: StoreModule = new StoreModule({
     db: db.kysely,
     dialect: db.dialect,
+    read: (query, parameters) => db.read(query, parameters),
     ...(db.version ? { version: db.version } : {}),
+    ...(db.countApart ? { countApart: db.countApart } : {}),
     config,
     log,
     now,
     securityEvents: accounts.securityEvents,
+    accounts: accounts.buyers,
+    paymentRefs: refsOfOrders,
   });
   // Payments call back into the flows, which are built from payments: the ports close over them.
   const ports: PaymentPorts = {
@@ -139,7 +162,20 @@ export async function buildApp(
   // Without a token there is nothing to scrape: the path is not found, rather than the web app's page
   // answering 200 to a scraper that was set up wrong.
   if (!config.metricsToken) app.get('/metrics', (_request, reply) => reply.callNotFound());
-  const flows: Flows = new Flows({ db: db.kysely, config, log, now, store, payments, metrics, mailer });
+  const flows: Flows = new Flows({
+    db: db.kysely,
+    config,
+    log,
+    now,
+    store,
+    payments,
+    metrics,
+    mailer,
+    buyers: {
+      recipient: (userId) => accounts.recipientOf(userId),
+      flag: (trx, userId, reason, at) => accounts.flag(trx, userId, reason, at),
+    },
+  });
   const deletion = new AccountDeletion({ db: db.kysely, accounts, files, events, log, now });
   // Backups read the uploads through a storage of their own, closed with them.
   const backupStorage = await openStorage(config.storageUrl);

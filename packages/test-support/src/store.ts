@@ -44,10 +44,14 @@ export async function giveCredits(t: TestApp, userId: string, amount: number): P
   await ok(t, '/api/admin/credits/adjust', { token, userId, amount, reason: 'test funds' });
 }
 
-/** Every balance equals the sum of that user's ledger entries, and no balance is negative. */
+/** Every user has a balance, it equals the sum of that user's ledger entries, and none is negative. */
 export async function expectLedgerMatchesBalances(t: TestApp): Promise<void> {
   const db = t.ctx.db.kysely;
-  const users = await db.selectFrom('users').select(['id', 'credits']).execute();
+  const users = await db
+    .selectFrom('users')
+    .leftJoin('credit_balances', 'credit_balances.user_id', 'users.id')
+    .select(['users.id', 'credit_balances.credits'])
+    .execute();
   const sums = await db
     .selectFrom('credit_ledger')
     .select(['user_id', (eb) => eb.fn.sum<number>('amount').as('total')])
@@ -55,6 +59,7 @@ export async function expectLedgerMatchesBalances(t: TestApp): Promise<void> {
     .execute();
   const byUser = new Map(sums.map((s) => [s.user_id, Number(s.total)]));
   for (const u of users) {
+    expect(u.credits, `balance of ${u.id}`).not.toBeNull();
     expect(u.credits).toBeGreaterThanOrEqual(0);
     expect(byUser.get(u.id) ?? 0, `ledger of ${u.id}`).toBe(u.credits);
   }

@@ -29,6 +29,13 @@ export interface Db {
    */
   version?: (tables: readonly string[]) => number;
   /**
+   * Where {@link version} is counted: makes an UPDATE that sets nothing but some of `columns` of
+   * `table` count as a change of `table.column` for each, not of `table`, so that values kept from the
+   * rest of the row stay good through it (docs/decisions/003-values-kept-between-commits.md). Modules
+   * register their own columns when they are built; the platform names no table.
+   */
+  countApart?: (table: string, columns: readonly string[]) => void;
+  /**
    * A connection of its own beside the pool (PostgreSQL), for state that lives as long as a session:
    * an advisory lock held while the process runs ({@link Liveness}).
    */
@@ -123,14 +130,6 @@ function holdOwnerLock(file: string): SqliteDatabase.Database {
 }
 
 /**
- * Updates that count apart from the rest of their table's writes (see `writtenTables`): every
- * purchase changes a balance, and a session kept with its user stays good through it; every checkout
- * with a code counts a use of its coupon, and a coupon kept for its checks stays good through it
- * (docs/decisions/003-values-kept-between-commits.md).
- */
-const COUNTED_APART = { users: ['credits'], coupons: ['used', 'updated_at'] } as const;
-
-/**
  * Opens the database a URL names: `sqlite:PATH` (`sqlite::memory:` for a throwaway one) or
  * `postgres://...`. On SQLite, transactions commit in groups unless `groupCommit` is false
  * (`SQLITE_GROUP_COMMIT=off`); then each commits on its own.
@@ -161,7 +160,6 @@ export async function connect(
       writer,
       reader,
       options.groupCommit === false ? EACH_ON_ITS_OWN : undefined,
-      COUNTED_APART,
       checkpoints && (() => checkpoints.noteCommit()),
     );
     const kysely = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(driver, writer) });
@@ -172,7 +170,13 @@ export async function connect(
         reader
           ? Promise.resolve(reader.prepare(query.sql).all(...parameters) as T[])
           : kysely.executeQuery<T>(CompiledQuery.raw(query.sql, [...parameters])).then((r) => [...r.rows]),
-      ...(reader ? { version: (tables: readonly string[]) => driver.version(tables), file } : {}),
+      ...(reader
+        ? {
+            version: (tables: readonly string[]) => driver.version(tables),
+            countApart: (table: string, columns: readonly string[]) => driver.countApart(table, columns),
+            file,
+          }
+        : {}),
       ...(checkpoints ? { checkpoints } : {}),
       close: async () => {
         await checkpoints?.stop();

@@ -104,8 +104,6 @@ export class GroupCommitDriver implements Driver, DirectConnections {
     private readonly db: SqliteHandle,
     private readonly reader?: SqliteHandle,
     private readonly limits: GroupCommitLimits = DEFAULT_LIMITS,
-    /** Columns whose updates {@link version} counts apart from their table (see {@link writtenTables}). */
-    private readonly apart: CountedApart = {},
     /** Called for every commit on the writer: a batch's once it is made, a write's of its own as it runs. */
     private readonly afterCommit?: () => void,
   ) {
@@ -114,6 +112,19 @@ export class GroupCommitDriver implements Driver, DirectConnections {
 
   async init(): Promise<void> {}
 
+  /** Columns whose updates {@link version} counts apart from their table (see {@link writtenTables}), by table. */
+  private apart: CountedApart = {};
+
+  /**
+   * Counts an update that sets nothing but some of `columns` of `table` as a change of `table.column`
+   * for each, not of `table` (see {@link writtenTables}). The modules that keep values between commits
+   * register what they need before their first query; the driver itself knows no table.
+   */
+  countApart(table: string, columns: readonly string[]): void {
+    const own = Object.hasOwn(this.apart, table) ? (this.apart[table] ?? []) : [];
+    this.apart = { ...this.apart, [table]: [...new Set([...own, ...columns])] };
+  }
+
   /** The lease of the transaction that has just begun, for its direct statements (`direct-statements.ts`). */
   currentTransaction(): DatabaseConnection | undefined {
     return this.holder?.inTransaction ? this.holder : undefined;
@@ -121,8 +132,8 @@ export class GroupCommitDriver implements Driver, DirectConnections {
 
   /**
    * A number that changes with every commit made through this driver that wrote any of `tables` (or
-   * that wrote tables it cannot name). A column counted apart is named `table.column`: `users` does
-   * not change when only `users.credits` did. The file's only writer is this process (see `connect`), so
+   * that wrote tables it cannot name). A column counted apart ({@link countApart}) is named
+   * `table.column`: `coupons` does not change when only `coupons.used` did. The file's only writer is this process (see `connect`), so
    * while it is unchanged the read connection sees the same rows of those tables.
    */
   version(tables: readonly string[]): number {

@@ -14,7 +14,6 @@ export interface UsersTable {
   pending_email: string | null;
   avatar_file_id: string | null;
   avatar_key: string | null;
-  credits: number;
   created_at: Millis;
   updated_at: Millis;
   /** Set when a reversal could not take back everything: an administrator should look. */
@@ -168,6 +167,12 @@ export interface OrderItemsTable {
   quantity: number;
   grant_credits: number | null;
   grant_period: string | null;
+}
+
+/** A user's balance (the store's): one row per user, opened with the account; never below zero. */
+export interface CreditBalancesTable {
+  user_id: string;
+  credits: number;
 }
 
 export interface CreditLedgerTable {
@@ -368,6 +373,7 @@ export interface Database {
   coupon_uses: CouponUsesTable;
   orders: OrdersTable;
   order_items: OrderItemsTable;
+  credit_balances: CreditBalancesTable;
   credit_ledger: CreditLedgerTable;
   entitlements: EntitlementsTable;
   payment_events: PaymentEventsTable;

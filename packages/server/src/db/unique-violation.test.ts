@@ -26,7 +26,6 @@ describe.each(dialects)('isUniqueViolation on %s', (dialect) => {
     flagged_at: null,
     flag_reason: null,
     deleted_at: null,
-    credits: 0,
     created_at: 1,
     updated_at: 1,
   });

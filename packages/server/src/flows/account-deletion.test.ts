@@ -102,7 +102,12 @@ describe.each(filesMatrix)('account deletion on %s with %s storage', (dialect, d
     // The books: orders and ledger entries stay, the balance still matches them, the buyer's data is gone.
     const after = await db().selectFrom('credit_ledger').selectAll().where('user_id', '=', u.userId).execute();
     expect(after).toEqual(before);
-    expect(row.credits).toBe(30);
+    const balance = await db()
+      .selectFrom('credit_balances')
+      .select('credits')
+      .where('user_id', '=', u.userId)
+      .executeTakeFirstOrThrow();
+    expect(balance.credits).toBe(30);
     await expectLedgerMatchesBalances(t);
     const orders = await db().selectFrom('orders').selectAll().where('user_id', '=', u.userId).execute();
     expect(orders).toHaveLength(1);

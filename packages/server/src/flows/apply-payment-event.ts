@@ -14,6 +14,7 @@ import {
 import {
   closeOrder,
   endSubscription,
+  findOrderRow,
   grantLinesOf,
   itemsOf,
   payOrder,
@@ -38,6 +39,8 @@ interface Effect {
   applied: boolean;
   refund?: true;
   mails?: (string | undefined)[];
+  /** Why the buyer is to be flagged for an administrator (credits a reversal could not take back). */
+  flag?: string;
 }
 
 const nothing: Step = (_trx, order) => Promise.resolve({ status: order.status, applied: false });
@@ -72,17 +75,18 @@ const reverse: Step = async (trx, order, event, now) => {
   if (event.kind === 'reversed' && event.renewal) {
     const { renewal } = event;
     const reference = `${order.id} (${event.eventId})`.slice(0, 300);
-    const shortfall = await takeBackRenewal(trx, order, items, { ...renewal, reference }, now, why);
+    const shortfall = await takeBackRenewal(trx, order, items, { ...renewal, reference }, now);
     // What went back is the renewal: its time, and its credits where the store says so.
     const renewed = items
       .filter((i) => i.grant_period != null)
       .map((i) => (renewal.credits ? i : { ...i, grant_credits: null }));
     const key = `${order.id}:${event.eventId}`;
     const notice = { key, amount: order.total, moneyOnly: false, items: renewed, chargeback, shortfall };
-    return { status: order.status, applied: true, mails: [await queueRefund(trx, order, notice, now)] };
+    const mails = [await queueRefund(trx, order, notice, now)];
+    return { status: order.status, applied: true, mails, ...flagged(order, why, shortfall) };
   }
   await transitionOrder(trx, order.id, 'refunded', now, chargeback ? 'chargeback' : 'refunded');
-  const shortfall = await takeBackGrants(trx, order, grantLinesOf(items), now, why);
+  const shortfall = await takeBackGrants(trx, order, grantLinesOf(items), now);
   if (event.kind === 'reversed' && event.paidTime) {
     await revokePaidTime(trx, { userId: order.user_id, ...event.paidTime }, now);
   }
@@ -92,8 +96,13 @@ const reverse: Step = async (trx, order, event, now) => {
     await queueRefund(trx, order, notice, now),
     await queueSubscriptionEnd(trx, order, 'refunded', now, items),
   ];
-  return { status: 'refunded', applied: true, mails };
+  return { status: 'refunded', applied: true, mails, ...flagged(order, why, shortfall) };
 };
+
+/** The flag a reversal that could not take back every credit leaves on the buyer. */
+function flagged(order: OrderRow, why: string, shortfall: number): Pick<Effect, 'flag'> {
+  return shortfall > 0 ? { flag: `${why} of order ${order.id}: ${shortfall} credits already spent` } : {};
+}
 
 const renew: Step = async (trx, order, event, now) => {
   if (event.kind !== 'renewed') return { status: order.status, applied: false };
@@ -160,12 +169,19 @@ export class PaymentEvents {
       const orderId = event.orderId ?? (await orderOfRef(trx, provider, event.ref));
       if (!orderId) throw new AbortTransaction(fail.notFound('iden'));
       const fresh = await claimEvent(trx, { provider, eventId: event.eventId, orderId, outcome: event.kind }, now);
-      const order = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+      const order = await findOrderRow(trx, orderId);
       if (!order) throw new AbortTransaction(fail.notFound('iden'));
       if (!fresh) return { status: order.status, applied: false };
       if (order.provider !== provider) throw new AbortTransaction(fail.paymentRejected('provider_mismatch'));
       for (const link of event.refs ?? []) await linkRef(trx, { provider, orderId, ...link }, now);
-      const { status, applied, refund, mails } = await EVENT_STEPS[event.kind][order.status](trx, order, event, now);
+      const { status, applied, refund, mails, flag } = await EVENT_STEPS[event.kind][order.status](
+        trx,
+        order,
+        event,
+        now,
+      );
+      // In the same transaction: the flag stands exactly when the shortfall does.
+      if (flag) await this.deps.buyers.flag(trx, order.user_id, flag, now);
       return { status, applied, ...(refund ? { refundDue: { orderId } } : {}), mails };
     });
     let outcome: Outcome<AppliedEvent> = done;

@@ -27,8 +27,10 @@ import {
   localize,
   localizeOrder,
   moneySubtotal,
+  ownedAmong,
   parseProductRefs,
   priceCart,
+  routeOrder,
   textsIn,
   titlesIn,
   toCoupon,
@@ -38,7 +40,7 @@ import {
   type OrderItemRow,
 } from '../modules/store/index.js';
 import type { FlowDeps } from './deps.js';
-import { ownedAmong, refuseOwned } from './owned.js';
+import { refuseOwned } from './owned.js';
 import { queueReceipt, type ShopMails } from './shop-mails.js';
 
 /**
@@ -233,12 +235,7 @@ export class Checkout {
     if (!past || past.row.user_id !== userId) return fail.notFound('pastOrder');
     if (past.row.status !== 'pending') return fail.conflict(past.row.status);
     if (past.row.provider !== provider.name) {
-      await this.deps.db
-        .updateTable('orders')
-        .set({ provider: provider.name, updated_at: this.deps.now() })
-        .where('id', '=', past.row.id)
-        .where('status', '=', 'pending')
-        .execute();
+      await routeOrder(this.deps.db, past.row.id, provider.name, this.deps.now());
     }
     const order = await localizeOrder(
       this.deps.db,

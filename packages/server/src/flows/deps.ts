@@ -18,4 +18,14 @@ export interface FlowDeps {
   metrics: Metrics;
   /** Sends the shop's mails to buyers (`shop-mails.ts`). */
   mailer: Mailer;
+  /** The buyers' accounts, which the accounts module owns (handed in by the app). */
+  buyers: Buyers;
+}
+
+/** What the flows ask of a buyer's account. */
+export interface Buyers {
+  /** Who a mail to the buyer goes to; undefined for an unknown or deleted account. */
+  recipient(userId: string): Promise<{ email: string; name: string; lang: string } | undefined>;
+  /** Flags the buyer for an administrator, in `trx` (a reversal that could not take back every credit). */
+  flag(trx: Kysely<Database>, userId: string, reason: string, now: number): Promise<void>;
 }

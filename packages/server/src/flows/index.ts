@@ -3,7 +3,7 @@ import type { Job } from '../db/jobs.js';
 import { Failure, type Outcome } from '../errors.js';
 import type { ModuleHost, TillModule } from '../http/module.js';
 import type { AppliedEvent, PaymentPorts, ProviderEvent } from '../modules/payments/index.js';
-import { itemsOf, localizeOrder } from '../modules/store/index.js';
+import { findOrderRow, itemsOf, localizeOrder } from '../modules/store/index.js';
 import { PaymentEvents } from './apply-payment-event.js';
 import { Checkout } from './checkout.js';
 import type { FlowDeps } from './deps.js';
@@ -50,8 +50,7 @@ export class Flows implements TillModule, PaymentPorts, FlowCalls {
   }
 
   async buyerOf(iden: string): Promise<string | undefined> {
-    const row = await this.deps.db.selectFrom('orders').select('user_id').where('id', '=', iden).executeTakeFirst();
-    return row?.user_id;
+    return (await findOrderRow(this.deps.db, iden))?.user_id;
   }
 
   async periodsOf(iden: string): Promise<(string | null)[]> {

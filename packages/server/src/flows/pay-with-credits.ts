@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { MAX_INT } from '../db/rows.js';
 import { runInTransaction } from '../db/transaction.js';
 import { Failure, fail, type Outcome } from '../errors.js';
-import { grantPaidOrder, insertOrder, isProductRef, moveCredits, newId } from '../modules/store/index.js';
+import { balanceOf, grantPaidOrder, insertOrder, isProductRef, moveCredits, newId } from '../modules/store/index.js';
 import type { FlowDeps } from './deps.js';
 import { refuseOwned } from './owned.js';
 import { queueReceipt, type ShopMails } from './shop-mails.js';
@@ -79,8 +79,7 @@ export async function payWithCredits(
     const order = await grantPaidOrder(trx, made, now, { refuseOwned: true });
     // The spend's entry already holds the balance unless the purchase itself granted credits.
     if (spent && !lines.some((l) => l.product.grant_credits)) return { order, balance: spent.balanceAfter, receipt };
-    const user = await trx.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow();
-    return { order, balance: user.credits, receipt };
+    return { order, balance: (await balanceOf(trx, userId)) ?? 0, receipt };
   });
   if (bought instanceof Failure) return bought;
   // After the commit: the receipt goes out without holding up the answer.

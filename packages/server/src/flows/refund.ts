@@ -104,7 +104,7 @@ export async function refundOrder(
       deps.log.info({ iden, provider: provider.name, amount }, 'partial refund asked of the provider');
       mails.after([await releaseMail(deps.db, `refund:${refundId}`, deps.now())]);
     } else mails.after([recorded.mail]);
-    return { order: await adminOrderOf(deps.db, found.order) };
+    return { order: await adminOrderOf(deps.db, found.order, deps.store.deps) };
   }
 
   if (provider?.refund) {
@@ -114,7 +114,7 @@ export async function refundOrder(
       await runInTransaction(deps.db, (trx) => markRefundRequested(trx, iden, deps.now()));
       deps.log.info({ iden, provider: provider.name }, 'refund asked of the provider');
     }
-    return { order: await adminOrderOf(deps.db, found.order) };
+    return { order: await adminOrderOf(deps.db, found.order, deps.store.deps) };
   }
   const paid = await paidTimeOf(deps, found.row);
   if (paid instanceof Failure) return paid;
@@ -150,7 +150,7 @@ export async function refundOrder(
       await queueRefund(trx, row, notice, now),
       await queueSubscriptionEnd(trx, row, 'refunded', now, items),
     ];
-    return { order: await adminOrderOf(trx, toOrder(row, items)), queued };
+    return { order: await adminOrderOf(trx, toOrder(row, items), deps.store.deps), queued };
   });
   if (refunded instanceof Failure) return refunded;
   mails.after(refunded.queued);

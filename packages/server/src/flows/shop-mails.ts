@@ -1,10 +1,10 @@
 import { orderRef, pickLanguage, ProductType, type ShopLanguage } from '@till/protocol';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Job } from '../db/jobs.js';
 import { readJson, type Executor } from '../db/rows.js';
 import type { Database } from '../db/schema.js';
 import type { Mailer } from '../mail/mailer.js';
-import { MailOutbox, queueMail, type OutboxRow } from '../mail/outbox.js';
+import { MailOutbox, noMailQueued, queueMail, type OutboxRow } from '../mail/outbox.js';
 import {
   renderShopMail,
   type MailLine,
@@ -12,7 +12,15 @@ import {
   type ShopMail,
   type SubscriptionEndReason,
 } from '../mail/shop-templates.js';
-import { itemsOf, titlesIn, type OrderItemRow, type OrderRow } from '../modules/store/index.js';
+import {
+  findOrderRow,
+  itemsOf,
+  runOutSubscriptions,
+  subscriptionEndOf,
+  titlesIn,
+  type OrderItemRow,
+  type OrderRow,
+} from '../modules/store/index.js';
 import type { FlowDeps } from './deps.js';
 
 /**
@@ -103,7 +111,7 @@ export async function queueRenewal(
   renewal: { eventId: string; amount?: number | undefined; currency?: string | undefined },
   now: number,
 ) {
-  const until = await subscriptionEnd(trx, order.id);
+  const until = await subscriptionEndOf(trx, order.id);
   const paid = { amount: renewal.amount ?? order.total, currency: renewal.currency ?? order.currency };
   return queueMail(
     trx,
@@ -156,28 +164,13 @@ const EXPIRY_LOOKBACK_MS = 7 * 86_400_000;
  * time may run out for a while before a late renewal arrives.
  */
 export async function queueExpiries(db: Kysely<Database>, now: number, limit = 200): Promise<string[]> {
-  const ran = await db
-    .selectFrom('orders as o')
-    .innerJoin('entitlements as e', 'e.order_id', 'o.id')
-    .select(['o.id', 'o.user_id'])
-    .where('o.status', '=', 'paid')
-    .where('o.provider', 'in', ONE_OFF_ROUTES)
-    .where('e.kind', '=', 'subscription')
-    .where('e.revoked_at', 'is', null)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('mail_outbox as m')
-            .select('m.id')
-            .where(sql<boolean>`m.key = 'subscription_end:' || o.id`),
-        ),
-      ),
-    )
-    .groupBy(['o.id', 'o.user_id'])
-    .having((eb) => eb.fn.max('e.expires_at'), '<=', now)
-    .having((eb) => eb.fn.max('e.expires_at'), '>', now - EXPIRY_LOOKBACK_MS)
-    .limit(limit)
-    .execute();
+  const ran = await runOutSubscriptions(db, {
+    routes: ONE_OFF_ROUTES,
+    since: now - EXPIRY_LOOKBACK_MS,
+    now,
+    limit,
+    untold: (orderId) => noMailQueued('subscription_end:', orderId),
+  });
   const ids: string[] = [];
   for (const order of ran) {
     const key = `subscription_end:${order.id}`;
@@ -192,18 +185,6 @@ export async function queueExpiries(db: Kysely<Database>, now: number, limit = 2
     if (id) ids.push(id);
   }
   return ids;
-}
-
-/** When the order's subscription time runs out: the latest end of its live subscription rows. */
-async function subscriptionEnd(x: Executor, orderId: string): Promise<number | null> {
-  const row = await x
-    .selectFrom('entitlements')
-    .select((eb) => eb.fn.max('expires_at').as('until'))
-    .where('order_id', '=', orderId)
-    .where('kind', '=', 'subscription')
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return row?.until == null ? null : Number(row.until);
 }
 
 /** Sends the queued shop mails: right after their commit, and by the job for what is left. */
@@ -268,15 +249,9 @@ export class ShopMails {
   /** The mail as its reader gets it, in their language, from the order as it is; none for a deleted account. */
   private async compose(row: OutboxRow, now: number) {
     const { db, config } = this.deps;
-    const user = await db
-      .selectFrom('users')
-      .select(['email', 'name', 'lang', 'deleted_at'])
-      .where('id', '=', row.user_id)
-      .executeTakeFirst();
-    const order = row.order_id
-      ? await db.selectFrom('orders').selectAll().where('id', '=', row.order_id).executeTakeFirst()
-      : undefined;
-    if (!user || user.deleted_at != null || !order) return undefined;
+    const user = await this.deps.buyers.recipient(row.user_id);
+    const order = row.order_id ? await findOrderRow(db, row.order_id) : undefined;
+    if (!user || !order) return undefined;
     const lang = pickLanguage(user.lang);
     const items = await itemsOf(db, order.id);
     const titles = await lineTitles(db, items, lang);
@@ -367,7 +342,7 @@ export class ShopMails {
       case 'subscription_end': {
         const { reason } = readJson<{ reason: SubscriptionEndReason }>(row.data, { reason: 'cancelled' });
         // The time as it is when the mail goes: what is left of it, or when it ran out.
-        const until = await subscriptionEnd(this.deps.db, order.id);
+        const until = await subscriptionEndOf(this.deps.db, order.id);
         return { kind: 'subscription_end', ...common, titles: subscriptions, reason, until, now };
       }
       default:

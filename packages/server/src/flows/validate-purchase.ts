@@ -2,7 +2,16 @@ import type { Provider, ValidatePurchaseData } from '@till/protocol';
 import { runInTransaction } from '../db/transaction.js';
 import { AbortTransaction, Failure, fail, type Outcome } from '../errors.js';
 import { claimEvent, linkRef, orderOfEvent, type VerifiedPurchase } from '../modules/payments/index.js';
-import { alignSubscription, insertOrder, moneySubtotal, newId, payOrder, type Line } from '../modules/store/index.js';
+import {
+  alignSubscription,
+  findOrderRow,
+  insertOrder,
+  moneySubtotal,
+  newId,
+  payOrder,
+  productsOf,
+  type Line,
+} from '../modules/store/index.js';
 import type { FlowDeps } from './deps.js';
 import { queueReceipt, type ShopMails } from './shop-mails.js';
 
@@ -104,21 +113,9 @@ export class PurchaseValidation {
   /** The same transaction again: valid for the buyer who recorded it, refused for anyone else. */
   private async replay(userId: string, provider: Provider, transactionId: string): Promise<ValidatePurchaseData> {
     const iden = await orderOfEvent(this.deps.db, provider, transactionId);
-    const order = iden
-      ? await this.deps.db
-          .selectFrom('orders')
-          .select(['id', 'user_id', 'status'])
-          .where('id', '=', iden)
-          .executeTakeFirst()
-      : undefined;
+    const order = iden ? await findOrderRow(this.deps.db, iden) : undefined;
     if (!order || order.user_id !== userId) return { result: 0, reason: 'already_used' };
     if (order.status !== 'paid') return { result: 0, reason: order.status };
-    const items = await this.deps.db
-      .selectFrom('order_items')
-      .select('product_id')
-      .where('order_id', '=', order.id)
-      .orderBy('line')
-      .execute();
-    return { result: 1, products: items.map((i) => i.product_id).join(';') };
+    return { result: 1, products: (await productsOf(this.deps.db, order.id)).join(';') };
   }
 }

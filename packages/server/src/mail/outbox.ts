@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Executor } from '../db/rows.js';
 import type { Database, MailOutboxTable } from '../db/schema.js';
 
@@ -46,6 +46,14 @@ export async function queueMail(x: Executor, mail: QueuedMail, now: number): Pro
     .returning('id')
     .executeTakeFirst();
   return row?.id;
+}
+
+/**
+ * A condition for another module's query: no mail has been queued under `prefix` followed by `id`
+ * (the key of a cause), so that the query need not name the outbox.
+ */
+export function noMailQueued(prefix: string, id: Expression<string>): Expression<SqlBool> {
+  return sql<SqlBool>`not exists (select 1 from mail_outbox m where m.key = cast(${prefix} as text) || ${id})`;
 }
 
 /** Makes a held mail due now (its cause was confirmed). */

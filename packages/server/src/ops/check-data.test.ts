@@ -38,15 +38,15 @@ describe.each(dialects)('the data check on %s', (dialect) => {
     const found = await planted(
       () =>
         db()
-          .updateTable('users')
+          .updateTable('credit_balances')
           .set({ credits: sql`credits + 7` })
-          .where('id', '=', shop.buyer.userId)
+          .where('user_id', '=', shop.buyer.userId)
           .execute(),
       () =>
         db()
-          .updateTable('users')
+          .updateTable('credit_balances')
           .set({ credits: sql`credits - 7` })
-          .where('id', '=', shop.buyer.userId)
+          .where('user_id', '=', shop.buyer.userId)
           .execute(),
     );
     expect(found).toEqual([
@@ -55,6 +55,20 @@ describe.each(dialects)('the data check on %s', (dialect) => {
         detail: expect.stringMatching(new RegExp(`user ${shop.buyer.userId} has a balance of \\d+ but a ledger of`)),
       },
     ]);
+  });
+
+  it('finds a user without a balance', async () => {
+    const rows = await db()
+      .selectFrom('credit_balances')
+      .selectAll()
+      .where('user_id', '=', shop.buyer.userId)
+      .execute();
+    expect(rows).toHaveLength(1);
+    const found = await planted(
+      () => db().deleteFrom('credit_balances').where('user_id', '=', shop.buyer.userId).execute(),
+      () => db().insertInto('credit_balances').values(rows).execute(),
+    );
+    expect(found).toEqual([{ check: 'balance', detail: `user ${shop.buyer.userId} has no balance` }]);
   });
 
   it('finds a paid order whose ownership was never granted', async () => {
@@ -88,17 +102,17 @@ describe.each(dialects)('the data check on %s', (dialect) => {
       async () => {
         await db().deleteFrom('credit_ledger').where('reference', '=', shop.creditOrder).execute();
         await db()
-          .updateTable('users')
+          .updateTable('credit_balances')
           .set({ credits: sql`credits - 100` })
-          .where('id', '=', shop.buyer.userId)
+          .where('user_id', '=', shop.buyer.userId)
           .execute();
       },
       async () => {
         await db().insertInto('credit_ledger').values(rows).execute();
         await db()
-          .updateTable('users')
+          .updateTable('credit_balances')
           .set({ credits: sql`credits + 100` })
-          .where('id', '=', shop.buyer.userId)
+          .where('user_id', '=', shop.buyer.userId)
           .execute();
       },
     );

@@ -31,7 +31,11 @@ export async function checkData(db: Kysely<Database>, storage: StoredKeys): Prom
 }
 
 async function checkBalances(db: Kysely<Database>): Promise<Finding[]> {
-  const users = await db.selectFrom('users').select(['id', 'credits']).execute();
+  const users = await db
+    .selectFrom('users')
+    .leftJoin('credit_balances', 'credit_balances.user_id', 'users.id')
+    .select(['users.id', 'credit_balances.credits'])
+    .execute();
   const sums = await db
     .selectFrom('credit_ledger')
     .select(['user_id', (eb) => eb.fn.sum<number | string>('amount').as('total')])
@@ -42,6 +46,10 @@ async function checkBalances(db: Kysely<Database>): Promise<Finding[]> {
   for (const u of users) {
     const sum = ledger.get(u.id) ?? 0;
     ledger.delete(u.id);
+    if (u.credits === null) {
+      found.push({ check: 'balance', detail: `user ${u.id} has no balance` });
+      continue;
+    }
     if (u.credits < 0) found.push({ check: 'balance', detail: `user ${u.id} has a negative balance of ${u.credits}` });
     if (sum !== u.credits)
       found.push({ check: 'balance', detail: `user ${u.id} has a balance of ${u.credits} but a ledger of ${sum}` });

@@ -47,8 +47,14 @@ export class AccountsCore {
     return Math.max(row.level, Level.Confirmed);
   }
 
-  /** The user as the protocol shows it. */
-  toUser(row: SessionUser): User {
+  /** The user's balance, asked of the store (0 without one); answered at once when the store keeps it. */
+  balanceOf(userId: string): number | Promise<number> {
+    const balance = this.deps.balances?.of(userId);
+    return balance instanceof Promise ? balance.then((b) => b ?? 0) : (balance ?? 0);
+  }
+
+  /** The user as the protocol shows it, with their balance. */
+  toUser(row: SessionUser, credits: number): User {
     return {
       id: row.id,
       email: row.email,
@@ -57,7 +63,7 @@ export class AccountsCore {
       level: this.levelOf(row),
       emailConfirmed: Boolean(row.email_confirmed),
       avatarUrl: row.avatar_key && this.deps.avatars ? this.deps.avatars.url(row.avatar_key) : null,
-      credits: row.credits,
+      credits,
       createdAt: iso(row.created_at),
       pendingEmail: row.pending_email,
     };
@@ -99,7 +105,7 @@ export class AccountsCore {
   }
 
   /** Starts a session for the user (in `trx` when given) and answers it as login does. */
-  async issueSession(row: UserRow, client: ClientInfo, trx?: Executor): Promise<IssuedSession> {
+  async issueSession(row: UserRow, client: ClientInfo, trx?: Executor, credits?: number): Promise<IssuedSession> {
     const token = newToken();
     const now = this.now();
     const ttl = this.deps.config.sessionTtl;
@@ -117,7 +123,7 @@ export class AccountsCore {
       },
       trx,
     );
-    return { token, expire: ttl, user: this.toUser(row) };
+    return { token, expire: ttl, user: this.toUser(row, credits ?? (await this.balanceOf(row.id))) };
   }
 
   async sendLink(

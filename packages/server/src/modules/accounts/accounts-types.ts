@@ -52,6 +52,8 @@ export interface AccountsDeps {
   limiters: AccountLimiters;
   log: FastifyBaseLogger;
   avatars?: Avatars | undefined;
+  /** Balances, which the store owns: shown with the account, opened with it. */
+  balances?: Balances | undefined;
   /** Where passkey changes and sign-ins are recorded. */
   events: SecurityEvents;
   now?: () => number;
@@ -100,10 +102,23 @@ export interface Avatars {
   remove(key: string): Promise<void>;
 }
 
+/**
+ * Where a user's credit balance comes from: the store's, which this module does not own. The app
+ * hands in the store's implementation; without one, every balance shows as 0.
+ */
+export interface Balances {
+  /** The user's balance; undefined for a user without one. Answered at once when it is kept. */
+  of(userId: string): number | undefined | Promise<number | undefined>;
+  /** The balances of several users (a user without one is left out). */
+  ofMany(userIds: readonly string[]): Promise<Map<string, number>>;
+  /** Opens a new account's balance at zero, in the transaction that creates the account. */
+  open(trx: Kysely<Database>, userId: string): Promise<void>;
+}
+
 // The user row read with the session rides on the caller for the rest of that request, so that
 // getUserInfo needs no second query. A symbol keeps it out of sight of other modules and of JSON;
 // a WeakMap did the same but cost the collector visibly under load.
 export const LOADED = Symbol('loaded user');
-export type LoadedCaller = Caller & { [LOADED]?: SessionUser & Pick<SessionFields, 'stale_credits'> };
+export type LoadedCaller = Caller & { [LOADED]?: SessionUser & Partial<SessionFields> };
 
 /** Registration, login, links, profile and sessions. */

@@ -21,14 +21,14 @@ import type { AccountsService } from './service.js';
 
 type UserRow = Selectable<UsersTable>;
 
-function toAdminUser(accounts: AccountsService, row: UserRow): AdminUser {
+function toAdminUser(accounts: AccountsService, row: UserRow, credits: number): AdminUser {
   return {
     id: row.id,
     email: row.email,
     name: row.name,
     level: accounts.levelOf(row),
     emailConfirmed: Boolean(row.email_confirmed),
-    credits: row.credits,
+    credits,
     createdAt: iso(row.created_at),
     flaggedAt: row.flagged_at != null ? iso(row.flagged_at) : null,
     flagReason: row.flag_reason,
@@ -51,7 +51,11 @@ export async function listUsers(
   const { offset, limit } = pageOf(input);
   const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id').offset(offset).limit(limit).execute();
   const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return { users: rows.map((row) => toAdminUser(accounts, row)), total: Number(count.n) };
+  const balances = await accounts.balancesOf(rows.map((row) => row.id));
+  return {
+    users: rows.map((row) => toAdminUser(accounts, row, balances.get(row.id) ?? 0)),
+    total: Number(count.n),
+  };
 }
 
 /** The users administrators look after: one user in detail, their level and their flag. */
@@ -77,7 +81,7 @@ export class AdminUsers {
     const row = await this.row(userId);
     if (!row) return fail.notFound('userId');
     return {
-      user: toAdminUser(this.accounts, row),
+      user: toAdminUser(this.accounts, row, await this.accounts.balanceOf(userId)),
       levelFixed: this.adminEmails.includes(row.email),
       sessions: await this.accounts.liveSessions(userId),
     };
@@ -105,7 +109,9 @@ export class AdminUsers {
         );
       }
     });
-    return { user: toAdminUser(this.accounts, { ...row, level, updated_at: now }) };
+    return {
+      user: toAdminUser(this.accounts, { ...row, level, updated_at: now }, await this.accounts.balanceOf(userId)),
+    };
   }
 
   /** Clears a user's flag (a refund or chargeback that could not take everything back) once looked at. */
@@ -113,7 +119,13 @@ export class AdminUsers {
     const row = await this.row(userId);
     if (!row) return fail.notFound('userId');
     await this.db.updateTable('users').set({ flagged_at: null, flag_reason: null }).where('id', '=', userId).execute();
-    return { user: toAdminUser(this.accounts, { ...row, flagged_at: null, flag_reason: null }) };
+    return {
+      user: toAdminUser(
+        this.accounts,
+        { ...row, flagged_at: null, flag_reason: null },
+        await this.accounts.balanceOf(userId),
+      ),
+    };
   }
 
   register(calls: CallRegistry): void {

@@ -1,3 +1,4 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Failure, Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
 import type { Job } from '../../db/jobs.js';
@@ -37,6 +38,45 @@ export class AccountsModule implements TillModule {
       const row = { ...erased, id: erased.userId } as unknown as UserRow;
       this.service.mailAfterAnswer(row, 'account_deleted', erased.email);
     },
+  };
+
+  /** Who a mail to the user goes to (none for an unknown or deleted account): for the shop's mails. */
+  async recipientOf(userId: string): Promise<{ email: string; name: string; lang: string } | undefined> {
+    const row = await this.service.repo.findUserById(userId);
+    return row && row.deleted_at == null ? { email: row.email, name: row.name, lang: row.lang } : undefined;
+  }
+
+  /**
+   * Flags the user for an administrator, in `trx`: a reversal of a purchase could not take back every
+   * credit it granted. An administrator clears it (`api/admin/users/clearFlag`).
+   */
+  async flag(trx: Executor, userId: string, reason: string, now: number): Promise<void> {
+    await trx.updateTable('users').set({ flagged_at: now, flag_reason: reason }).where('id', '=', userId).execute();
+  }
+
+  /** What administrators' order views of the store ask of the accounts (handed to the store by the app). */
+  readonly buyers = {
+    /** The user `userId` names has an e-mail address that, lower-cased, matches the LIKE `pattern` (`\\` escapes). */
+    emailLike: (userId: Expression<string>, pattern: string): Expression<SqlBool> =>
+      sql<SqlBool>`${userId} in (${this.deps.db
+        .selectFrom('users')
+        .select('users.id')
+        .where(sql<boolean>`lower(users.email) like ${pattern} escape '\\'`)})`,
+    /** Users' e-mail addresses by id, and whether each account is deleted. */
+    emailsOf: async (x: Executor, userIds: readonly string[]) => {
+      const ids = [...new Set(userIds)];
+      const rows = ids.length
+        ? await x.selectFrom('users').select(['id', 'email', 'deleted_at']).where('id', 'in', ids).execute()
+        : [];
+      return new Map(rows.map((r) => [r.id, { email: r.email, deleted: r.deleted_at != null }]));
+    },
+  };
+
+  /** What the files module asks of the accounts its files belong to (handed to it by the app). */
+  readonly fileOwners = {
+    holdLive: (userId: string, trx: Executor): Promise<boolean> => this.service.repo.holdLiveUser(userId, trx),
+    hasAvatar: (key: string): Promise<boolean> => this.service.repo.isCurrentAvatar(key),
+    avatarOf: (userId: string): Promise<string | null> => this.service.repo.avatarKeyOf(userId),
   };
 
   /** Whether the caller's session proved its password again recently (914 when not): for `stepUp` calls. */

@@ -12,7 +12,7 @@ import type { SessionFlows } from './sessions.js';
 /** The signed-in user's own account: reading it and changing it. */
 export class ProfileFlows extends AccountsPart {
   /** getUserInfo's text for each session row read (see {@link getUserText}); gone with the row. */
-  private readonly userTexts = new WeakMap<object, string>();
+  private readonly userTexts = new WeakMap<object, { credits: number; text: string }>();
 
   constructor(
     core: AccountsCore,
@@ -22,41 +22,33 @@ export class ProfileFlows extends AccountsPart {
     super(core);
   }
 
-  /** The caller's account, as read with their session when the request was authenticated. */
+  /** The caller's account, as read with their session when the request was authenticated, with their balance. */
   async getUser(caller: Caller): Promise<Outcome<User>> {
     const loaded = (caller as LoadedCaller)[LOADED];
-    if (!loaded) {
-      const row = await this.repo.findUserById(caller.userId);
-      return row ? this.core.toUser(row) : fail.invalidToken();
-    }
-    // A session kept from before a change of balances: the rest of the row is current, its balance
-    // is read again.
-    if (loaded.stale_credits) {
-      const credits = await this.repo.findBalance(loaded.id);
-      return credits === undefined ? fail.invalidToken() : this.core.toUser({ ...loaded, credits });
-    }
-    return this.core.toUser(loaded);
+    const row = loaded ?? (await this.repo.findUserById(caller.userId));
+    return row ? this.core.toUser(row, await this.core.balanceOf(row.id)) : fail.invalidToken();
   }
 
   /**
    * The caller's account as JSON text (`{"user":...}`), for getUserInfo. A session kept between commits
    * (SQLite) is the same frozen row on every call until a commit changes its user or session (see
-   * `AccountsRepo.findSession`), so its text is made once and answered again, not built and serialized
-   * on every call; a kept session with a stale balance reads its balance and is written out afresh.
+   * `AccountsRepo.findSession`), and the store keeps its balance until a commit changes balances, so
+   * its text is made once and answered again while the balance is the one it was made with, not built
+   * and serialized on every call.
    */
   async getUserText(caller: Caller): Promise<Outcome<string>> {
     const loaded = (caller as LoadedCaller)[LOADED];
-    if (!loaded || loaded.stale_credits) {
+    // Where nothing is kept (PostgreSQL), every call reads a row of its own: nothing to answer again.
+    if (!loaded || !this.deps.version) {
       const user = await this.getUser(caller);
       return user instanceof Failure ? user : JSON.stringify({ user });
     }
-    // Where nothing is kept (PostgreSQL), every call reads a row of its own: nothing to answer again.
-    if (!this.deps.version) return JSON.stringify({ user: this.core.toUser(loaded) });
-    let text = this.userTexts.get(loaded);
-    if (text === undefined) {
-      text = JSON.stringify({ user: this.core.toUser(loaded) });
-      this.userTexts.set(loaded, text);
-    }
+    const balance = this.core.balanceOf(loaded.id);
+    const credits = typeof balance === 'number' ? balance : await balance;
+    const kept = this.userTexts.get(loaded);
+    if (kept?.credits === credits) return kept.text;
+    const text = JSON.stringify({ user: this.core.toUser(loaded, credits) });
+    this.userTexts.set(loaded, { credits, text });
     return text;
   }
 
@@ -150,6 +142,6 @@ export class ProfileFlows extends AccountsPart {
       await this.core.sendMail(updated, 'email_change_confirm', newEmail, { link: emailLink });
       await this.core.sendMail(updated, 'email_change_notice', row.email, { newEmail });
     }
-    return this.core.toUser((await this.repo.findUserById(row.id)) ?? updated);
+    return this.core.toUser((await this.repo.findUserById(row.id)) ?? updated, await this.core.balanceOf(row.id));
   }
 }

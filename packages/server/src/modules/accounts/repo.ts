@@ -18,25 +18,13 @@ export interface SessionFields {
   user_id: string;
   expires_at: number;
   last_seen_at: number | null;
-  /**
-   * Set on a row kept from before a commit that changed balances only (see
-   * {@link AccountsRepo.findSession}): everything but `credits` is current.
-   */
-  stale_credits?: true;
 }
 
 /** At most this many sessions are kept by {@link AccountsRepo.findSession} between commits. */
 const SESSION_MEMO_SIZE = 10_000;
 /** The tables the session lookup reads: a commit that wrote either empties the memo. */
 const SESSION_TABLES = ['sessions', 'users'] as const;
-/** Balances, counted apart from the rest of users (see `connect`): a change only makes credits old. */
-const BALANCES = ['users.credits'] as const;
-
-interface KeptSession {
-  row: Readonly<SessionUser & SessionFields>;
-  /** The count of balance changes when the row was read. */
-  balances: number;
-}
+type KeptSession = Readonly<SessionUser & SessionFields>;
 
 // The statements of every sign-up and sign-in, prepared (see `prepared`): while sign-ins keep the cores
 // hashing, building a query took the event loop longer than running it.
@@ -51,7 +39,6 @@ const insertUserRow = preparedInsert<UsersTable>('users', {
   pending_email: 1,
   avatar_file_id: 1,
   avatar_key: 1,
-  credits: 1,
   created_at: 1,
   updated_at: 1,
   flagged_at: 1,
@@ -91,7 +78,7 @@ export class AccountsRepo {
     private readonly db: Kysely<Database>,
     private readonly read: Db['read'] = (query, parameters) =>
       db.executeQuery<never>(CompiledQuery.raw(query.sql, [...parameters])).then((r) => [...r.rows]),
-    private readonly version?: Db['version'],
+    version?: Db['version'],
   ) {
     this.memo = new CommitMemo(version, SESSION_TABLES, SESSION_MEMO_SIZE);
   }
@@ -112,11 +99,7 @@ export class AccountsRepo {
     return this.x(trx).selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async updateUser(
-    id: string,
-    changes: Partial<Omit<UsersTable, 'id' | 'created_at' | 'credits'>>,
-    trx?: Executor,
-  ): Promise<void> {
+  async updateUser(id: string, changes: Partial<Omit<UsersTable, 'id' | 'created_at'>>, trx?: Executor): Promise<void> {
     await this.x(trx)
       .updateTable('users')
       .set({ ...changes, updated_at: Date.now() })
@@ -158,29 +141,24 @@ export class AccountsRepo {
    * level change empties the memo, so a revocation takes effect on the next call exactly as without
    * it. The version counts this process's commits, and a SQLite file has one server process
    * (`connect` refuses a second); the lookup it saves was the largest share of the lightest
-   * authenticated calls. A commit that changed only balances (every purchase) keeps the memo: the
-   * session is answered marked `stale_credits`, for callers that show the balance to read it.
+   * authenticated calls. Balances are the store's (`credit_balances`): a purchase keeps the memo.
    */
   findSession(
     tokenHash: string,
     now: number,
   ): (SessionUser & SessionFields) | undefined | Promise<(SessionUser & SessionFields) | undefined> {
-    // Both read before the lookup, so that a commit during it is not missed.
+    // Read before the lookup, so that a commit during it is not missed.
     const version = this.memo.begin();
-    const balances = this.version?.(BALANCES) ?? 0;
     const kept = this.memo.get(tokenHash);
     // A kept session is answered at once, not through a promise: the lightest calls read it.
-    if (kept && kept.row.expires_at > now) {
-      return kept.balances === balances ? kept.row : { ...kept.row, stale_credits: true };
-    }
-    return this.lookUpSession(tokenHash, now, version, balances);
+    if (kept && kept.expires_at > now) return kept;
+    return this.lookUpSession(tokenHash, now, version);
   }
 
   private async lookUpSession(
     tokenHash: string,
     now: number,
     version: number | undefined,
-    balances: number,
   ): Promise<(SessionUser & SessionFields) | undefined> {
     this.sessionLookup ??= this.db
       .selectFrom('sessions')
@@ -195,7 +173,6 @@ export class AccountsRepo {
         'users.pending_email',
         'users.avatar_file_id',
         'users.avatar_key',
-        'users.credits',
         'users.created_at',
         'users.updated_at',
         'sessions.id as session_id',
@@ -210,17 +187,33 @@ export class AccountsRepo {
       .compile();
     const rows = await this.read<SessionUser & SessionFields>(this.sessionLookup, [tokenHash, now]);
     const found = rows[0];
-    if (found) this.memo.keep(tokenHash, { row: Object.freeze(found), balances }, version);
+    if (found) this.memo.keep(tokenHash, Object.freeze(found), version);
     return found;
   }
 
-  private balanceLookup: CompiledQuery | undefined;
+  /**
+   * Whether the account is still live, holding its row in `trx` until the end (a write that changes
+   * nothing): its deletion updates the same row, so what commits beside a deletion waits for it.
+   */
+  async holdLiveUser(userId: string, trx: Executor): Promise<boolean> {
+    const res = await trx
+      .updateTable('users')
+      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+      .where('id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
 
-  /** A user's balance alone, for a session kept from before a change of balances (`stale_credits`). */
-  async findBalance(userId: string): Promise<number | undefined> {
-    this.balanceLookup ??= this.db.selectFrom('users').select('credits').where('id', '=', '').compile();
-    const rows = await this.read<{ credits: number }>(this.balanceLookup, [userId]);
-    return rows[0]?.credits;
+  /** Whether some user shows this avatar copy now. */
+  async isCurrentAvatar(key: string): Promise<boolean> {
+    const row = await this.db.selectFrom('users').select('id').where('avatar_key', '=', key).executeTakeFirst();
+    return Boolean(row);
+  }
+
+  async avatarKeyOf(userId: string): Promise<string | null> {
+    const row = await this.db.selectFrom('users').select('avatar_key').where('id', '=', userId).executeTakeFirst();
+    return row?.avatar_key ?? null;
   }
 
   async touchSession(id: string, now: number): Promise<void> {

@@ -70,6 +70,16 @@ export class AccountsService {
     return this.core.levelOf(...args);
   }
 
+  /** A user's balance, asked of the store (see `AccountsCore.balanceOf`). */
+  async balanceOf(userId: string): Promise<number> {
+    return this.core.balanceOf(userId);
+  }
+
+  /** Several users' balances, asked of the store; empty without a store. */
+  balancesOf(userIds: readonly string[]): Promise<Map<string, number>> {
+    return this.core.deps.balances?.ofMany(userIds) ?? Promise.resolve(new Map());
+  }
+
   toUser(...args: Parameters<AccountsCore['toUser']>): ReturnType<AccountsCore['toUser']> {
     return this.core.toUser(...args);
   }

@@ -51,7 +51,6 @@ export class SignInFlows extends AccountsPart {
       flagged_at: null,
       flag_reason: null,
       deleted_at: null,
-      credits: 0,
       created_at: now,
       updated_at: now,
     };
@@ -61,10 +60,12 @@ export class SignInFlows extends AccountsPart {
     try {
       made = await inTransaction(this.deps.db, async (trx) => {
         await this.repo.insertUser(row, trx);
+        await this.deps.balances?.open(trx, row.id);
         const link = await this.core.newLink(row, 'confirm', CONFIRM_LINK_TTL_MS, undefined, trx);
         // The device the account was made on is its first known one: no notice for it.
         await rememberDevice(trx, row.id, client.ip, client.userAgent, now);
-        return { session: await this.core.issueSession(row, client, trx), link };
+        // A new account's balance is 0: no need to ask for it.
+        return { session: await this.core.issueSession(row, client, trx, 0), link };
       });
     } catch (error) {
       // Two registrations of one address racing: the unique index lets only one in.

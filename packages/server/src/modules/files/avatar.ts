@@ -38,7 +38,7 @@ export async function makeAvatar(files: FilesService, userId: string, fileId: st
   }
   const key = `avatars/${randomBytes(16).toString('base64url')}`;
   await files.deps.storage.put(key, Readable.from([webp]), 'image/webp');
-  const previous = await files.repo.avatarKeyOf(userId);
+  const previous = await files.deps.owners.avatarOf(userId);
   if (previous?.startsWith('avatars/')) await files.deleteObject(previous);
   return key;
 }

@@ -8,7 +8,7 @@ import type { ModuleHost, TillModule } from '../../http/module.js';
 import { makeAvatar } from './avatar.js';
 import { ObjectRemovals } from './erasure.js';
 import { registerFileRoutes } from './routes.js';
-import { FilesService } from './service.js';
+import { FilesService, type FileOwners } from './service.js';
 import { openStorage } from './storage/open-storage.js';
 import { StorageWrites } from './writes.js';
 
@@ -19,6 +19,8 @@ export interface FilesModuleDeps {
   now: () => number;
   /** Which instances are running: the writes of one that is not are leftovers. */
   liveness: Liveness;
+  /** The accounts files belong to (the accounts module's, handed in by the app). */
+  owners: FileOwners;
 }
 
 /**
@@ -72,4 +74,5 @@ export class FilesModule implements TillModule {
   }
 }
 export { openStorage } from './storage/open-storage.js';
+export type { FileOwners } from './service.js';
 export type { ObjectStorage } from './storage/storage.js';

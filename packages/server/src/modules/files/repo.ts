@@ -86,32 +86,4 @@ export class FilesRepo {
       .where('user_id', '=', userId)
       .execute();
   }
-
-  /**
-   * Whether the owner's account is still live, taking a lock on its row in `trx` (a write that
-   * changes nothing). An account's deletion updates the same row, so on PostgreSQL an upload that
-   * commits while a deletion runs waits for it and then sees the account gone, and a deletion that
-   * starts while an upload commits waits and then removes that upload's files too; SQLite runs one
-   * writer at a time.
-   */
-  async lockLiveOwner(userId: string, trx: Executor): Promise<boolean> {
-    const res = await trx
-      .updateTable('users')
-      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-      .where('id', '=', userId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
-  }
-
-  /** Whether some user has this avatar key now. */
-  async isCurrentAvatar(key: string): Promise<boolean> {
-    const row = await this.db.selectFrom('users').select('id').where('avatar_key', '=', key).executeTakeFirst();
-    return Boolean(row);
-  }
-
-  async avatarKeyOf(userId: string): Promise<string | null> {
-    const row = await this.db.selectFrom('users').select('avatar_key').where('id', '=', userId).executeTakeFirst();
-    return row?.avatar_key ?? null;
-  }
 }

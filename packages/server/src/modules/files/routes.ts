@@ -107,7 +107,7 @@ export function registerFileRoutes({ app, calls, services }: ModuleHost, files: 
     handler: async (request, reply) => {
       const { id } = request.params as { id: string };
       const key = `avatars/${id}`;
-      if (!AVATAR_ID.test(id) || !(await files.repo.isCurrentAvatar(key))) return notFound(request, reply);
+      if (!AVATAR_ID.test(id) || !(await files.deps.owners.hasAvatar(key))) return notFound(request, reply);
       return sendObject(request, reply, storage, {
         key,
         size: undefined,

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { Level, type FileInfo } from '@till/protocol';
 import type { Config } from '../../config.js';
 import type { Database, FilesTable } from '../../db/schema.js';
-import { iso } from '../../db/rows.js';
+import { iso, type Executor } from '../../db/rows.js';
 import { runInTransaction } from '../../db/transaction.js';
 import { AbortTransaction, fail, Failure, type Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
@@ -21,6 +21,26 @@ export interface FilesDeps {
   config: Config;
   log: FastifyBaseLogger;
   now: () => number;
+  /** The accounts files belong to, which this module does not own. */
+  owners: FileOwners;
+}
+
+/**
+ * What the files module asks of the accounts its files belong to (the accounts module's, handed in
+ * by the app): the files module names no table of another module.
+ */
+export interface FileOwners {
+  /**
+   * Whether the owner's account is still live, holding its row in `trx` until the end: an account's
+   * deletion holds the same row, so on PostgreSQL an upload that commits while a deletion runs waits
+   * for it and then sees the account gone, and a deletion that starts while an upload commits waits
+   * and then removes that upload's files too; SQLite runs one writer at a time.
+   */
+  holdLive(userId: string, trx: Executor): Promise<boolean>;
+  /** Whether some account shows this avatar copy now. */
+  hasAvatar(key: string): Promise<boolean>;
+  /** The avatar copy the account shows now, if any. */
+  avatarOf(userId: string): Promise<string | null>;
 }
 
 /** A file whose bytes are in storage but which has no row yet. */
@@ -96,7 +116,7 @@ export class FilesService {
     try {
       outcome = await runInTransaction(this.deps.db, async (trx) => {
         // An upload that began before its account was deleted must not leave files behind it.
-        if (!(await this.repo.lockLiveOwner(userId, trx))) throw new AbortTransaction(fail.invalidToken());
+        if (!(await this.deps.owners.holdLive(userId, trx))) throw new AbortTransaction(fail.invalidToken());
         if (!(await this.repo.reserve(userId, total, this.deps.config.upload.quotaBytes, trx))) {
           throw new AbortTransaction(fail.invalidInput('file', 'quota'));
         }

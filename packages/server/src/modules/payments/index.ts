@@ -52,7 +52,7 @@ export class PaymentsModule implements TillModule {
 
 export type { PaymentsDeps } from './deps.js';
 export { claimEvent, orderOfEvent } from './events.js';
-export { linkRef, orderOfRef, refsOf } from './refs.js';
+export { linkRef, orderOfRef, refsOf, refsOfOrders } from './refs.js';
 export type { RefusedPurchase, StorePlatform, VerifiedPurchase } from './platform.js';
 export type {
   AppliedEvent,

@@ -41,3 +41,18 @@ export async function refsOf(x: Executor, provider: Provider, orderId: string, k
     .execute();
   return rows.map((r) => r.ref);
 }
+
+/** Every reference of the orders, oldest first: what administrators' order views show. */
+export async function refsOfOrders(
+  x: Executor,
+  orderIds: readonly string[],
+): Promise<{ order_id: string; kind: string; ref: string }[]> {
+  if (!orderIds.length) return [];
+  return x
+    .selectFrom('payment_refs')
+    .select(['order_id', 'kind', 'ref'])
+    .where('order_id', 'in', [...orderIds])
+    .orderBy('created_at')
+    .orderBy('ref')
+    .execute();
+}

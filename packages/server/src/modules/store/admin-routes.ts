@@ -118,6 +118,6 @@ export function registerAdminRoutes(calls: CallRegistry, s: StoreParts): void {
     auth,
     request: adminOrdersListRequest,
     response: dataResponse(adminOrdersListData),
-    handler: async (input) => ({ data: await listAdminOrders(s.deps.db, input, input) }),
+    handler: async (input) => ({ data: await listAdminOrders(s.deps.db, input, input, s.deps) }),
   });
 }

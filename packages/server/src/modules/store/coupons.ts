@@ -2,7 +2,7 @@ import type { Coupon } from '@till/protocol';
 import { runInTransaction } from '../../db/transaction.js';
 import { AbortTransaction, Failure, fail, type Outcome } from '../../errors.js';
 import { consumeCouponUse } from './coupon-uses.js';
-import { moveCredits } from './credits.js';
+import { balanceOf, moveCredits } from './credits.js';
 import { CommitMemo } from '../../db/commit-memo.js';
 import { iso, readJson, type Executor } from '../../db/rows.js';
 import { prepared } from '../../db/prepared.js';
@@ -50,9 +50,11 @@ export type CouponFinder = (code: string) => Promise<CouponRow | undefined>;
 
 /**
  * The tables a kept coupon depends on. A use changes only `used` and `updated_at`, which count apart
- * (`COUNTED_APART` in `db/connect.ts`), so checkouts do not empty the memo; an administrator's edit does.
+ * ({@link COUNTED_USE}), so checkouts do not empty the memo; an administrator's edit does.
  */
 const COUPON_TABLES = ['coupons'] as const;
+/** The columns a use of a coupon updates, registered with the database to count apart (`Db.countApart`). */
+const COUNTED_USE = ['used', 'updated_at'] as const;
 /** Coupons kept at most (emptied when full). */
 const COUPON_MEMO_SIZE = 1_000;
 
@@ -95,6 +97,7 @@ export class Coupons {
 
   constructor(private readonly deps: StoreDeps) {
     this.memo = new CommitMemo(deps.version, COUPON_TABLES, COUPON_MEMO_SIZE);
+    deps.countApart?.('coupons', COUNTED_USE);
   }
 
   /**
@@ -154,8 +157,9 @@ export class Coupons {
         })),
         { userId, orderId: null, source: `coupon:${row.code}`, creditReason: 'coupon', reference: row.code, now },
       );
-      const user = await trx.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow();
-      return { granted: { credits: credits + granted.credits, products: granted.products }, balance: user.credits };
+      const balance = await balanceOf(trx, userId);
+      if (balance === undefined) throw new AbortTransaction(fail.notFound('userId'));
+      return { granted: { credits: credits + granted.credits, products: granted.products }, balance };
     });
   }
 }

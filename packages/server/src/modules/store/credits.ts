@@ -33,14 +33,63 @@ export function toCreditEntry(row: Selectable<CreditLedgerTable>): CreditEntry {
 /** The guarded balance change of {@link moveCredits}: only when the result stays within 0..MAX_INT. */
 const changeBalance = prepared<{ userId: string; amount: number }, { credits: number }>((db, p) =>
   db
-    .updateTable('users')
+    .updateTable('credit_balances')
     .set({ credits: sql<number>`credits + ${p('amount')}` })
-    .where('id', '=', p('userId'))
+    .where('user_id', '=', p('userId'))
     // Summed as 64-bit, so the check itself cannot overflow PostgreSQL's 32-bit integer.
     .where(sql<number>`CAST(credits AS BIGINT) + ${p('amount')}`, '>=', 0)
     .where(sql<number>`CAST(credits AS BIGINT) + ${p('amount')}`, '<=', MAX_INT)
     .returning('credits'),
 );
+
+const balanceRow = prepared<{ userId: string }, { credits: number }>((db, p) =>
+  db.selectFrom('credit_balances').select('credits').where('user_id', '=', p('userId')),
+);
+
+/**
+ * Opens a new account's balance at zero, in the transaction that creates the account: a balance row
+ * exists exactly while its user does (the accounts module calls this through the port the app gives
+ * it). Opening one twice changes nothing.
+ */
+export async function openBalance(trx: Executor, userId: string): Promise<void> {
+  await trx
+    .insertInto('credit_balances')
+    .values({ user_id: userId, credits: 0 })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .execute();
+}
+
+/** A user's balance, or undefined for an unknown user. */
+export async function balanceOf(x: Executor, userId: string): Promise<number | undefined> {
+  return (await balanceRow(x, { userId })).rows[0]?.credits;
+}
+
+/** Balances of several users at once (a user without a row is left out). */
+export async function balancesOf(x: Executor, userIds: readonly string[]): Promise<Map<string, number>> {
+  if (!userIds.length) return new Map();
+  const rows = await x
+    .selectFrom('credit_balances')
+    .select(['user_id', 'credits'])
+    .where('user_id', 'in', [...new Set(userIds)])
+    .execute();
+  return new Map(rows.map((r) => [r.user_id, r.credits]));
+}
+
+/**
+ * Holds the buyer's balance row until `trx` ends and answers the balance (undefined for an unknown
+ * user). The no-op write takes the row lock on PostgreSQL, so what is decided from the balance next
+ * (a reversal's take, a subscription's start) cannot race another purchase of the same buyer; SQLite
+ * runs one writer at a time anyway.
+ */
+export async function holdBalance(trx: Transaction<Database>, userId: string): Promise<number | undefined> {
+  const row = await trx
+    .updateTable('credit_balances')
+    .set({ credits: sql<number>`credits` })
+    .where('user_id', '=', userId)
+    .returning('credits')
+    .executeTakeFirst();
+  return row?.credits;
+}
 
 type LedgerRow = Selectable<CreditLedgerTable>;
 const insertLedgerEntry = prepared<LedgerRow, never>((db, p) =>
@@ -71,7 +120,7 @@ export function forBuyer(entry: CreditEntry): CreditEntry {
  * The balance changes by one conditional update (`credits + amount >= 0`), never by a read and a
  * write: on PostgreSQL concurrent moves queue on the row lock and each re-checks the condition
  * against the committed balance, so fifty spends racing for ten purchases' worth of credits get
- * exactly ten. The CHECK on `users.credits` would refuse a negative balance even if this guard
+ * exactly ten. The CHECK on `credit_balances.credits` would refuse a negative balance even if this guard
  * were wrong. Throws {@link AbortTransaction} with 909 (or 904 for an unknown user).
  */
 export async function moveCredits(trx: Transaction<Database>, move: CreditMove): Promise<CreditEntry> {
@@ -79,13 +128,15 @@ export async function moveCredits(trx: Transaction<Database>, move: CreditMove):
   if (Math.abs(move.amount) > MAX_INT) throw new AbortTransaction(fail.invalidInput('amount', 'too_long'));
   const updated = (await changeBalance(trx, { userId: move.userId, amount: move.amount })).rows[0];
   if (!updated) {
-    const user = await trx.selectFrom('users').select('credits').where('id', '=', move.userId).executeTakeFirst();
-    if (user && user.credits + move.amount > MAX_INT)
+    const balance = await balanceOf(trx, move.userId);
+    if (balance !== undefined && balance + move.amount > MAX_INT)
       throw new AbortTransaction(fail.invalidInput('amount', 'too_long'));
-    throw new AbortTransaction(user ? fail.notEnoughCredits(user.credits, -move.amount) : fail.notFound('userId'));
+    throw new AbortTransaction(
+      balance !== undefined ? fail.notEnoughCredits(balance, -move.amount) : fail.notFound('userId'),
+    );
   }
   const row: LedgerRow = {
-    // The id orders the ledger. It is taken now, after the guarded update, which holds the user's row
+    // The id orders the ledger. It is taken now, after the guarded update, which holds the balance row
     // until commit: a move that started earlier but reached the balance later sorts after the one
     // that got there first, as its `balance_after` does. The request's own time would not.
     id: newId(Date.now()),
@@ -107,8 +158,8 @@ export async function creditHistory(
   page: { page: number; pageSize: number },
   x: Executor = deps.db,
 ): Promise<{ balance: number; entries: CreditEntry[]; total: number } | undefined> {
-  const user = await x.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirst();
-  if (!user) return undefined;
+  const balance = await balanceOf(x, userId);
+  if (balance === undefined) return undefined;
   const { offset, limit } = pageOf(page);
   const rows = await x
     .selectFrom('credit_ledger')
@@ -123,5 +174,5 @@ export async function creditHistory(
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('user_id', '=', userId)
     .executeTakeFirstOrThrow();
-  return { balance: user.credits, entries: rows.map(toCreditEntry), total: Number(count.n) };
+  return { balance, entries: rows.map(toCreditEntry), total: Number(count.n) };
 }

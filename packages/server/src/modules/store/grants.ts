@@ -1,8 +1,8 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { Code, DEFAULT_LANGUAGE, ProductType, type Entitlement, type ShopLanguage } from '@till/protocol';
 import type { Database } from '../../db/schema.js';
 import { AbortTransaction, fail } from '../../errors.js';
-import { moveCredits, type CreditReason } from './credits.js';
+import { holdBalance, moveCredits, type CreditReason } from './credits.js';
 import { iso } from '../../db/rows.js';
 import type { StoreDeps } from './deps.js';
 import { newId } from './ids.js';
@@ -75,13 +75,9 @@ export async function applyGrants(
       const granted = await insertEntitlement(trx, from, line.productId, 'ownership', from.now, null);
       if (!granted && from.refuseOwned) throw new AbortTransaction(fail.invalidInput('products', 'owned'));
     } else if (line.type === ProductType.Subscription && line.grantPeriod) {
-      // Serialises subscription grants per buyer on PostgreSQL (a no-op write takes the row lock),
-      // so two purchases committing together both extend the time instead of overlapping.
-      await trx
-        .updateTable('users')
-        .set({ credits: sql<number>`credits` })
-        .where('id', '=', from.userId)
-        .execute();
+      // Serialises subscription grants per buyer on PostgreSQL (holding the buyer's balance row), so
+      // two purchases committing together both extend the time instead of overlapping.
+      await holdBalance(trx, from.userId);
       const last = await trx
         .selectFrom('entitlements')
         .select((eb) => eb.fn.max('expires_at').as('until'))

@@ -2,6 +2,7 @@ import type { Job } from '../../db/jobs.js';
 import type { ModuleHost, TillModule } from '../../http/module.js';
 import { cancelAbandonedOrders } from './orders.js';
 import { registerAdminRoutes } from './admin-routes.js';
+import { Balances } from './balances.js';
 import { BuyerOrders } from './buyer-orders.js';
 import { Catalog } from './catalog.js';
 import { CouponAdmin } from './coupon-admin.js';
@@ -29,6 +30,7 @@ export class StoreModule implements TillModule {
       couponAdmin: new CouponAdmin(deps),
       credits: new CreditsAdmin(deps),
       orders: new BuyerOrders(deps),
+      balances: new Balances(deps),
     };
   }
 
@@ -38,6 +40,11 @@ export class StoreModule implements TillModule {
 
   get coupons(): Coupons {
     return this.parts.coupons;
+  }
+
+  /** Balances as other modules ask for them, through ports the app builds (see {@link Balances}). */
+  get balances(): Balances {
+    return this.parts.balances;
   }
 
   /** Housekeeping: checkouts abandoned for a day are cancelled, giving their coupon uses back. */
@@ -67,10 +74,12 @@ export {
 } from './catalog.js';
 export { checkCoupon, Coupons } from './coupons.js';
 export { consumeCouponUse } from './coupon-uses.js';
-export { moveCredits } from './credits.js';
+export { balanceOf, moveCredits } from './credits.js';
+export { Balances } from './balances.js';
 export { revokeGrants } from './grants.js';
 export { newId } from './ids.js';
 export { adminOrderOf } from './order-queries.js';
+export { findOrderRow, ownedAmong, productsOf, runOutSubscriptions, subscriptionEndOf } from './order-lookups.js';
 export { toOrder, type OrderItemRow, type OrderRow } from './order-view.js';
 export {
   closeOrder,
@@ -82,6 +91,7 @@ export {
   itemsOf,
   loadOrder,
   payOrder,
+  routeOrder,
   transitionOrder,
 } from './orders.js';
 export { discountFor, moneySubtotal } from './pricing.js';

@@ -1,6 +1,7 @@
 import type { AdminOrder, Order, OrderStatusValue } from '@till/protocol';
 import { sql } from 'kysely';
 import { iso, pageOf, type Executor } from '../../db/rows.js';
+import type { StoreAccounts, StoreDeps } from './deps.js';
 import { withItems } from './order-view.js';
 
 /** Filters of order lists; every one is optional. */
@@ -25,7 +26,7 @@ function likePattern(text: string, where: 'inside' | 'end'): string {
   return where === 'end' ? `%${escaped}` : `%${escaped}%`;
 }
 
-function filtered(x: Executor, f: OrderFilters) {
+function filtered(x: Executor, f: OrderFilters, accounts?: StoreAccounts) {
   let q = x.selectFrom('orders');
   if (f.userId) q = q.where('orders.user_id', '=', f.userId);
   if (f.status) q = q.where('orders.status', '=', f.status);
@@ -36,13 +37,9 @@ function filtered(x: Executor, f: OrderFilters) {
   if (f.query) {
     const email = likePattern(f.query, 'inside');
     const number = ORDER_NUMBER.exec(f.query)?.[1];
-    const buyers = x
-      .selectFrom('users')
-      .select('users.id')
-      .where(sql<boolean>`lower(users.email) like ${email} escape '\\'`);
     q = q.where((eb) =>
       eb.or([
-        eb('orders.user_id', 'in', buyers),
+        ...(accounts ? [accounts.emailLike(eb.ref('orders.user_id'), email)] : []),
         ...(number ? [eb(sql<string>`lower(orders.id)`, 'like', likePattern(number, 'end'))] : []),
       ]),
     );
@@ -55,48 +52,51 @@ export async function listOrders(
   x: Executor,
   f: OrderFilters,
   page: { page: number; pageSize: number },
+  accounts?: StoreAccounts,
 ): Promise<{ orders: Order[]; total: number }> {
   const { offset, limit } = pageOf(page);
-  const rows = await filtered(x, f)
+  const rows = await filtered(x, f, accounts)
     .selectAll()
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .offset(offset)
     .limit(limit)
     .execute();
-  const count = await filtered(x, f)
+  const count = await filtered(x, f, accounts)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return { orders: await withItems(x, rows), total: Number(count.n) };
 }
 
-/** Orders with their buyers, payments and refunds, for administrators (four queries, whatever the page size). */
+/** Where administrators' order views find buyers and payments, which other modules own. */
+export type AdminPorts = Pick<StoreDeps, 'accounts' | 'paymentRefs'>;
+
+/** Orders with their buyers, payments and refunds, for administrators (five queries, whatever the page size). */
 export async function listAdminOrders(
   x: Executor,
   f: OrderFilters,
   page: { page: number; pageSize: number },
+  ports: AdminPorts,
 ): Promise<{ orders: AdminOrder[]; total: number }> {
-  const { orders, total } = await listOrders(x, f, page);
-  return { orders: await withBuyersAndPayments(x, orders), total };
+  const { orders, total } = await listOrders(x, f, page, ports.accounts);
+  return { orders: await withBuyersAndPayments(x, orders, ports), total };
 }
 
 /** One order with its buyer and payment, for administrators. */
-export async function adminOrderOf(x: Executor, order: Order): Promise<AdminOrder> {
-  const [admin] = await withBuyersAndPayments(x, [order]);
+export async function adminOrderOf(x: Executor, order: Order, ports: AdminPorts): Promise<AdminOrder> {
+  const [admin] = await withBuyersAndPayments(x, [order], ports);
   if (!admin) throw new Error(`order ${order.iden} vanished`);
   return admin;
 }
 
-async function withBuyersAndPayments(x: Executor, orders: Order[]): Promise<AdminOrder[]> {
+async function withBuyersAndPayments(x: Executor, orders: Order[], ports: AdminPorts): Promise<AdminOrder[]> {
   if (!orders.length) return [];
   const idens = orders.map((o) => o.iden);
   const rows = await x
     .selectFrom('orders')
-    .innerJoin('users', 'users.id', 'orders.user_id')
     .select([
       'orders.id',
-      'users.id as user_id',
-      'users.email',
+      'orders.user_id',
       'orders.refund_requested_at',
       'orders.shortfall_credits',
       'orders.subscription_ended_at',
@@ -105,37 +105,23 @@ async function withBuyersAndPayments(x: Executor, orders: Order[]): Promise<Admi
     ])
     .where('orders.id', 'in', idens)
     .execute();
-  const refs = await x
-    .selectFrom('payment_refs')
-    .select(['order_id', 'kind', 'ref'])
-    .where('order_id', 'in', idens)
-    .orderBy('created_at')
-    .orderBy('ref')
-    .execute();
+  const refs = (await ports.paymentRefs?.(x, idens)) ?? [];
   const refunds = await x
     .selectFrom('order_refunds')
-    .leftJoin('users', 'users.id', 'order_refunds.admin_id')
-    .select([
-      'order_refunds.order_id',
-      'order_refunds.amount',
-      'order_refunds.currency',
-      'order_refunds.keeps_grants',
-      'order_refunds.reason',
-      'order_refunds.created_at',
-      'users.email',
-      'users.deleted_at',
-    ])
+    .select(['order_id', 'amount', 'currency', 'keeps_grants', 'reason', 'created_at', 'admin_id'])
     .where('order_refunds.order_id', 'in', idens)
     .orderBy('order_refunds.created_at')
     .orderBy('order_refunds.id')
     .execute();
+  const people = [...rows.map((r) => r.user_id), ...refunds.flatMap((r) => (r.admin_id ? [r.admin_id] : []))];
+  const emails = (await ports.accounts?.emailsOf(x, people)) ?? new Map<string, { email: string; deleted: boolean }>();
   const byOrder = new Map(rows.map((r) => [r.id, r]));
   return orders.map((o) => {
     const row = byOrder.get(o.iden);
     return {
       ...o,
       userId: row?.user_id ?? '',
-      email: row?.email ?? '',
+      email: (row && emails.get(row.user_id)?.email) ?? '',
       payment: {
         refs: refs.filter((r) => r.order_id === o.iden).map((r) => ({ kind: r.kind, ref: r.ref })),
         refundRequestedAt: row?.refund_requested_at != null ? iso(row.refund_requested_at) : null,
@@ -150,9 +136,14 @@ async function withBuyersAndPayments(x: Executor, orders: Order[]): Promise<Admi
           amount: { amount: r.amount, currency: r.currency },
           keptGrants: r.keeps_grants === 1,
           reason: r.reason,
-          by: r.email != null && r.deleted_at == null ? r.email : null,
+          by: byAdmin(r.admin_id ? emails.get(r.admin_id) : undefined),
           at: iso(r.created_at),
         })),
     };
   });
+}
+
+/** Who made a refund, as administrators see it: their address, or nobody once their account is gone. */
+function byAdmin(admin: { email: string; deleted: boolean } | undefined): string | null {
+  return admin && !admin.deleted ? admin.email : null;
 }

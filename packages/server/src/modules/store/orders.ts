@@ -294,6 +294,20 @@ export async function closeOrder(
   return toOrder(row, await itemsOf(trx, iden));
 }
 
+/**
+ * Names another payment route on an order that is still pending (a buyer paying a past order another
+ * way); an order paid, failed or cancelled meanwhile stays as it was. True when it changed.
+ */
+export async function routeOrder(x: Executor, iden: string, provider: string, now: number): Promise<boolean> {
+  const result = await x
+    .updateTable('orders')
+    .set({ provider, updated_at: now })
+    .where('id', '=', iden)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 export async function loadOrder(x: Executor, iden: string): Promise<{ row: OrderRow; order: Order } | undefined> {
   const row = await x.selectFrom('orders').selectAll().where('id', '=', iden).executeTakeFirst();
   if (!row) return undefined;

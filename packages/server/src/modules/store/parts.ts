@@ -1,3 +1,4 @@
+import type { Balances } from './balances.js';
 import type { BuyerOrders } from './buyer-orders.js';
 import type { Catalog } from './catalog.js';
 import type { CouponAdmin } from './coupon-admin.js';
@@ -13,4 +14,5 @@ export interface StoreParts {
   couponAdmin: CouponAdmin;
   credits: CreditsAdmin;
   orders: BuyerOrders;
+  balances: Balances;
 }

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { moveCredits } from './credits.js';
+import { holdBalance, moveCredits } from './credits.js';
 import { applyGrants, revokeEntitlements, type GrantLine } from './grants.js';
 import { newId } from './ids.js';
 import type { OrderItemRow, OrderRow } from './order-view.js';
@@ -10,14 +10,14 @@ import type { OrderItemRow, OrderRow } from './order-view.js';
  * chargeback), in the transaction that marks the order refunded. Unlike an administrator's refund,
  * nothing can be refused here: the money is gone either way. Credits the buyer has spent are not
  * driven below zero; what could not be taken back is written on the order (`shortfall_credits`)
- * and the buyer is flagged for an administrator. Answers the shortfall.
+ * and answered, for the caller to flag the buyer for an administrator (the accounts module's, in the
+ * same transaction).
  */
 export async function takeBackGrants(
   trx: Transaction<Database>,
   order: Pick<OrderRow, 'id' | 'user_id' | 'credits_spent'>,
   lines: GrantLine[],
   now: number,
-  why: 'refund' | 'chargeback',
 ): Promise<number> {
   if (order.credits_spent > 0) {
     await moveCredits(trx, {
@@ -29,7 +29,7 @@ export async function takeBackGrants(
     });
   }
   await revokeEntitlements(trx, order.id, now);
-  return takeBackCredits(trx, order, creditsOf(lines), order.id, now, why);
+  return takeBackCredits(trx, order, creditsOf(lines), order.id, now);
 }
 
 /** The credits lines grant. */
@@ -39,7 +39,7 @@ function creditsOf(lines: Pick<GrantLine, 'grantCredits' | 'quantity'>[]): numbe
 
 /**
  * Takes back `granted` credits after the money went back, never below zero: what the buyer has
- * spent already is added to the order's shortfall and the buyer is flagged. Answers the shortfall.
+ * spent already is added to the order's shortfall. Answers the shortfall.
  */
 async function takeBackCredits(
   trx: Transaction<Database>,
@@ -47,18 +47,11 @@ async function takeBackCredits(
   granted: number,
   reference: string,
   now: number,
-  why: 'refund' | 'chargeback',
 ): Promise<number> {
   if (granted <= 0) return 0;
-  // The no-op write takes the row lock on PostgreSQL, so the balance read next cannot be spent by a
-  // racing purchase before the take below (SQLite runs one writer at a time anyway).
-  await trx
-    .updateTable('users')
-    .set({ credits: sql<number>`credits` })
-    .where('id', '=', order.user_id)
-    .execute();
-  const user = await trx.selectFrom('users').select('credits').where('id', '=', order.user_id).executeTakeFirst();
-  const take = Math.min(user?.credits ?? 0, granted);
+  // Held until commit, so the balance read cannot be spent by a racing purchase before the take below.
+  const balance = await holdBalance(trx, order.user_id);
+  const take = Math.min(balance ?? 0, granted);
   if (take > 0) await moveCredits(trx, { userId: order.user_id, amount: -take, reason: 'refund', reference, now });
   const shortfall = granted - take;
   if (shortfall > 0) {
@@ -66,11 +59,6 @@ async function takeBackCredits(
       .updateTable('orders')
       .set({ shortfall_credits: sql<number>`shortfall_credits + ${shortfall}` })
       .where('id', '=', order.id)
-      .execute();
-    await trx
-      .updateTable('users')
-      .set({ flagged_at: now, flag_reason: `${why} of order ${order.id}: ${shortfall} credits already spent` })
-      .where('id', '=', order.user_id)
       .execute();
   }
   return shortfall;
@@ -131,14 +119,13 @@ export async function takeBackRenewal(
   items: OrderItemRow[],
   renewal: { from: number; until: number; credits: boolean; reference: string },
   now: number,
-  why: 'refund' | 'chargeback',
 ): Promise<number> {
   await revokePaidTime(trx, { userId: order.user_id, orderIds: [order.id], ...renewal }, now);
   if (!renewal.credits) return 0;
   const renewed = items
     .filter((i) => i.grant_period != null)
     .map((i) => ({ grantCredits: i.grant_credits, quantity: i.quantity }));
-  return takeBackCredits(trx, order, creditsOf(renewed), renewal.reference, now, why);
+  return takeBackCredits(trx, order, creditsOf(renewed), renewal.reference, now);
 }
 
 /**
