@@ -1,7 +1,7 @@
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, migrations } from '../../db/migrate.js';
-import { createTestDb, dialects, whileMigrating, type TestDb } from '../../test-support/db.js';
+import { createTestDb, dialects, whileMigrating, type TestDb } from '@till/test-support/db';
 
 const BEFORE = '015-subscription-period-end';
 const BALANCES = '016-credit-balances';
