@@ -14,8 +14,9 @@ describe.each(dialects)('register and login on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const register = (fields: Record<string, unknown>) =>
-    t.call('/api/register', { email: uniqueEmail(), password: GOOD_PASSWORD, name: 'Ann', lang: 'en', ...fields });
+  const registerOn = (app: TestApp, fields: Record<string, unknown>) =>
+    app.call('/api/register', { email: uniqueEmail(), password: GOOD_PASSWORD, name: 'Ann', lang: 'en', ...fields });
+  const register = (fields: Record<string, unknown>) => registerOn(t, fields);
 
   it('answers a token, its lifetime and the new user at level 1', async () => {
     const email = uniqueEmail('Mixed.Case');
@@ -65,22 +66,30 @@ describe.each(dialects)('register and login on %s', (dialect) => {
   });
 
   it('lets exactly one of many racing registrations of one address in, and tells the others it is taken', async () => {
-    // Rounds, since a loser whose insert is refused may not see the winner's commit yet (on SQLite it
-    // can wait for its batch): its answer must come from the refusal, not from reading the row again.
-    for (let round = 0; round < 10; round++) {
-      const email = uniqueEmail();
-      const results = await Promise.all(Array.from({ length: 8 }, () => register({ email })));
-      const answers = results.map((r) => (r.code === 900 ? 'in' : `${r.code} ${String(r.reason)}`)).sort();
-      expect(answers).toEqual([
-        '907 taken',
-        '907 taken',
-        '907 taken',
-        '907 taken',
-        '907 taken',
-        '907 taken',
-        '907 taken',
-        'in',
-      ]);
+    // The race is the unique index's, not the hashing's: a server of its own hashes at the cheapest
+    // settings, so that the racers reach their inserts together (and the eighty production hashes of
+    // the rounds, which prove nothing here, are not spent).
+    const racing = await startTestApp({ dialect });
+    try {
+      // Rounds, since a loser whose insert is refused may not see the winner's commit yet (on SQLite it
+      // can wait for its batch): its answer must come from the refusal, not from reading the row again.
+      for (let round = 0; round < 10; round++) {
+        const email = uniqueEmail();
+        const results = await Promise.all(Array.from({ length: 8 }, () => registerOn(racing, { email })));
+        const answers = results.map((r) => (r.code === 900 ? 'in' : `${r.code} ${String(r.reason)}`)).sort();
+        expect(answers).toEqual([
+          '907 taken',
+          '907 taken',
+          '907 taken',
+          '907 taken',
+          '907 taken',
+          '907 taken',
+          '907 taken',
+          'in',
+        ]);
+      }
+    } finally {
+      await racing.close();
     }
   });
 
