@@ -24,8 +24,18 @@ import {
   transitionOrder,
   type OrderRow,
 } from '../modules/store/index.js';
+import { dropMail, releaseMail } from '../mail/outbox.js';
 import type { FlowDeps } from './deps.js';
-import { queueReceipt, queueRefund, queueRenewal, queueSubscriptionEnd, type ShopMails } from './shop-mails.js';
+import { PROVIDER_ANSWER_MS } from './refund.js';
+import {
+  lateRefundKey,
+  queueLateRefund,
+  queueReceipt,
+  queueRefund,
+  queueRenewal,
+  queueSubscriptionEnd,
+  type ShopMails,
+} from './shop-mails.js';
 
 /** What one step of an event does to an order; runs inside the event's transaction. */
 type Step = (trx: Transaction<Database>, order: OrderRow, event: ProviderEvent, now: number) => Promise<Effect>;
@@ -152,7 +162,7 @@ export class PaymentEvents {
    * first waits on the key until the first commits), and only the transaction that moves the order
    * applies grants. The buyer's mails are queued with the change and sent after the commit, so a
    * replay queues none. One step reaches outside: money taken for an order that can no longer be paid
-   * is asked back of the provider after the commit.
+   * is asked back of the provider after the commit, and the buyer told of it once the provider agreed.
    */
   async apply(provider: Provider, event: ProviderEvent): Promise<Outcome<AppliedEvent>> {
     const now = this.deps.now();
@@ -166,6 +176,11 @@ export class PaymentEvents {
       if (order.provider !== provider) throw new AbortTransaction(fail.paymentRejected('provider_mismatch'));
       for (const link of event.refs ?? []) await linkRef(trx, { provider, orderId, ...link }, now);
       const { status, applied, refund, mails } = await EVENT_STEPS[event.kind][order.status](trx, order, event, now);
+      if (refund && event.kind === 'paid' && this.deps.payments.providers.get(provider)?.refund) {
+        // The buyer is told once the provider has given the money back (refundLatePayment).
+        const paid = { amount: event.amount, currency: event.currency };
+        await queueLateRefund(trx, order, paid, now, PROVIDER_ANSWER_MS);
+      }
       return { status, applied, ...(refund ? { refundDue: { orderId } } : {}), mails };
     });
     let outcome: Outcome<AppliedEvent> = done;
@@ -197,8 +212,13 @@ export class PaymentEvents {
       return;
     }
     const refunded = await provider.refund(order);
-    if (refunded instanceof Failure)
+    if (refunded instanceof Failure) {
       this.deps.log.error({ iden, outcome: refunded.body }, 'refund of a late payment failed');
-    else this.deps.log.warn({ iden }, 'payment for an ended order refunded');
+      // No money went back: the buyer is not told it did.
+      await dropMail(this.deps.db, lateRefundKey(iden));
+      return;
+    }
+    this.deps.log.warn({ iden }, 'payment for an ended order refunded');
+    this.mails.after([await releaseMail(this.deps.db, lateRefundKey(iden), this.deps.now())]);
   }
 }
