@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fill, proveItsMe, waitForText } from '../support/flows.js';
+import { chooseLanguage, fill, proveItsMe, waitForText } from '../support/flows.js';
 import {
   checkScreen,
   mailedToken,
@@ -393,6 +393,31 @@ export function shopOwner(viewport: Viewport): void {
       // The German buyer sees the German title.
       await bp.goto('/');
       await waitForText(bp, 'Vierteljährlich');
+    });
+
+    it('shows every admin tab and an order’s details in German, each axe-clean', async () => {
+      await ap.goto('/admin?tab=products');
+      await ap.getByRole('table', { name: 'Products' }).waitFor();
+      await chooseLanguage(ap, 'Language', 'Deutsch');
+      const tabs = [
+        ['products', 'Produkte'],
+        ['coupons', 'Gutscheine'],
+        ['users', 'Nutzer'],
+        ['orders', 'Bestellungen'],
+        ['backups', 'Sicherungen'],
+      ] as const;
+      for (const [tab, name] of tabs) {
+        await ap.goto(`/admin?tab=${tab}`);
+        await ap.getByRole('tab', { name, selected: true }).waitFor();
+        await checkScreen(ap, viewport, `admin-14-${tab}-de`);
+      }
+      await ap.goto('/admin?tab=orders');
+      await ap.getByRole('button', { name: `Details der Bestellung ${paidNumber()}` }).click();
+      const details = ap.getByRole('dialog', { name: `Bestellung ${paidNumber()}` });
+      await details.getByRole('list', { name: 'Erstattungen' }).waitFor();
+      await checkScreen(ap, viewport, 'admin-15-order-details-de');
+      await details.getByRole('button', { name: 'Schließen' }).click();
+      await chooseLanguage(ap, 'Sprache', 'English');
     });
   });
 }

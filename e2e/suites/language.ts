@@ -129,5 +129,38 @@ export function language(viewport: Viewport): void {
       expect(await page.getByText(/Pro freischalten/).count()).toBe(0);
       expect(await savedLanguage()).toBe('en');
     });
+
+    it("shows the buyer's main pages in German, each axe-clean: store, product, cart, checkout, orders, order, credits, profile", async () => {
+      await page.goto('/');
+      await chooseLanguage(page, 'Language', 'Deutsch');
+      await page.getByRole('list', { name: 'Produkte' }).waitFor();
+      await checkScreen(page, viewport, 'l04-store-de');
+      await page.goto('/products/monthly');
+      await page.getByRole('heading', { name: 'Monatsabo', level: 1 }).waitFor();
+      await checkScreen(page, viewport, 'l05-product-de');
+      await page.goto('/');
+      await page.getByRole('button', { name: 'In den Warenkorb: 100 Credits' }).click();
+      await page.goto('/cart');
+      await page.getByRole('list', { name: 'Artikel im Warenkorb' }).getByText('100 Credits').waitFor();
+      await checkScreen(page, viewport, 'l06-cart-de');
+      await page.goto('/checkout');
+      await page.getByRole('region', { name: 'Bestellübersicht' }).getByText('100 Credits').waitFor();
+      await checkScreen(page, viewport, 'l07-checkout-de');
+      await page.goto('/orders');
+      const orders = page.getByRole('list', { name: 'Bestellungen' });
+      await orders.getByText(/Pro freischalten/).waitFor();
+      await checkScreen(page, viewport, 'l08-orders-de');
+      await orders.getByRole('link').first().click();
+      await page.waitForURL(/\/orders\/[^/]+$/);
+      await waitForText(page, 'Bezahlt. Du hast jetzt:');
+      await checkScreen(page, viewport, 'l09-order-de');
+      await page.goto('/credits');
+      await page.getByRole('heading', { name: 'Credits', level: 1 }).waitFor();
+      await checkScreen(page, viewport, 'l10-credits-de');
+      await page.goto('/profile');
+      await page.getByRole('heading', { name: 'Profil', level: 1 }).waitFor();
+      await checkScreen(page, viewport, 'l11-profile-de');
+      await chooseLanguage(page, 'Sprache', 'English');
+    });
   });
 }

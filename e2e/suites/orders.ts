@@ -228,6 +228,17 @@ export function orders(viewport: Viewport): void {
       expect(await subscriber.getByRole('button', { name: 'Buy' }).count()).toBe(0);
       expect(await subscriber.getByRole('button', { name: 'Add to cart' }).count()).toBe(0);
       await checkScreen(subscriber, viewport, 'o10-product-subscribed');
+      // The catalog's card says the same, and offers no cart button for it.
+      await subscriber.goto('/');
+      const card = subscriber
+        .getByRole('list', { name: 'Products' })
+        .getByRole('listitem')
+        .filter({ has: subscriber.getByRole('heading', { name: 'Monthly subscription' }) });
+      await card.getByText(/Renews on /).waitFor();
+      expect(await card.getByRole('button', { name: /^Add to cart/ }).count()).toBe(0);
+      expect(await card.getByRole('link', { name: /^Add to cart/ }).count()).toBe(0);
+      await checkScreen(subscriber, viewport, 'o10b-catalog-subscribed');
+      await subscriber.goto('/products/monthly');
 
       await subscriber.getByRole('link', { name: 'Go to your orders' }).click();
       const row = subscriber.getByRole('list', { name: 'Orders' }).getByRole('link');

@@ -112,21 +112,22 @@ export function waysOut(viewport: Viewport): void {
       await lp.getByRole('heading', { name: 'Store' }).waitFor();
     });
 
-    it("says what the sandbox page's way out does, and does that: the order stays open", async () => {
+    it("gives the order up by the sandbox page's way out, and the order shows it cancelled", async () => {
       await addToCartFromCatalog(lp, '100 credits');
       await lp.goto('/checkout');
       await lp.getByRole('radio', { name: /Sandbox checkout/ }).check();
       await lp.getByRole('button', { name: 'Buy', exact: true }).click();
       await lp.waitForURL(/\/api\/pay\/default\//, { timeout: 60_000 });
-      const leave = lp.getByRole('link', { name: 'Leave without paying: back to your order, which stays open' });
+      const leave = lp.getByRole('button', { name: 'Cancel the payment and return to your order' });
       await leave.waitFor();
       await checkScreen(lp, viewport, 'w05-sandbox-page');
       await leave.click();
       await lp.waitForURL(/\/orders\/[^/]+$/);
+      await waitForText(lp, 'You cancelled this order. Nothing was charged.');
       const iden = decodeURIComponent(new URL(lp.url()).pathname.split('/').pop() ?? '');
       const token = await lp.evaluate(() => JSON.parse(localStorage.getItem('till.session') ?? '{}').token as string);
       const status = await env.app.call('/api/store/orderStatus', { token, iden });
-      expect((status.data as { order: { status: string } }).order.status).toBe('pending');
+      expect((status.data as { order: { status: string } }).order.status).toBe('cancelled');
     });
 
     it('shows the dev mailbox readably at this size', async () => {

@@ -12,10 +12,10 @@ import { linkToken, startSmtp, type TestSmtp } from '@till/test-support/smtp';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.js';
 
 export const webDist = fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
-export const screensDir = fileURLToPath(new URL('../../test-output/screens', import.meta.url));
+export const screensDir = fileURLToPath(new URL('../../test-output/screenshots', import.meta.url));
 
 /**
- * After a test that failed: where each page stood and a screenshot of it (`test-output/screens/
+ * After a test that failed: where each page stood and a screenshot of it (`test-output/screenshots/
  * <label>-FAILED-<test>.png`), named by the labels of `pages`. Nothing after a test that passed.
  */
 export async function screenshotIfFailed(context: TestContext, pages: Record<string, Page | undefined>): Promise<void> {

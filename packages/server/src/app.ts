@@ -155,6 +155,7 @@ export async function buildApp(
     buyerOf: (iden) => flows.buyerOf(iden),
     periodsOf: (iden) => flows.periodsOf(iden),
     applyEvent: (provider, event) => flows.applyEvent(provider, event),
+    cancelOrder: (iden) => flows.cancelOrder(iden),
   };
   const payments = new PaymentsModule({ db: db.kysely, config, log, now }, ports);
   // Counted only when a scraper may read them: prom-client stays unloaded otherwise.

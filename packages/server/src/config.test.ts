@@ -148,6 +148,11 @@ describe('config', () => {
     expect(c.rateLimits).toMatchObject({ resetPerIp: 7, resetPerToken: 2, confirmPerIp: 9, confirmPerToken: 3 });
     expect(c.securityLogRetentionDays).toBe(90);
     expect(loadConfig({}).securityLogRetentionDays).toBe(365);
+    expect(loadConfig({}).mailOutboxRetentionDays).toBe(30);
+    expect(loadConfig({ MAIL_OUTBOX_RETENTION_DAYS: '60' }).mailOutboxRetentionDays).toBe(60);
+    expect(() => loadConfig({ MAIL_OUTBOX_RETENTION_DAYS: '7' })).toThrow(
+      /^MAIL_OUTBOX_RETENTION_DAYS: must be at least 8 days/,
+    );
     expect(() => loadConfig({ RATE_RESET_PER_TOKEN: '0' })).toThrow(/^RATE_RESET_PER_TOKEN:/);
     expect(() => loadConfig({ TOTP_KEY: 'short' })).toThrow(/^TOTP_KEY:/);
     const secret = 's'.repeat(40);

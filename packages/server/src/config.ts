@@ -104,6 +104,8 @@ const envSchema = z.object({
   RATE_CONFIRM_PER_IP: positiveInt(30),
   RATE_CONFIRM_PER_TOKEN: positiveInt(5),
   SECURITY_LOG_RETENTION_DAYS: positiveInt(365),
+  // Over a week: the job that tells of a subscription's end looks a week back for a sent notice.
+  MAIL_OUTBOX_RETENTION_DAYS: z.coerce.number().int().min(8, 'must be at least 8 days').default(30),
   TOTP_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   ...(Object.assign({}, ...Object.values(providers).map((p) => p.variables)) as ProviderVariables),
   // Whether the phone apps offer the web payment routes; the stores' rules ask for `hidden`.
@@ -231,6 +233,8 @@ export interface Config {
   rateLimits: RateLimits;
   /** Days a security-log entry is kept before the housekeeping job removes it. */
   securityLogRetentionDays: number;
+  /** Days a sent shop mail's row is kept in `mail_outbox` (the record of what was told to whom). */
+  mailOutboxRetentionDays: number;
   /**
    * Key material for the TOTP secrets at rest (AES-256-GCM); `SIGNING_SECRET` when unset. Setting it
    * lets the signing secret rotate without turning off every second factor.
@@ -335,6 +339,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       confirmPerToken: e.RATE_CONFIRM_PER_TOKEN,
     },
     securityLogRetentionDays: e.SECURITY_LOG_RETENTION_DAYS,
+    mailOutboxRetentionDays: e.MAIL_OUTBOX_RETENTION_DAYS,
     totpKey: e.TOTP_KEY ?? e.SIGNING_SECRET ?? DEV_TOTP_KEY,
     appLinks: appLinks(e),
     payments: { ...readProviders(e), appWebPayments: e.APP_WEB_PAYMENTS },

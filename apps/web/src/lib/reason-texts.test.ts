@@ -21,6 +21,19 @@ describe.each(Object.entries(languages))('failure texts in %s', (_language, reas
     expect(Object.keys(reasons['908']).sort()).toEqual([...couponReasonSchema.options].sort());
   });
 
+  it("are a refused coupon's only texts: no screen keeps a set of its own", () => {
+    const all = _language === 'en' ? screens : de;
+    const coupon = new Set<string>(couponReasonSchema.options);
+    /** Groups outside `reasons` whose keys are coupon reasons. */
+    const sets = (texts: object, path: string): string[] =>
+      Object.entries(texts).flatMap(([key, value]) => {
+        if (typeof value !== 'object' || value === null || `${path}${key}` === 'reasons') return [];
+        const named = Object.keys(value as object).filter((k) => coupon.has(k));
+        return [...(named.length > 1 ? [`${path}${key}`] : []), ...sets(value as object, `${path}${key}.`)];
+      });
+    expect(sets(all, '')).toEqual([]);
+  });
+
   it('name only reasons the server sends for invalid input (907), per field', () => {
     const named = Object.entries(reasons['907']).flatMap(([field, texts]) =>
       Object.keys(texts).map((reason) => `${field}.${reason}`),

@@ -25,8 +25,18 @@ import {
   transitionOrder,
   type OrderRow,
 } from '../modules/store/index.js';
+import { dropMail, releaseMail } from '../mail/outbox.js';
 import type { FlowDeps } from './deps.js';
-import { queueReceipt, queueRefund, queueRenewal, queueSubscriptionEnd, type ShopMails } from './shop-mails.js';
+import { PROVIDER_ANSWER_MS } from './refund.js';
+import {
+  lateRefundKey,
+  queueLateRefund,
+  queueReceipt,
+  queueRefund,
+  queueRenewal,
+  queueSubscriptionEnd,
+  type ShopMails,
+} from './shop-mails.js';
 
 /** What one step of an event does to an order; runs inside the event's transaction. */
 type Step = (trx: Transaction<Database>, order: OrderRow, event: ProviderEvent, now: number) => Promise<Effect>;
@@ -161,7 +171,7 @@ export class PaymentEvents {
    * first waits on the key until the first commits), and only the transaction that moves the order
    * applies grants. The buyer's mails are queued with the change and sent after the commit, so a
    * replay queues none. One step reaches outside: money taken for an order that can no longer be paid
-   * is asked back of the provider after the commit.
+   * is asked back of the provider after the commit, and the buyer told of it once the provider agreed.
    */
   async apply(provider: Provider, event: ProviderEvent): Promise<Outcome<AppliedEvent>> {
     const now = this.deps.now();
@@ -182,6 +192,11 @@ export class PaymentEvents {
       );
       // In the same transaction: the flag stands exactly when the shortfall does.
       if (flag) await this.deps.buyers.flag(trx, order.user_id, flag, now);
+      if (refund && event.kind === 'paid' && this.deps.payments.providers.get(provider)?.refund) {
+        // The buyer is told once the provider has given the money back (refundLatePayment).
+        const paid = { amount: event.amount, currency: event.currency };
+        await queueLateRefund(trx, order, paid, now, PROVIDER_ANSWER_MS);
+      }
       return { status, applied, ...(refund ? { refundDue: { orderId } } : {}), mails };
     });
     let outcome: Outcome<AppliedEvent> = done;
@@ -213,8 +228,13 @@ export class PaymentEvents {
       return;
     }
     const refunded = await provider.refund(order);
-    if (refunded instanceof Failure)
+    if (refunded instanceof Failure) {
       this.deps.log.error({ iden, outcome: refunded.body }, 'refund of a late payment failed');
-    else this.deps.log.warn({ iden }, 'payment for an ended order refunded');
+      // No money went back: the buyer is not told it did.
+      await dropMail(this.deps.db, lateRefundKey(iden));
+      return;
+    }
+    this.deps.log.warn({ iden }, 'payment for an ended order refunded');
+    this.mails.after([await releaseMail(this.deps.db, lateRefundKey(iden), this.deps.now())]);
   }
 }

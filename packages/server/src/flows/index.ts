@@ -3,7 +3,8 @@ import type { Job } from '../db/jobs.js';
 import { Failure, type Outcome } from '../errors.js';
 import type { ModuleHost, TillModule } from '../http/module.js';
 import type { AppliedEvent, PaymentPorts, ProviderEvent } from '../modules/payments/index.js';
-import { findOrderRow, itemsOf, localizeOrder } from '../modules/store/index.js';
+import { runInTransaction } from '../db/transaction.js';
+import { closeOrder, findOrderRow, itemsOf, localizeOrder } from '../modules/store/index.js';
 import { PaymentEvents } from './apply-payment-event.js';
 import { Checkout } from './checkout.js';
 import type { FlowDeps } from './deps.js';
@@ -59,6 +60,13 @@ export class Flows implements TillModule, PaymentPorts, FlowCalls {
 
   applyEvent(provider: Provider, event: ProviderEvent): Promise<Outcome<AppliedEvent>> {
     return this.events.apply(provider, event);
+  }
+
+  /** Gives up a pending order from its payment page; 912 when it is no longer pending. */
+  cancelOrder(iden: string): Promise<Outcome<{ order: Order }>> {
+    return runInTransaction(this.deps.db, async (trx) => ({
+      order: await closeOrder(trx, iden, 'cancelled', this.deps.now()),
+    }));
   }
 
   register({ app, calls }: ModuleHost): void {

@@ -25,7 +25,7 @@ import { queueRefund, queueSubscriptionEnd, type ShopMails } from './shop-mails.
  * answer releases it at once, or drops it with the refund; a crash between the two leaves the
  * refund recorded, and the notice goes after this.
  */
-const PROVIDER_ANSWER_MS = 10 * 60_000;
+export const PROVIDER_ANSWER_MS = 10 * 60_000;
 
 /** What an administrator asks for: the whole order back, or some money only. */
 export interface RefundAsk {

@@ -22,6 +22,8 @@ const RECEIPT = /^Till: Your receipt for order #/;
 const REFUND = /^Till: Refund of your order #/;
 const RENEWAL = /^Till: Your subscription was renewed/;
 const ENDED = /^Till: Your subscription has ended/;
+const LATE = /^Till: Deine Zahlung für Bestellung #.* wurde zurückgegeben$/;
+const DAY_MS = 86_400_000;
 const ref = (iden: string) => `#${iden.slice(-6).toUpperCase()}`;
 const usd = (minor: number) => `$${(minor / 100).toFixed(2)}`;
 const sessionIdOf = (url: string) => /cs_test_[A-Za-z0-9]+/.exec(url)?.[0] ?? '';
@@ -56,6 +58,8 @@ describe.each(dialects)('shop mails on %s', (dialect) => {
       listen: true,
       mailer,
       config: {
+        // Longer than a month, so that the job run when a month's subscription runs out keeps its receipt.
+        mailOutboxRetentionDays: 60,
         payments: {
           card: { secretKey: stripe.secretKey, webhookSecret: secret, apiUrl: stripe.url },
           paywall: undefined,
@@ -360,6 +364,86 @@ describe.each(dialects)('shop mails on %s', (dialect) => {
     expect(ended.text).toContain(
       `dein Abo Monatsabo ist mit der Erstattung seiner Bestellung ${ref(order.iden)} beendet.`,
     );
+  });
+
+  it('tells a buyer once, in their language, that a payment which came after they cancelled was given back', async () => {
+    const b = await registerUser(t, { name: 'Bea', lang: 'de' });
+    const placed = await checkout(b.token, { provider: 'card', products: 'credits-100' });
+    await ok(t, '/api/store/cancelOrder', { token: b.token, iden: placed.order.iden });
+    // The buyer paid on Stripe's page before the cancel reached it: the completion arrives late.
+    const events = await stripe.pay(sessionIdOf(placed.payment.url));
+    const mail = await next(b.email, LATE);
+    expect(mail.subject).toBe(`Till: Deine Zahlung für Bestellung ${ref(placed.order.iden)} wurde zurückgegeben`);
+    expect(mail.text).toContain(
+      `Hallo Bea, deine Zahlung für Bestellung ${ref(placed.order.iden)} kam an, nachdem die Bestellung storniert war`,
+    );
+    expect(mail.text).toContain('Zurückgegeben: 1,99 $');
+    expect(mail.text).toContain('Bezahlt mit: Karte, über Stripe');
+    expect(mail.text).toContain(`Deine Bestellung: ${t.url}/orders/${placed.order.iden}`);
+    expect(mail.html).toContain('<html lang="de">');
+    await stripe.flush();
+    // Stripe sends the completion again, and its refund's events arrive: nothing more is told.
+    const completed = events.find((e) => e.type === 'checkout.session.completed')!;
+    expect((await stripe.deliver(hook, completed, { secret })).status).toBe(200);
+    const rows = await allSent(placed.order.iden);
+    expect(rows.map((r) => [r.kind, r.sent_at != null])).toEqual([['late_refund', true]]);
+    expect(await shopJob().run(Date.now() + 3_600_000)).toBe(0);
+    expect(mailsTo(b.email, LATE)).toHaveLength(1);
+    expect(mailsTo(b.email, RECEIPT)).toHaveLength(0);
+  });
+
+  it('tells nothing of a late payment Stripe would not give back', async () => {
+    const b = await registerUser(t);
+    const placed = await checkout(b.token, { provider: 'card', products: 'credits-100' });
+    await ok(t, '/api/store/cancelOrder', { token: b.token, iden: placed.order.iden });
+    stripe.webhook = undefined;
+    const [completed] = await stripe.pay(sessionIdOf(placed.payment.url));
+    stripe.webhook = { url: hook, secret };
+    for (let i = 0; i < 3; i += 1) stripe.failNext(500, { type: 'api_error', message: 'Something went wrong' });
+    expect((await stripe.deliver(hook, completed!, { secret })).status).toBe(200);
+    expect(await allSent(placed.order.iden)).toEqual([]);
+    expect(await shopJob().run(Date.now() + 3_600_000)).toBe(0);
+    expect(stripe.requests.filter((r) => r.idempotencyKey === `till-refund-${placed.order.iden}`)).toHaveLength(3);
+    expect(mailsTo(b.email, /^Till: /)).toEqual([]);
+  });
+
+  it('removes the rows of mails sent longer ago than the retention, and keeps the rest', async () => {
+    const retention = t.ctx.config.mailOutboxRetentionDays * DAY_MS;
+    expect(retention).toBe(60 * DAY_MS);
+    const b = await registerUser(t);
+    const old = await sandboxOrder(b.token, { products: 'credits-100' });
+    await next(b.email, RECEIPT);
+    const [sent] = await allSent(old.iden);
+    const sentAt = Number(sent!.sent_at);
+    // A mail still owed (a failed send, due again later) is kept whatever its age.
+    smtpDown = true;
+    let owed: Placed['order'];
+    try {
+      owed = await sandboxOrder(b.token, { products: 'pro-unlock' });
+      while (!(await queued(owed.iden))[0]?.last_error) await new Promise((r) => setTimeout(r, 25));
+    } finally {
+      smtpDown = false;
+    }
+    const [unsent] = await queued(owed.iden);
+    // Sending it stays for the job (`due_at` far ahead); only pruning is looked at here.
+    await t.ctx.db.kysely
+      .updateTable('mail_outbox')
+      .set({ due_at: sentAt + 2 * retention })
+      .where('id', '=', unsent!.id)
+      .execute();
+
+    // The job prunes as it runs: a mail sent exactly the retention ago stays, one sent longer ago goes.
+    await shopJob().run(sentAt + retention);
+    expect(await queued(old.iden)).toHaveLength(1);
+    await shopJob().run(sentAt + retention + 1);
+    expect(await queued(old.iden)).toEqual([]);
+    expect(await queued(owed.iden)).toMatchObject([{ id: unsent!.id, sent_at: null }]);
+    // What it removed stays removed: the payment redelivered queues and sends nothing again.
+    expect(await notifyPaid(old)).toMatchObject({ applied: false });
+    expect(await notifyPaid(old, `evt-again-${old.iden}`)).toMatchObject({ applied: false });
+    expect(await queued(old.iden)).toEqual([]);
+    expect(mailsTo(b.email, RECEIPT)).toHaveLength(1);
+    await t.ctx.db.kysely.deleteFrom('mail_outbox').where('id', '=', unsent!.id).execute();
   });
 
   it('keeps a mail that could not be sent after the commit, and the job sends it once later', async () => {

@@ -152,6 +152,35 @@ export async function queueSubscriptionEnd(
   );
 }
 
+/**
+ * Queues the notice that a payment which arrived for an order no longer payable (cancelled, or
+ * failed) is given back, in the transaction of the payment's event, held until the provider has
+ * taken the refund: its yes releases it, its no drops it. One per order, as the provider's refund
+ * of an order is one, whatever payments arrive for it.
+ */
+export function queueLateRefund(
+  x: Executor,
+  order: Pick<OrderRow, 'id' | 'user_id' | 'status'>,
+  paid: { amount: number; currency: string },
+  now: number,
+  hold: number,
+) {
+  return queueMail(
+    x,
+    {
+      key: lateRefundKey(order.id),
+      kind: 'late_refund',
+      userId: order.user_id,
+      orderId: order.id,
+      data: { ...paid, status: order.status, at: now },
+      dueAt: now + hold,
+    },
+    now,
+  );
+}
+
+export const lateRefundKey = (orderId: string) => `late_refund:${orderId}`;
+
 /** Routes whose subscriptions never renew: bought once, their time runs out. */
 const ONE_OFF_ROUTES = ['credits', 'default', 'test'];
 /** How far back the job looks for time that ran out: a server that was down that long tells no one. */
@@ -187,6 +216,9 @@ export async function queueExpiries(db: Kysely<Database>, now: number, limit = 2
   return ids;
 }
 
+/** How many sent mails one run of the job removes at most. */
+const PRUNE_BATCH = 1_000;
+
 /** Sends the queued shop mails: right after their commit, and by the job for what is left. */
 export class ShopMails {
   private readonly outbox: MailOutbox;
@@ -214,7 +246,8 @@ export class ShopMails {
 
   /**
    * Queues the notices of subscriptions that ran out, then sends what is due and unsent: those, and
-   * mails a crash or a failing mail server left behind.
+   * mails a crash or a failing mail server left behind. Answers how many it sent. Last, it removes
+   * the rows of mails sent more than `MAIL_OUTBOX_RETENTION_DAYS` ago.
    */
   job(): Job {
     return {
@@ -224,9 +257,23 @@ export class ShopMails {
         await queueExpiries(this.deps.db, now);
         let sent = 0;
         for (const id of await this.outbox.due(now, 100)) if (await this.deliver(id, now)) sent += 1;
+        await this.prune(now);
         return sent;
       },
     };
+  }
+
+  /**
+   * Removes the rows of mails sent longer ago than the retention, a batch at a time (what is left
+   * goes on the next run). Their keys are free again, which is safe: every cause but a subscription
+   * running out happens once, and the job looks back only a week for that one's notice, less than
+   * the retention can be.
+   */
+  async prune(now: number, batch = PRUNE_BATCH): Promise<number> {
+    const before = now - this.deps.config.mailOutboxRetentionDays * 86_400_000;
+    const pruned = await this.outbox.prune(before, batch);
+    if (pruned) this.deps.log.info({ pruned }, 'sent shop mails past their retention removed');
+    return pruned;
   }
 
   /** Claims one mail, sends it and marks it sent; a failure is kept on the row for the next try. */
@@ -344,6 +391,22 @@ export class ShopMails {
         // The time as it is when the mail goes: what is left of it, or when it ran out.
         const until = await subscriptionEndOf(this.deps.db, order.id);
         return { kind: 'subscription_end', ...common, titles: subscriptions, reason, until, now };
+      }
+      case 'late_refund': {
+        const d = readJson<{ amount: number; currency: string; status: 'cancelled' | 'failed'; at: number }>(row.data, {
+          amount: order.total,
+          currency: order.currency,
+          status: 'cancelled',
+          at: row.created_at,
+        });
+        return {
+          kind: 'late_refund',
+          ...common,
+          status: d.status,
+          refunded: money(d.amount, d.currency),
+          route: order.provider,
+          at: d.at,
+        };
       }
       default:
         throw new Error(`unknown shop mail ${row.kind}`);

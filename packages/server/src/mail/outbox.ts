@@ -118,6 +118,22 @@ export class MailOutbox {
       .execute();
   }
 
+  /**
+   * Deletes mails sent before `before`, at most `limit` of them (oldest first), and answers how many.
+   * A mail not sent yet, or left after its last attempt failed, stays: only a sent one has done its work.
+   */
+  async prune(before: number, limit: number): Promise<number> {
+    const old = this.db
+      .selectFrom('mail_outbox')
+      .select('id')
+      .where('sent_at', 'is not', null)
+      .where('sent_at', '<', before)
+      .orderBy('sent_at')
+      .limit(limit);
+    const gone = await this.db.deleteFrom('mail_outbox').where('id', 'in', old).executeTakeFirst();
+    return Number(gone.numDeletedRows);
+  }
+
   /** The attempt failed: the mail is due again after a pause that grows with its attempts. */
   async failed(row: Pick<OutboxRow, 'id' | 'attempts'>, now: number, error: string): Promise<void> {
     const pause = Math.min(60_000 * 2 ** Math.max(0, row.attempts - 1), 6 * 3_600_000);

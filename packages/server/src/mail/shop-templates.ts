@@ -78,7 +78,20 @@ export interface SubscriptionEndMail extends Common {
   now: number;
 }
 
-export type ShopMail = ReceiptMail | RefundMail | RenewalMail | SubscriptionEndMail;
+/**
+ * A payment arrived for an order that could no longer be paid (the buyer had cancelled it, or it
+ * had failed), and its money was given back at once.
+ */
+export interface LateRefundMail extends Common {
+  kind: 'late_refund';
+  /** What the order had become when the payment arrived. */
+  status: 'cancelled' | 'failed';
+  refunded: Price;
+  route: string;
+  at: number;
+}
+
+export type ShopMail = ReceiptMail | RefundMail | RenewalMail | SubscriptionEndMail | LateRefundMail;
 
 type Block = { p: string } | { rows: [string, string][] } | { table: { head: string[]; rows: string[][] } };
 
@@ -107,6 +120,13 @@ interface Texts {
     nothing: string;
   };
   renewal: { intro(titles: string, ref: string): string; paid: string; payment: string; until(date: string): string };
+  lateRefund: {
+    intro(ref: string, status: LateRefundMail['status']): string;
+    refunded: string;
+    payment: string;
+    at: string;
+    note: string;
+  };
   end: {
     cancelled(titles: string, ref: string): string;
     refunded(titles: string, ref: string): string;
@@ -126,6 +146,7 @@ const en: Texts = {
       refund: `Refund of your order ${m.ref}`,
       renewal: `Your subscription was renewed (order ${m.ref})`,
       subscription_end: `Your subscription has ended (order ${m.ref})`,
+      late_refund: `Your payment for order ${m.ref} was given back`,
     })[m.kind],
   hello: (name) => `Hello ${name},`,
   route: (route, free) =>
@@ -171,6 +192,14 @@ const en: Texts = {
     payment: 'Paid with',
     until: (date) => `Your subscription now runs until ${date}.`,
   },
+  lateRefund: {
+    intro: (ref, status) =>
+      `your payment for order ${ref} arrived after the order had ${status === 'cancelled' ? 'been cancelled' : 'failed'}, so it could no longer be used. We have given the money back in full.`,
+    refunded: 'Given back',
+    payment: 'Paid with',
+    at: 'On',
+    note: 'Nothing was granted for this order. Depending on your bank, the money can take a few days to show.',
+  },
   end: {
     cancelled: (titles, ref) => `your subscription ${titles} (order ${ref}) has ended: it will not renew.`,
     refunded: (titles, ref) => `your subscription ${titles} has ended with the refund of its order ${ref}.`,
@@ -190,6 +219,7 @@ const de: Texts = {
       refund: `Erstattung deiner Bestellung ${m.ref}`,
       renewal: `Dein Abo wurde verlängert (Bestellung ${m.ref})`,
       subscription_end: `Dein Abo ist beendet (Bestellung ${m.ref})`,
+      late_refund: `Deine Zahlung für Bestellung ${m.ref} wurde zurückgegeben`,
     })[m.kind],
   hello: (name) => `Hallo ${name},`,
   route: (route, free) =>
@@ -234,6 +264,14 @@ const de: Texts = {
     paid: 'Bezahlt',
     payment: 'Bezahlt mit',
     until: (date) => `Dein Abo läuft jetzt bis ${date}.`,
+  },
+  lateRefund: {
+    intro: (ref, status) =>
+      `deine Zahlung für Bestellung ${ref} kam an, nachdem die Bestellung ${status === 'cancelled' ? 'storniert' : 'fehlgeschlagen'} war, und konnte nicht mehr verwendet werden. Wir haben dir das Geld vollständig zurückgegeben.`,
+    refunded: 'Zurückgegeben',
+    payment: 'Bezahlt mit',
+    at: 'Am',
+    note: 'Für diese Bestellung wurde nichts gutgeschrieben. Je nach Bank kann es ein paar Tage dauern, bis du das Geld siehst.',
   },
   end: {
     cancelled: (titles, ref) => `dein Abo ${titles} (Bestellung ${ref}) ist beendet: es wird nicht mehr verlängert.`,
@@ -324,6 +362,20 @@ function blocksOf(m: ShopMail, t: Texts, lang: string): Block[] {
       const titles = m.titles.join(', ');
       const left = m.until == null ? e.none : m.until > m.now ? e.runsUntil(date(m.until)) : e.ranOut(date(m.until));
       return [{ p: `${t.hello(m.name)} ${e[m.reason](titles, m.ref)}` }, { p: left }];
+    }
+    case 'late_refund': {
+      const r = t.lateRefund;
+      return [
+        { p: `${t.hello(m.name)} ${r.intro(m.ref, m.status)}` },
+        {
+          rows: [
+            [r.refunded, price(m.refunded)],
+            [r.payment, t.route(m.route, false)],
+            [r.at, date(m.at)],
+          ],
+        },
+        { p: r.note },
+      ];
     }
   }
 }

@@ -118,6 +118,11 @@ export interface PaymentPorts {
    */
   periodsOf(iden: string): Promise<(string | null)[]>;
   applyEvent(provider: Provider, event: ProviderEvent): Promise<Outcome<AppliedEvent>>;
+  /**
+   * Gives up a pending order whose buyer left its payment page without paying (pending ->
+   * cancelled, its coupon use given back); 912 when it is no longer pending.
+   */
+  cancelOrder(iden: string): Promise<Outcome<{ order: Order }>>;
 }
 
 /**

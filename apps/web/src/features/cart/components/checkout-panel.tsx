@@ -182,8 +182,9 @@ export function CheckoutPanel({
       ...(redeemHref ? { link: { to: redeemHref(applied), label: t('coupon.redeemThere', { code: applied }) } } : {}),
     };
   else if (applied && preview.data?.couponRefused)
+    // What is wrong with it (the failure's own text, as everywhere), then what to do here.
     couponLine = {
-      text: t([`reasons.908.${preview.data.couponRefused}`, 'errors.908'], { code: applied }),
+      text: `${t([`reasons.908.${preview.data.couponRefused}`, 'errors.908'], { code: applied })} ${t('coupon.removeToBuy')}`,
       tone: 'error',
     };
   else if (applied && preview.data?.coupon) couponLine = { text: couponText(preview.data.coupon), tone: 'ok' };

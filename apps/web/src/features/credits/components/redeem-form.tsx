@@ -8,7 +8,7 @@ import { redeemCouponRequest } from '@till/protocol';
 import { SubmitButton } from '@/components/submit-button';
 import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
-import { ApiError, codeOf } from '@/lib/api-error';
+import { ApiError, codeOf, messageKeys } from '@/lib/api-error';
 import { schemaResolver } from '@/lib/form';
 import { meKey } from '@/lib/use-me';
 import { useTill } from '@/lib/till';
@@ -28,7 +28,7 @@ export function RedeemForm({
   initialCode?: string;
   checkoutHref: (code: string) => string;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const till = useTill();
   const client = useQueryClient();
   const { control, handleSubmit, reset, setError } = useForm<{ couponCode: string }>({
@@ -43,13 +43,10 @@ export function RedeemForm({
       void client.invalidateQueries({ queryKey: meKey });
     },
     onError: (error) => {
+      // A refused coupon's text is the failure's own (`reasons.908.<reason>`), shown on the field.
       if (codeOf(error) === 908) {
-        const reason = error instanceof ApiError ? error.body.reason : 'unknown';
-        setError(
-          'couponCode',
-          { type: 'server', message: `coupon.reason.${reason ?? 'unknown'}` },
-          { shouldFocus: true },
-        );
+        const key = messageKeys(error).find((k) => i18n.exists(k)) ?? 'errors.908';
+        setError('couponCode', { type: 'server', message: key }, { shouldFocus: true });
       }
     },
   });

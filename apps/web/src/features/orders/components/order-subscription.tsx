@@ -19,7 +19,7 @@ export function useSubscriptionLine() {
   return (order: Order): string | null => {
     const s = order.subscription;
     if (!s?.until) return null;
-    return t(s.renews ? 'subscriptions.renewsOn' : 'subscriptions.until', { date: formatDate(s.until, i18n.language) });
+    return t(s.renews ? 'store.renewsOn' : 'store.subscribedUntil', { date: formatDate(s.until, i18n.language) });
   };
 }
 

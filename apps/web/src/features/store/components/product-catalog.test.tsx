@@ -117,4 +117,33 @@ describe('ProductCatalog', () => {
     expect(within(cards[2]!).getByText('$2.99 every 3 months')).toBeVisible();
     expect(within(cards[2]!).getByText('Subscription (every 3 months)')).toBeVisible();
   });
+
+  it('says when a running subscription renews, or until when it runs, instead of offering it for the cart', async () => {
+    const sub = (id: string, title: string) =>
+      product({ id, alias: id, title, type: ProductType.Subscription, grants: { period: 'P1M' } });
+    const running = (productId: string, renews: boolean) => ({
+      productId,
+      alias: productId,
+      title: productId,
+      kind: 'subscription',
+      expiresAt: '2099-02-01T00:00:00.000Z',
+      active: true,
+      renews,
+    });
+    const till = fakeTill((path) => {
+      if (path === 'api/store/products')
+        return { code: 900, data: { products: [catalog[0], sub('monthly', 'Monthly'), sub('yearly', 'Yearly')] } };
+      if (path === 'api/store/entitlements')
+        return { code: 900, data: { entitlements: [running('monthly', true), running('yearly', false)] } };
+      return { code: 904, parameter: 'path' };
+    });
+    signInFake(till);
+    renderWithApp(<ProductCatalog productHref={(id) => `/product/${id}`} onAddToCart={vi.fn()} />, { till });
+    const cards = within(await screen.findByRole('list', { name: 'Products' })).getAllByRole('listitem');
+    expect(await within(cards[1]!).findByText(/Renews on Feb 1, 2099/)).toBeVisible();
+    expect(within(cards[1]!).queryByRole('button', { name: 'Add to cart: Monthly' })).toBeNull();
+    expect(within(cards[2]!).getByText(/Subscribed until Feb 1, 2099/)).toBeVisible();
+    expect(within(cards[2]!).queryByRole('button', { name: 'Add to cart: Yearly' })).toBeNull();
+    expect(within(cards[0]!).getByRole('button', { name: 'Add to cart: 100 credits' })).toBeVisible();
+  });
 });

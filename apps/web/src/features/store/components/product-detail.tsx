@@ -67,7 +67,7 @@ export function ProductDetail({
         {subscribed ? (
           <Chip
             color="success"
-            label={t(subscribed.renews ? 'subscriptions.renewsOn' : 'subscriptions.until', {
+            label={t(subscribed.renews ? 'store.renewsOn' : 'store.subscribedUntil', {
               date: formatDate(subscribed.until, i18n.language),
             })}
           />

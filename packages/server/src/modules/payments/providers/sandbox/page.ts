@@ -112,7 +112,7 @@ export async function registerCheckoutPage(
       const form = `<form method="post" action="${action}"><input type="hidden" name="sig" value="${escapeHtml(sig ?? '')}">
 <div class="actions"><button class="primary" type="submit" name="action" value="pay">${escapeHtml(t.pay(formatMoney(order.total, lang)))}</button>
 <button class="secondary" type="submit" name="action" value="decline">${escapeHtml(t.decline)}</button>
-<a class="link" href="${escapeHtml(orderUrl)}">${escapeHtml(t.cancel)}</a></div></form>
+<button class="link" type="submit" name="action" value="cancel">${escapeHtml(t.cancel)}</button></div></form>
 <p class="note">${escapeHtml(t.sandbox)}</p>`;
       return send(reply, 200, page(lang, t.checkout, `${orderTable(order, lang, t)}${form}`));
     });
@@ -121,10 +121,17 @@ export async function registerCheckoutPage(
       const body = (request.body ?? {}) as Record<string, string | undefined>;
       const sig = body.sig ?? '';
       const order = provider.checkPageSignature(iden, sig) ? await ports.findOrder(iden) : undefined;
-      if (!order || (body.action !== 'pay' && body.action !== 'decline')) {
+      if (!order || (body.action !== 'pay' && body.action !== 'decline' && body.action !== 'cancel')) {
         const lang = pageLanguage(undefined, request.headers['accept-language']);
         const t = textsFor(lang);
         return send(reply, 400, page(lang, t.notPossible, `<p>${escapeHtml(t.badLink)}</p>`));
+      }
+      if (body.action === 'cancel') {
+        // Leaving without paying gives the order up, so that nothing can still pay it.
+        const cancelled = await ports.cancelOrder(iden);
+        if (cancelled instanceof Failure)
+          request.log.info({ iden, outcome: cancelled.body.code }, 'checkout page cancel refused');
+        return reply.redirect(`/orders/${encodeURIComponent(iden)}`, 303);
       }
       // One event per order and choice: a double click on "Pay" is the same event, applied once.
       const note = provider.signNotification({

@@ -81,8 +81,9 @@ describe.each(dialects)('default provider on %s', (dialect) => {
     expect(html).toMatch(/3,58\s\$ bezahlen/);
     expect(html).toMatch(/−0,40\s\$/);
     expect(html).toContain('Testkasse: Es wird kein Geld abgebucht.');
-    expect(html).toContain(`href="/orders/${data.order.iden}"`);
-    expect(html).toContain('Ohne Bezahlen verlassen: zurück zur Bestellung, die offen bleibt');
+    expect(html).toContain(
+      '<button class="link" type="submit" name="action" value="cancel">Zahlung abbrechen und zurück zur Bestellung</button>',
+    );
     // Without `lang` in the link the browser's Accept-Language decides; an unknown one reads as English.
     const bare = data.payment.url.replace(/&lang=de$/, '');
     expect(await (await fetch(bare, { headers: { 'accept-language': 'de-AT' } })).text()).toContain('Bezahlen');
@@ -100,6 +101,33 @@ describe.each(dialects)('default provider on %s', (dialect) => {
     const status = await ok<{ status: string }>(t, '/api/store/orderStatus', { token: buyer.token, iden: order.iden });
     expect(status.status).toBe('failed');
     expect(await (await fetch(payment.url)).text()).toContain('declined');
+  });
+
+  it('cancels through the page: the order is cancelled, and nothing can pay it any more', async () => {
+    const { order, payment } = await newOrder();
+    expect(await (await fetch(payment.url)).text()).toContain('Cancel the payment and return to your order');
+    const sig = new URL(payment.url).searchParams.get('sig')!;
+    const action = `${t.url}/api/pay/default/${order.iden}`;
+    const left = await form(action, { sig, action: 'cancel' });
+    expect(left.status).toBe(303);
+    expect(left.headers.get('location')).toBe(`/orders/${order.iden}`);
+    const status = await ok<{ status: string }>(t, '/api/store/orderStatus', { token: buyer.token, iden: order.iden });
+    expect(status.status).toBe('cancelled');
+    // A second click, and a pay after it, change nothing: the order stays cancelled, nothing granted.
+    expect((await form(action, { sig, action: 'cancel' })).status).toBe(303);
+    expect((await form(action, { sig, action: 'pay' })).status).toBe(303);
+    const again = await ok<{ status: string }>(t, '/api/store/orderStatus', { token: buyer.token, iden: order.iden });
+    expect(again.status).toBe('cancelled');
+    expect(await (await fetch(payment.url)).text()).toContain('This order was cancelled.');
+    // A wrong signature cancels nothing.
+    const other = await newOrder();
+    const refused = await form(`${t.url}/api/pay/default/${other.order.iden}`, { sig: 'bad', action: 'cancel' });
+    expect(refused.status).toBe(400);
+    const open = await ok<{ status: string }>(t, '/api/store/orderStatus', {
+      token: buyer.token,
+      iden: other.order.iden,
+    });
+    expect(open.status).toBe('pending');
   });
 
   it('refuses a page or a choice with a wrong signature', async () => {
