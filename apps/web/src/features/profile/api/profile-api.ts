@@ -66,6 +66,11 @@ export async function disableTotp(
   return unwrap(await till.api.totpDisable(input));
 }
 
+/** New recovery codes in place of the old ones (the SDK asks for a step-up when the server wants one). */
+export async function renewRecoveryCodes(till: Till) {
+  return unwrap(await till.api.renewRecoveryCodes()).data.recoveryCodes;
+}
+
 export const securityLogKey = (page: number) => ['me', 'security-log', page] as const;
 
 export function useSecurityLog(page: number, pageSize: number) {
