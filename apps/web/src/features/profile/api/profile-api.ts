@@ -71,7 +71,9 @@ export async function renewRecoveryCodes(till: Till) {
   return unwrap(await till.api.renewRecoveryCodes()).data.recoveryCodes;
 }
 
-export const securityLogKey = (page: number) => ['me', 'security-log', page] as const;
+/** Every page of the user's security log (to refresh after a change that writes to it). */
+export const securityLogKeys = ['me', 'security-log'] as const;
+export const securityLogKey = (page: number) => [...securityLogKeys, page] as const;
 
 export function useSecurityLog(page: number, pageSize: number) {
   const till = useTill();

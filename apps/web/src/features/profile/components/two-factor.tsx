@@ -22,6 +22,7 @@ import {
   enableTotp,
   renewRecoveryCodes,
   secondFactorKey,
+  securityLogKeys,
   setupTotp,
   useSecondFactor,
 } from '../api/profile-api';
@@ -289,6 +290,8 @@ export function TwoFactor() {
           onRenewed={(list) => {
             setCodes({ list, renewed: true });
             refresh();
+            // The renewal is the log's newest entry.
+            void client.invalidateQueries({ queryKey: securityLogKeys });
           }}
         />
         <DisableForm
