@@ -108,6 +108,20 @@ describe.each(dialects)('new recovery codes on %s', (dialect) => {
     expect(await signInWith(u.email, codesOf(res)[0]!)).toBe(900);
   });
 
+  it('counts the step-up it needs against the login failure budgets', async () => {
+    now = T0;
+    const u = await withTotp();
+    now += 301_000;
+    const wrong = { token: u.token, password: 'not my password', code: codeAt(u.secret, now) };
+    for (let i = 0; i < 10; i += 1) expect(await t.call('/api/auth/stepUp', wrong)).toEqual({ code: 902 });
+    // The budget per account and address is spent: the right password and code are refused too,
+    // the renewal still asks for a proof, and so does the login itself.
+    const right = { token: u.token, password: GOOD_PASSWORD, code: codeAt(u.secret, now) };
+    expect((await t.call('/api/auth/stepUp', right)).code).toBe(906);
+    expect(await t.call(RENEW, { token: u.token })).toEqual(STEP_UP_REQUIRED);
+    expect((await t.call('/api/login', { email: u.email, password: GOOD_PASSWORD })).code).toBe(906);
+  });
+
   it('answers 912 not_enabled with the second factor off, and makes no codes', async () => {
     now = T0;
     const u = await confirmedUser(t);
