@@ -35,6 +35,11 @@ export function twoStepSignIn(viewport: Viewport): void {
     let ctx: BrowserContext;
     let page: Page;
     const email = `totp.${viewport.name}.${Date.now().toString(36)}@example.test`;
+    // Carried from the first test to the next: the secret, the codes shown at enabling, and the
+    // last time step whose code was used (a code is taken only for a later step).
+    let secret = '';
+    let firstCodes: string[] = [];
+    let usedStep = 0;
 
     beforeAll(async () => {
       env = await startEnv(`admin.${email}`);
@@ -69,7 +74,7 @@ export function twoStepSignIn(viewport: Viewport): void {
       expect(parsed.protocol).toBe('otpauth:');
       expect(parsed.host).toBe('totp');
       expect(decodeURIComponent(parsed.pathname)).toBe(`/Till:${email}`);
-      const secret = parsed.searchParams.get('secret') ?? '';
+      secret = parsed.searchParams.get('secret') ?? '';
       const shown = (await page.getByTestId('totp-secret').textContent())?.replace(/\s+/g, '');
       expect(shown).toBe(secret);
       // A phone cannot scan its own screen: it opens the authenticator app with the same URI instead.
@@ -92,6 +97,7 @@ export function twoStepSignIn(viewport: Viewport): void {
       const codes = page.getByRole('list', { name: 'Recovery codes' });
       await codes.waitFor();
       expect(await codes.getByRole('listitem').count()).toBe(10);
+      firstCodes = (await codes.getByRole('listitem').allTextContents()).map((c) => c.trim());
       await checkScreen(page, viewport, 'totp-02-recovery-codes');
       await page.getByRole('button', { name: 'I have saved them' }).click();
       await waitForText(page, /Two-step sign-in is on since/);
@@ -102,7 +108,9 @@ export function twoStepSignIn(viewport: Viewport): void {
       await field2(page).waitFor();
       await checkScreen(page, viewport, 'totp-03-second-step');
       // The code the setup used is spent; the next step's code is within the window and new.
-      await fill(page, /^Six-digit code/, totp.generate({ timestamp: Date.now() + 30_000 }));
+      const next = Date.now() + 30_000;
+      usedStep = Math.floor(next / 30_000);
+      await fill(page, /^Six-digit code/, totp.generate({ timestamp: next }));
       await page.getByRole('button', { name: 'Verify' }).click();
       await page.waitForURL((url) => !url.pathname.startsWith('/login'));
 
@@ -113,6 +121,51 @@ export function twoStepSignIn(viewport: Viewport): void {
       expect(await log.getByText('Two-step sign-in turned on').count()).toBe(1);
       await log.getByText('Signed in with authenticator code').first().scrollIntoViewIfNeeded();
       await checkScreen(page, viewport, 'totp-04-security-log');
+    });
+
+    it('makes new recovery codes after a confirmation and a step-up; the old ones no longer sign in', async () => {
+      // This session signed in with a code and proved nothing since: the server asks for a step-up.
+      await page.goto('/profile');
+      const section = page.getByRole('region', { name: 'Two-step sign-in' });
+      await section.getByRole('button', { name: 'New recovery codes' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Make new recovery codes?' });
+      await confirm.waitFor();
+      await checkScreen(page, viewport, 'totp-05-renew-confirm');
+      await confirm.getByRole('button', { name: 'Make new codes' }).click();
+      const ask = page.getByRole('dialog', { name: "Confirm it's you" });
+      await ask.waitFor();
+      await fill(ask, 'Password', PASSWORD);
+      // The sign-in spent the code of `usedStep`: wait (at most one step) until the clock has reached
+      // it, so that the next step's code is new to the server.
+      while (Math.floor(Date.now() / 30_000) < usedStep) await new Promise((r) => setTimeout(r, 250));
+      const totp = new TOTP({ secret: Secret.fromBase32(secret) });
+      await fill(ask, 'Code from your authenticator app', totp.generate({ timestamp: Date.now() + 30_000 }));
+      await ask.getByRole('button', { name: 'Confirm' }).click();
+
+      const codes = page.getByRole('list', { name: 'Recovery codes' });
+      await codes.waitFor();
+      await waitForText(page, /These are your new recovery codes; the old ones no longer work/);
+      const fresh = (await codes.getByRole('listitem').allTextContents()).map((c) => c.trim());
+      expect(fresh).toHaveLength(10);
+      expect(fresh.some((c) => firstCodes.includes(c))).toBe(false);
+      await checkScreen(page, viewport, 'totp-06-new-codes');
+      await page.getByRole('button', { name: 'I have saved them' }).click();
+      await waitForText(page, '10 recovery codes left.');
+      const log = page.getByRole('list', { name: 'Security log' });
+      await log.getByText('New recovery codes made; the old ones no longer work').first().waitFor();
+      expect(await log.getByText('New recovery codes made; the old ones no longer work').count()).toBe(1);
+
+      await signOut(page);
+      await page.goto('/login');
+      await signIn(page, email, PASSWORD);
+      await field2(page).waitFor();
+      await page.getByRole('button', { name: 'Use a recovery code' }).click();
+      await fill(page, /^Recovery code/, firstCodes[1] ?? '');
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await waitForText(page, 'This recovery code is not right or was already used.');
+      await fill(page, /^Recovery code/, fresh[0] ?? '');
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await page.waitForURL((url) => !url.pathname.startsWith('/login'));
     });
   });
 }

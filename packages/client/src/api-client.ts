@@ -8,6 +8,7 @@ import {
   type SecurityLogData,
   type StepUpData,
   type StepUpRequest,
+  type RecoveryCodesData,
   type TotpEnableData,
   type TotpSetupData,
   type GenResetLinkRequest,
@@ -217,6 +218,19 @@ export class ApiClient {
    */
   totpDisable(fields: { currentPassword: string; code?: string; recoveryCode?: string }): Promise<DataAnswer<object>> {
     return this.transport.call({ path: SecurityPaths.totpDisable, fields, token: 'required' });
+  }
+
+  /**
+   * Replaces the recovery codes with ten new ones, shown this once; the old ones stop working. Needs
+   * a recent step-up (914, which the `stepUp` handler given to the SDK answers) and the second
+   * factor on (912 `not_enabled`).
+   *
+   * @example
+   * const res = await api.renewRecoveryCodes();
+   * if (res.code === 900) showOnce(res.data.recoveryCodes);
+   */
+  renewRecoveryCodes(): Promise<DataAnswer<RecoveryCodesData>> {
+    return this.transport.call({ path: SecurityPaths.recoveryCodes, token: 'required' });
   }
 
   /**

@@ -178,6 +178,7 @@ export const SecurityPaths = {
   totpSetup: 'api/auth/totp/setup',
   totpEnable: 'api/auth/totp/enable',
   totpDisable: 'api/auth/totp/disable',
+  recoveryCodes: 'api/auth/totp/recoveryCodes',
   securityLog: 'api/auth/securityLog',
   adminUserSecurityLog: 'api/admin/users/securityLog',
   adminResetSecondFactor: 'api/admin/users/resetSecondFactor',

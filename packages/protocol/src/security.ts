@@ -101,6 +101,18 @@ export const totpDisableRequest = z
   .refine((v) => v.code !== undefined || v.recoveryCode !== undefined, { path: ['code'], message: 'required' });
 
 /**
+ * POST api/auth/totp/recoveryCodes: replaces the recovery codes with ten new ones, answered this
+ * once; the old ones, used or not, stop working. Needs a recent step-up on this session (914) and
+ * the second factor on (912 `not_enabled`).
+ *
+ * @example
+ * recoveryCodesRequest.parse({ token })
+ */
+export const recoveryCodesRequest = z.object({ token });
+export const recoveryCodesData = z.object({ recoveryCodes: z.array(z.string()) });
+export type RecoveryCodesData = z.infer<typeof recoveryCodesData>;
+
+/**
  * POST api/auth/stepUp: the current password, and a `code` or `recoveryCode` when the second factor
  * is on, proven again on this session. Credential changes and administrators' sensitive actions
  * answer 914 without such a proof within the last `within` seconds. 902 wrong password, 907 `code`
@@ -136,6 +148,7 @@ export const SECURITY_EVENT_KINDS = [
   'totp_enabled',
   'totp_disabled',
   'recovery_code_used',
+  'recovery_codes_renewed',
   'second_factor_reset_by_admin',
   'sessions_revoked',
   'admin_level_changed',
@@ -183,6 +196,7 @@ export const securityResponses = {
   setup: dataResponse(totpSetupData),
   enable: dataResponse(totpEnableData),
   disable: dataResponse(z.object({})),
+  recoveryCodes: dataResponse(recoveryCodesData),
   log: dataResponse(securityLogData),
   adminReset: dataResponse(adminResetSecondFactorData),
 };

@@ -19,7 +19,8 @@ export type SecurityChange =
   | 'totp_disabled'
   | 'passkey_added'
   | 'passkey_removed'
-  | 'recovery_code_used';
+  | 'recovery_code_used'
+  | 'recovery_codes_renewed';
 
 /** What a mail's text is made from. */
 export interface MailValues {
@@ -51,6 +52,7 @@ const enChanges: Record<SecurityChange, string> = {
   passkey_added: 'a passkey was added to your Till account',
   passkey_removed: 'a passkey was removed from your Till account',
   recovery_code_used: 'one of the recovery codes of your Till account was used',
+  recovery_codes_renewed: 'new recovery codes were made for your Till account; the ones you had before no longer work',
 };
 const deChanges: Record<SecurityChange, string> = {
   password_changed: 'das Passwort deines Till-Kontos wurde geändert',
@@ -60,6 +62,8 @@ const deChanges: Record<SecurityChange, string> = {
   passkey_added: 'deinem Till-Konto wurde ein Passkey hinzugefügt',
   passkey_removed: 'aus deinem Till-Konto wurde ein Passkey entfernt',
   recovery_code_used: 'einer der Wiederherstellungscodes deines Till-Kontos wurde benutzt',
+  recovery_codes_renewed:
+    'für dein Till-Konto wurden neue Wiederherstellungscodes erstellt; deine bisherigen gelten nicht mehr',
 };
 const changeText = (texts: Record<SecurityChange, string>, v: MailValues) =>
   (v.change ? texts[v.change] : '').replace('{newEmail}', v.newEmail ?? '');

@@ -8,8 +8,8 @@ import type { AccountsService, ClientInfo, PasswordCheckPurpose } from './servic
 
 /**
  * The calls that change a user's second factor: set up, enable, disable (the user, with their
- * password and a code), and reset (an administrator). Each change is written to the security log in
- * the transaction that makes it.
+ * password and a code), renew the recovery codes (the user, after a step-up), and reset (an
+ * administrator). Each change is written to the security log in the transaction that makes it.
  */
 export class AccountSecurity {
   constructor(
@@ -85,6 +85,19 @@ export class AccountSecurity {
   }
 
   /**
+   * Replaces the caller's recovery codes with new ones, answered once (912 `not_enabled` when the
+   * second factor is off). The route asks for a recent step-up; the owner is told by mail.
+   */
+  async renewRecoveryCodes(caller: Caller, client: ClientInfo): Promise<Outcome<{ recoveryCodes: string[] }>> {
+    const renewed = await this.accounts.factors.renewRecoveryCodes(caller.userId, {
+      ip: client.ip,
+      userAgent: client.userAgent,
+    });
+    if (!(renewed instanceof Failure)) await this.notify(caller, 'recovery_codes_renewed');
+    return renewed;
+  }
+
+  /**
    * An administrator turns a user's second factor off (a lost phone and lost recovery codes). Logged
    * with the administrator as actor; the user is told by mail after the answer.
    */
@@ -113,7 +126,10 @@ export class AccountSecurity {
   }
 
   /** Tells the owner of a change to the second factor (see `notifyChange`). */
-  private async notify(caller: Caller, change: 'totp_enabled' | 'totp_disabled'): Promise<void> {
+  private async notify(
+    caller: Caller,
+    change: 'totp_enabled' | 'totp_disabled' | 'recovery_codes_renewed',
+  ): Promise<void> {
     const row = await this.accounts.repo.findUserById(caller.userId);
     if (row) this.accounts.notifyChange(row, change);
   }

@@ -122,20 +122,34 @@ export class SecondFactor {
         .executeTakeFirst();
       // Another request enabled it, or a new setup replaced the secret meanwhile.
       if (Number(on.numUpdatedRows) !== 1) throw new AbortTransaction(fail.conflict('enabled'));
-      await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-      await trx
-        .insertInto('recovery_codes')
-        .values(
-          codes.map((c) => ({
-            code_hash: recoveryCodeHash(userId, c.replace(/-/g, '')),
-            user_id: userId,
-            created_at: now,
-            used_at: null,
-          })),
-        )
-        .execute();
+      await replaceRecoveryCodes(trx, userId, codes, now);
       await this.log.write({ userId, kind: 'totp_enabled', ...client }, trx);
       await alongside?.(trx);
+      return { recoveryCodes: codes };
+    });
+  }
+
+  /**
+   * Replaces the user's recovery codes, used or not, with ten new ones (the format and hashing of
+   * {@link enable}), logged in the same transaction; answers the new codes. 912 `not_enabled` when
+   * the second factor is off. The caller has checked the step-up proof.
+   */
+  async renewRecoveryCodes(userId: string, client: ClientFacts): Promise<Outcome<{ recoveryCodes: string[] }>> {
+    const codes = newRecoveryCodes();
+    const now = this.now();
+    return runInTransaction(this.db, async (trx) => {
+      // The factor's row is written first, and holds its lock until the commit: a renewal racing
+      // this one waits here, then replaces this set instead of adding its own beside it. The same
+      // write finds a factor turned off meanwhile.
+      const on = await trx
+        .updateTable('user_totp')
+        .set((eb) => ({ enabled_at: eb.ref('enabled_at') }))
+        .where('user_id', '=', userId)
+        .where('enabled_at', 'is not', null)
+        .executeTakeFirst();
+      if (Number(on.numUpdatedRows) !== 1) throw new AbortTransaction(fail.conflict('not_enabled'));
+      await replaceRecoveryCodes(trx, userId, codes, now);
+      await this.log.write({ userId, kind: 'recovery_codes_renewed', ...client }, trx);
       return { recoveryCodes: codes };
     });
   }
@@ -253,6 +267,27 @@ export class SecondFactor {
       .executeTakeFirst();
     return Number(res.numDeletedRows);
   }
+}
+
+/** Removes every recovery code of the user and stores `codes` (as shown, dashes and all) hashed instead. */
+async function replaceRecoveryCodes(
+  trx: Kysely<Database>,
+  userId: string,
+  codes: string[],
+  now: number,
+): Promise<void> {
+  await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+  await trx
+    .insertInto('recovery_codes')
+    .values(
+      codes.map((c) => ({
+        code_hash: recoveryCodeHash(userId, c.replace(/-/g, '')),
+        user_id: userId,
+        created_at: now,
+        used_at: null,
+      })),
+    )
+    .execute();
 }
 
 /** The request facts a log entry keeps. */

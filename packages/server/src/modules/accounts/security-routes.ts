@@ -5,6 +5,7 @@ import {
   dataResponse,
   Level,
   loginSecondFactorRequest,
+  recoveryCodesRequest,
   securityLogRequest,
   securityResponses,
   SecurityPaths,
@@ -74,6 +75,18 @@ export function registerSecurityRoutes(
     request: totpDisableRequest,
     response: securityResponses.disable,
     handler: async (input, ctx) => asData(await security.disable(ctx.caller, input, ctx)),
+  });
+
+  calls.define({
+    path: path(SecurityPaths.recoveryCodes),
+    summary:
+      'Replace the recovery codes with ten new ones, shown once; the old ones stop working. Needs a recent step-up (914).',
+    tag,
+    auth: Level.Registered,
+    stepUp: true,
+    request: recoveryCodesRequest,
+    response: securityResponses.recoveryCodes,
+    handler: async (_input, ctx) => asData(await security.renewRecoveryCodes(ctx.caller, ctx)),
   });
 
   calls.define({

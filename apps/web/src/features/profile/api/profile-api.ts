@@ -66,7 +66,14 @@ export async function disableTotp(
   return unwrap(await till.api.totpDisable(input));
 }
 
-export const securityLogKey = (page: number) => ['me', 'security-log', page] as const;
+/** New recovery codes in place of the old ones (the SDK asks for a step-up when the server wants one). */
+export async function renewRecoveryCodes(till: Till) {
+  return unwrap(await till.api.renewRecoveryCodes()).data.recoveryCodes;
+}
+
+/** Every page of the user's security log (to refresh after a change that writes to it). */
+export const securityLogKeys = ['me', 'security-log'] as const;
+export const securityLogKey = (page: number) => [...securityLogKeys, page] as const;
 
 export function useSecurityLog(page: number, pageSize: number) {
   const till = useTill();

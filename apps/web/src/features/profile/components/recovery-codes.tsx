@@ -5,8 +5,11 @@ import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n-react';
 import { useSaveFile } from '@/components/saved-file';
 
-/** The recovery codes, shown once: copy them or save them as a text file before leaving. */
-export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+/**
+ * The recovery codes, shown once: copy them or save them as a text file before leaving. `renewed`
+ * says they replace earlier ones, which no longer work.
+ */
+export function RecoveryCodes({ codes, onDone, renewed }: { codes: string[]; onDone: () => void; renewed?: boolean }) {
   const { t } = useTranslation();
   const { save, notice } = useSaveFile();
   const [copied, setCopied] = useState<boolean | null>(null);
@@ -14,7 +17,7 @@ export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () =
   return (
     <Box>
       <Alert severity="warning" sx={{ mb: 2 }}>
-        {t('security.recoveryOnce')}
+        {t(renewed ? 'security.recoveryRenewed' : 'security.recoveryOnce')}
       </Alert>
       <Box
         component="ol"

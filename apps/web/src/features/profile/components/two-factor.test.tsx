@@ -125,6 +125,7 @@ describe('SecurityLog', () => {
               entry({ detail: { method: 'totp' } }),
               entry({ kind: 'sessions_revoked', detail: { count: 2 }, device: null, ip: null }),
               entry({ kind: 'second_factor_reset_by_admin', actorId: 'admin-1' }),
+              entry({ kind: 'recovery_codes_renewed' }),
             ]
           : [
               entry({ kind: 'signin_failed', detail: { method: 'password' } }),
@@ -139,6 +140,7 @@ describe('SecurityLog', () => {
     expect(items[0]).toHaveTextContent('Firefox on Windows · 203.0.113.7');
     expect(items[1]).toHaveTextContent('2 other sessions signed out');
     expect(items[2]).toHaveTextContent('by an administrator');
+    expect(items[3]).toHaveTextContent('New recovery codes made; the old ones no longer work');
     expect(screen.getByText('Page 1 of 2')).toBeInTheDocument();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Older' }));
     expect(await screen.findByText('Failed sign-in (password)')).toBeInTheDocument();

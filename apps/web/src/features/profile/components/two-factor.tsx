@@ -8,6 +8,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from '@/lib/i18n-react';
 import { z } from 'zod';
 import { Code, recoveryCodeSchema, totpCodeSchema, type TotpSetupData } from '@till/protocol';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
 import { ErrorState, LoadingState, useErrorMessage } from '@/components/states';
@@ -16,7 +17,15 @@ import { isApiError, messageKeys } from '@/lib/api-error';
 import { formatDate } from '@/lib/format';
 import { formLevelError, schemaResolver, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
-import { disableTotp, enableTotp, secondFactorKey, setupTotp, useSecondFactor } from '../api/profile-api';
+import {
+  disableTotp,
+  enableTotp,
+  renewRecoveryCodes,
+  secondFactorKey,
+  securityLogKeys,
+  setupTotp,
+  useSecondFactor,
+} from '../api/profile-api';
 import { RecoveryCodes } from './recovery-codes';
 
 const enableSchema = z.object({ code: totpCodeSchema, currentPassword: z.string().min(1).max(1024) });
@@ -195,6 +204,50 @@ function DisableForm({ onDisabled }: { onDisabled: () => void }) {
 }
 
 /**
+ * New recovery codes in place of the old ones, after a confirmation; the server may ask for the
+ * password and a code first (the step-up dialog). A step-up the user cancels is no error to show.
+ */
+function RenewCodes({ onRenewed }: { onRenewed: (codes: string[]) => void }) {
+  const { t } = useTranslation();
+  const till = useTill();
+  const errorMessage = useErrorMessage();
+  const [confirming, setConfirming] = useState(false);
+  const renew = useMutation({
+    mutationFn: () => renewRecoveryCodes(till),
+    onSuccess: (codes) => {
+      setConfirming(false);
+      onRenewed(codes);
+    },
+    onError: () => setConfirming(false),
+  });
+  const cancelled = isApiError(renew.error, Code.StepUpRequired);
+  return (
+    <Box sx={{ mb: 2 }}>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+        {t('security.renewText')}
+      </Typography>
+      {renew.isError ? (
+        <Alert severity={cancelled ? 'info' : 'error'} role="alert" sx={{ mb: 1 }}>
+          {cancelled ? t('security.renewCancelled') : errorMessage(renew.error)}
+        </Alert>
+      ) : null}
+      <Button variant="outlined" onClick={() => setConfirming(true)} disabled={renew.isPending}>
+        {renew.isPending ? t('security.renewing') : t('security.renew')}
+      </Button>
+      <ConfirmDialog
+        open={confirming}
+        title={t('security.renewTitle')}
+        text={t('security.renewConfirm')}
+        confirmLabel={t('security.renewYes')}
+        onConfirm={() => renew.mutate()}
+        onClose={() => setConfirming(false)}
+        busy={renew.isPending}
+      />
+    </Box>
+  );
+}
+
+/**
  * Two-step sign-in with an authenticator app: set up (QR code and the secret as text), confirm with
  * a code and the password, keep the recovery codes shown once, or turn it off again.
  */
@@ -204,7 +257,7 @@ export function TwoFactor() {
   const client = useQueryClient();
   const errorMessage = useErrorMessage();
   const status = useSecondFactor();
-  const [codes, setCodes] = useState<string[] | null>(null);
+  const [codes, setCodes] = useState<{ list: string[]; renewed: boolean } | null>(null);
   const [disabled, setDisabled] = useState(false);
   const setup = useMutation({ mutationFn: () => setupTotp(till) });
   const refresh = () => void client.invalidateQueries({ queryKey: secondFactorKey });
@@ -212,7 +265,8 @@ export function TwoFactor() {
   if (codes) {
     return (
       <RecoveryCodes
-        codes={codes}
+        codes={codes.list}
+        renewed={codes.renewed}
         onDone={() => {
           setCodes(null);
           setup.reset();
@@ -232,6 +286,14 @@ export function TwoFactor() {
         <Typography variant="body2" sx={{ mb: 1 }}>
           {t('security.codesLeft', { count: totp.recoveryCodesLeft })}
         </Typography>
+        <RenewCodes
+          onRenewed={(list) => {
+            setCodes({ list, renewed: true });
+            refresh();
+            // The renewal is the log's newest entry.
+            void client.invalidateQueries({ queryKey: securityLogKeys });
+          }}
+        />
         <DisableForm
           onDisabled={() => {
             setDisabled(true);
@@ -253,7 +315,7 @@ export function TwoFactor() {
         <EnableForm
           setup={setup.data}
           onEnabled={(recoveryCodes) => {
-            setCodes(recoveryCodes);
+            setCodes({ list: recoveryCodes, renewed: false });
             setDisabled(false);
             refresh();
           }}
