@@ -359,6 +359,11 @@ export interface Config {
    */
   totpKey: string;
   appLinks: AppLinksConfig;
+  /**
+   * The `SOCIAL_*` variables as given: the accounts module parses them (`modules/accounts/social-config.ts`),
+   * since the platform knows no module; a bad one still stops the start, as the app is built.
+   */
+  socialEnv?: Record<string, string>;
   /** The payment routes that take real money; each is off unless its variables are set. */
   payments: {
     card: CardConfig | undefined;
@@ -600,6 +605,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     securityLogRetentionDays: e.SECURITY_LOG_RETENTION_DAYS,
     totpKey: e.TOTP_KEY ?? e.SIGNING_SECRET ?? DEV_TOTP_KEY,
     appLinks: appLinks(e),
+    socialEnv: Object.fromEntries(
+      Object.entries(env).filter((v): v is [string, string] => /^SOCIAL_/.test(v[0]) && !!v[1]),
+    ),
     payments: {
       card: stripe && { secretKey: stripe[0], webhookSecret: stripe[1], apiUrl: e.STRIPE_API_URL },
       paywall: paymentwall && {

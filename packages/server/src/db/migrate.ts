@@ -14,6 +14,7 @@ import { deviceTokensMigration } from './migrations/012-device-tokens.js';
 import { stepUpMigration } from './migrations/013-step-up.js';
 import { mailOutboxMigration } from './migrations/014-mail-outbox.js';
 import { subscriptionPeriodEndMigration } from './migrations/015-subscription-period-end.js';
+import { socialIdentitiesMigration } from './migrations/016-social-identities.js';
 
 /**
  * Every migration, in order. One list serves SQLite and PostgreSQL: the migrations use only types
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '013-step-up': stepUpMigration,
   '014-mail-outbox': mailOutboxMigration,
   '015-subscription-period-end': subscriptionPeriodEndMigration,
+  '016-social-identities': socialIdentitiesMigration,
 };
 
 class ListProvider implements MigrationProvider {

@@ -88,6 +88,10 @@ export class AccountsService {
     return this.signIns.loginSecondFactor(...args);
   }
 
+  signInVouched(...args: Parameters<SignInFlows['signInVouched']>): ReturnType<SignInFlows['signInVouched']> {
+    return this.signIns.signInVouched(...args);
+  }
+
   spendFailure(...args: Parameters<FailureBudgets['spendFailure']>): ReturnType<FailureBudgets['spendFailure']> {
     return this.budgets.spendFailure(...args);
   }
