@@ -28,6 +28,11 @@ export const socialProviderSchema = z.object({
   kind: z.enum(SOCIAL_PROVIDER_KINDS),
   name: z.string(),
   native: z.boolean(),
+  /**
+   * The client ids the phone apps ask the provider's sheet for tokens with (public values): Google's
+   * Android one (a web client id) first, then its iOS one; Apple's bundle id.
+   */
+  appClientIds: z.array(z.string()),
 });
 export type SocialProvider = z.infer<typeof socialProviderSchema>;
 

@@ -75,7 +75,13 @@ export class SocialProviders {
 
   /** The providers as the protocol lists them. */
   list(): SocialProvider[] {
-    return this.providers.map((p) => ({ id: p.id, kind: p.kind, name: p.name, native: p.appClientIds.length > 0 }));
+    return this.providers.map((p) => ({
+      id: p.id,
+      kind: p.kind,
+      name: p.name,
+      native: p.appClientIds.length > 0,
+      appClientIds: p.appClientIds,
+    }));
   }
 
   /** Discovery, once per provider; a failed one is tried again next time. */

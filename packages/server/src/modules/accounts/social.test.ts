@@ -136,8 +136,8 @@ describe.each(dialects)('social sign-in on %s', (dialect) => {
       code: 900,
       data: {
         providers: [
-          { id: 'apple', kind: 'apple', name: 'Apple', native: false },
-          { id: 'corp', kind: 'oidc', name: 'Corp ID', native: true },
+          { id: 'apple', kind: 'apple', name: 'Apple', native: false, appClientIds: [] },
+          { id: 'corp', kind: 'oidc', name: 'Corp ID', native: true, appClientIds: ['till-app'] },
         ],
       },
     });
