@@ -135,7 +135,12 @@ export function SocialOutcomeView({
   return (
     <Stack spacing={2}>
       <Alert severity="error" role="alert">
-        {isApiError(error, Code.BadLinkToken) ? t('social.expired') : errorMessage(error)}
+        {isApiError(error, Code.BadLinkToken)
+          ? t('social.expired')
+          : // 902 here is a provider's token that did not verify, not a wrong password.
+            isApiError(error, Code.WrongCredentials)
+            ? t('social.problem.failed')
+            : errorMessage(error)}
       </Alert>
       <Button variant="outlined" onClick={onRestart}>
         {t('social.tryAgain')}
