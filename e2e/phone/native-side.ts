@@ -70,6 +70,19 @@ const PLUGINS: Record<string, string[]> = {
   PurchasePlugin: PURCHASE_PLUGIN_METHODS,
   Preferences: ['configure', 'get', 'set', 'remove', 'keys', 'clear', 'migrate', 'removeOld'],
   Share: ['canShare', 'share'],
+  // @capgo/capacitor-social-login's Android side: Google's Credential Manager sheet, answered by `signInSheet`.
+  SocialLogin: [
+    'initialize',
+    'login',
+    'logout',
+    'isLoggedIn',
+    'getAuthorizationCode',
+    'refresh',
+    'refreshToken',
+    'decodeIdToken',
+    'getPluginVersion',
+    'providerSpecificCall',
+  ],
   SplashScreen: ['show', 'hide'],
   StatusBar: ['setStyle', 'setBackgroundColor', 'show', 'hide', 'getInfo', 'setOverlaysWebView'],
 };
@@ -112,6 +125,13 @@ export class NativeSide {
   /** Addresses `Browser.open` was asked to show, in order. */
   readonly browserOpened: string[] = [];
   browserOpen = false;
+  /**
+   * The provider's sign-in sheet (SocialLogin.login): given the login's options (provider, nonce),
+   * answers what the plugin's Android side resolves with; unset, the person cancels.
+   */
+  signInSheet: ((options: Record<string, unknown>) => Promise<unknown>) | undefined;
+  /** What SocialLogin.initialize was given, in order. */
+  readonly socialInitialized: Record<string, unknown>[] = [];
   /** The photo the gallery picker hands over next; null: the user cancels. */
   nextPick: { bytes: Buffer; mimeType: string } | null = null;
   /** Google Play Billing on this phone, for the Google account `play` (by default one that bought nothing, with no products). */
@@ -281,6 +301,12 @@ export class NativeSide {
         // Android brings the app's own activity back over the custom tab and resolves.
         this.browserOpen = false;
         return {};
+      case 'SocialLogin.initialize':
+        this.socialInitialized.push(o);
+        return {};
+      case 'SocialLogin.login':
+        if (!this.signInSheet) return { error: { message: 'User cancelled', code: 'USER_CANCELLED' } };
+        return { data: await this.signInSheet(o) };
       case 'Share.share':
         return { data: { activityType: '' } };
       case 'App.getLaunchUrl':

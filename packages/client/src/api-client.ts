@@ -25,6 +25,7 @@ import { clientFailure, type Answer, type DataAnswer } from './answers.js';
 import { BodyError } from './errors/body-error.js';
 import type { CallQueue } from './call-queue.js';
 import { deleteAccount, PasskeysApi, type DeletionFields } from './passkeys-api.js';
+import { SocialApi } from './social-api.js';
 import type { OkBody } from './protocol-types.js';
 import { createServiceCall, type ServiceCall } from './service-call.js';
 import { resolveServerUrl } from './server-url.js';
@@ -73,6 +74,8 @@ export class ApiClient {
   readonly serviceCall: ServiceCall;
   /** The passkey calls: register, sign in with, list, rename, remove. */
   readonly passkeys: PasskeysApi;
+  /** Sign-in with Google, Apple and OpenID Connect providers. */
+  readonly social: SocialApi;
   private readonly transport: Transport;
   private readonly apiHost: string | undefined;
 
@@ -88,6 +91,7 @@ export class ApiClient {
     this.queue = this.transport.queue;
     this.serviceCall = createServiceCall(this.transport);
     this.passkeys = new PasskeysApi(this);
+    this.social = new SocialApi(this);
     this.session.setRefresher(() => this.getUserInfo());
   }
 

@@ -63,6 +63,7 @@ describe('public API', () => {
         'ApiClientOptions',
         'StepUpHandler',
         'PasskeysApi',
+        'SocialApi',
         'DeletionFields',
         'StoreClient',
         'StoreClientOptions',

@@ -42,6 +42,12 @@ export const Code = {
    * with `api/auth/stepUp` and call again.
    */
   StepUpRequired: 914,
+  /**
+   * A provider vouched for an address that already has an account not linked to that provider: no
+   * session; prove the account (`api/social/linkWithPassword`, or `api/social/linkByMail`) with the
+   * single-use `link` (valid `expire` seconds). Carries `link`, `email`, `provider` and `expire`.
+   */
+  LinkRequired: 915,
   /** Store message inside the client: ordered. */
   StoreOrdered: 799,
   /** Store message inside the client: finished. */
@@ -89,6 +95,8 @@ export const InputReason = {
   Incomplete: 'incomplete',
   /** A passkey answer to a challenge that is not this server's or has expired. */
   Challenge: 'challenge',
+  /** A provider that does not vouch for the address it gives (`email`): no account is made from it. */
+  Unverified: 'unverified',
 } as const;
 export type InputReasonValue = (typeof InputReason)[keyof typeof InputReason];
 
@@ -163,5 +171,7 @@ export const ConflictReason = {
   Unavailable: 'unavailable',
   /** The order started no subscription that renews by a route the server can stop (endSubscription). */
   NotRenewing: 'not_renewing',
+  /** Removing this way of signing in would leave the account with none (no password, passkey or other provider). */
+  LastWayIn: 'last_way_in',
 } as const;
 export type ConflictReasonValue = (typeof ConflictReason)[keyof typeof ConflictReason];

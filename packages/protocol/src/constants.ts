@@ -203,3 +203,24 @@ export const PasskeyPaths = {
   deleteAccount: 'api/auth/deleteAccount',
   adminDeleteUser: 'api/admin/users/delete',
 } as const;
+
+/**
+ * Paths of the social sign-in calls (Google, Apple, OpenID Connect providers).
+ *
+ * @example
+ * client.post(SocialPaths.providers, {});
+ */
+export const SocialPaths = {
+  providers: 'api/social/providers',
+  start: 'api/social/start',
+  /** Where providers send the browser back (GET, or POST for `form_post`); not a JSON call. */
+  callback: 'api/social/callback',
+  finish: 'api/social/finish',
+  nonce: 'api/social/nonce',
+  idToken: 'api/social/idToken',
+  linkWithPassword: 'api/social/linkWithPassword',
+  linkByMail: 'api/social/linkByMail',
+  confirmLink: 'api/social/confirmLink',
+  list: 'api/auth/social/list',
+  unlink: 'api/auth/social/unlink',
+} as const;

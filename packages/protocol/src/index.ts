@@ -23,6 +23,7 @@ export {
   StorePaths,
   SecurityPaths,
   PasskeyPaths,
+  SocialPaths,
 } from './constants.js';
 export type { LevelValue, ProductTypeValue, OrderStatusValue, Provider, AppWebPayments } from './constants.js';
 export * from './objects.js';
@@ -153,3 +154,4 @@ export type {
 } from './security.js';
 export * from './passkeys.js';
 export * from './backups.js';
+export * from './social.js';

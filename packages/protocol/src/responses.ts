@@ -57,6 +57,15 @@ export const stepUpRequiredResponse = z.object({
   within: z.number().int(),
 });
 
+/** 915: prove the account that has the provider's address to link the provider to it. */
+export const linkRequiredResponse = z.object({
+  code: z.literal(Code.LinkRequired),
+  link: z.string(),
+  email: z.string(),
+  provider: z.string(),
+  expire: z.number().int(),
+});
+
 /** Any error body the server sends. @example if (errorResponse.safeParse(body).success) ... */
 export const errorResponse = z.discriminatedUnion('code', [
   invalidTokenResponse,
@@ -72,6 +81,7 @@ export const errorResponse = z.discriminatedUnion('code', [
   conflictResponse,
   secondFactorChallengeResponse,
   stepUpRequiredResponse,
+  linkRequiredResponse,
 ]);
 export type ErrorResponse = z.infer<typeof errorResponse>;
 

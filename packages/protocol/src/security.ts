@@ -158,6 +158,9 @@ export const SECURITY_EVENT_KINDS = [
   'passkey_removed',
   'passkey_signin',
   'account_deleted',
+  'social_linked',
+  'social_unlinked',
+  'social_signin',
 ] as const;
 export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 

@@ -241,6 +241,11 @@ export interface Config {
    */
   totpKey: string;
   appLinks: AppLinksConfig;
+  /**
+   * The `SOCIAL_*` variables as given: the accounts module parses them (`modules/accounts/social-config.ts`),
+   * since the platform knows no module; a bad one still stops the start, as the app is built.
+   */
+  socialEnv?: Record<string, string>;
   /** The payment routes that take real money; each is off unless its variables are set. */
   payments: PaymentsSettings & {
     /**
@@ -343,6 +348,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     totpKey: e.TOTP_KEY ?? e.SIGNING_SECRET ?? DEV_TOTP_KEY,
     appLinks: appLinks(e),
     payments: { ...readProviders(e), appWebPayments: e.APP_WEB_PAYMENTS },
+    socialEnv: Object.fromEntries(
+      Object.entries(env).filter((v): v is [string, string] => /^SOCIAL_/.test(v[0]) && !!v[1]),
+    ),
   };
 }
 

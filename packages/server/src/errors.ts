@@ -44,6 +44,9 @@ export const fail = {
   secondFactorRequired: (challenge: string, expire: number) =>
     new Failure({ code: Code.SecondFactorRequired, challenge, expire }),
   stepUpRequired: (within: number) => new Failure({ code: Code.StepUpRequired, within }),
+  /** 915: a provider's address has an account not linked to it; the body carries the single-use link. */
+  linkRequired: (link: string, email: string, provider: string, expire: number) =>
+    new Failure({ code: Code.LinkRequired, link, email, provider, expire }),
   conflict: (status: string, reason?: ConflictReasonValue) =>
     new Failure(reason ? { code: Code.Conflict, status, reason } : { code: Code.Conflict, status }),
 };

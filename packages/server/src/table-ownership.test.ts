@@ -24,6 +24,8 @@ const OWNERS = {
     'security_log',
     'passkeys',
     'webauthn_challenges',
+    'social_identities',
+    'social_flows',
   ],
   store: [
     'products',

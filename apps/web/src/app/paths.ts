@@ -32,13 +32,15 @@ export const paths = {
   confirm: { path: '/confirm/:token', href: (token: string) => `/confirm/${token}` },
   profile: { path: '/profile', href: () => '/profile' },
   goodbye: { path: '/goodbye', href: () => '/goodbye' },
+  socialFinish: { path: '/social/finish', href: () => '/social/finish' },
+  socialLink: { path: '/social/link/:token', href: (token: string) => `/social/link/${token}` },
   files: { path: '/files', href: () => '/files' },
   admin: { path: '/admin', href: (tab?: string) => (tab ? `/admin?tab=${tab}` : '/admin') },
 } as const;
 
 /** Pages the app itself renders; the service worker serves the shell only for these. */
 export const appRoutePattern =
-  /^\/($|products\/|cart$|checkout$|orders(\/|$)|credits$|login$|register$|forgot$|reset\/|confirm\/|profile$|goodbye$|files$|admin$)/;
+  /^\/($|products\/|cart$|checkout$|orders(\/|$)|credits$|login$|register$|forgot$|reset\/|confirm\/|profile$|goodbye$|social\/|files$|admin$)/;
 
 /** Only same-app relative paths are accepted as a place to return to (no open redirects). */
 export function safeReturnPath(from: string | null | undefined): string {

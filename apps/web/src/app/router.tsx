@@ -30,6 +30,8 @@ const routes: {
   { path: paths.confirm.path, load: () => import('./routes/auth'), name: 'ConfirmRoute' },
   { path: paths.profile.path, load: () => import('./routes/profile'), name: 'ProfileRoute' },
   { path: paths.goodbye.path, load: () => import('./routes/auth'), name: 'GoodbyeRoute' },
+  { path: paths.socialFinish.path, load: () => import('./routes/auth'), name: 'SocialFinishRoute' },
+  { path: paths.socialLink.path, load: () => import('./routes/auth'), name: 'SocialLinkRoute' },
   { path: paths.files.path, load: () => import('./routes/files'), name: 'FilesRoute' },
   { path: paths.admin.path, load: () => import('./routes/admin'), name: 'AdminRoute' },
   { path: '*', load: () => import('./routes/not-found'), name: 'NotFoundRoute' },

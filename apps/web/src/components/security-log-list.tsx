@@ -36,6 +36,7 @@ function useDescribe() {
           : '',
       amount: typeof d.amount === 'number' ? (d.amount > 0 ? `+${d.amount}` : String(d.amount)) : '',
       name: typeof d.name === 'string' ? d.name : '',
+      provider: typeof d.provider === 'string' ? d.provider : '',
       defaultValue: entry.kind,
     });
   };

@@ -1,4 +1,4 @@
-import type { Product, Provider } from '@till/protocol';
+import type { Product, Provider, SocialProvider } from '@till/protocol';
 import type { PurchaseFlowOptions, PurchaseProduct, RestoreResult, StoreMessage } from '@till/client';
 
 /** Where a saved file went, so that the app can say so and offer to open or share it. */
@@ -18,6 +18,12 @@ export type FileContent = { blob: Blob } | { text: string } | { url: string };
 
 /** The platform's own in-app store, named as the server's payment routes are. */
 export type InAppStore = Extract<Provider, 'appstore' | 'googleplay'>;
+
+/** What a provider's native sign-in sheet answered: its ID token, and the name Apple gives once. */
+export interface NativeSocialAnswer {
+  idToken: string;
+  name?: string;
+}
 
 /** What differs between the browser and the native shells, behind one interface. */
 export interface Platform {
@@ -50,6 +56,11 @@ export interface Platform {
    * which the page's return link comes back to the app.
    */
   openPaymentPage(url: string): Promise<void>;
+  /**
+   * Signs in with a provider's own sheet (Google's, Apple's) in the phone apps, the server's nonce
+   * in its ID token. Fails in a browser, which uses the web flow.
+   */
+  socialSignIn(provider: SocialProvider, nonce: string): Promise<NativeSocialAnswer>;
   /** Closes the system browser a payment page was opened in (phones); nothing in a browser. */
   closePaymentPage(): Promise<void>;
   /** The in-app store this platform can pay through now, or null (the browser, no store plugin). */

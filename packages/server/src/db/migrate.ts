@@ -15,6 +15,7 @@ import { stepUpMigration } from './migrations/013-step-up.js';
 import { mailOutboxMigration } from './migrations/014-mail-outbox.js';
 import { subscriptionPeriodEndMigration } from './migrations/015-subscription-period-end.js';
 import { creditBalancesMigration } from './migrations/016-credit-balances.js';
+import { socialIdentitiesMigration } from './migrations/017-social-identities.js';
 
 /**
  * Every migration, in order. One list serves SQLite and PostgreSQL: the migrations use only types
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '014-mail-outbox': mailOutboxMigration,
   '015-subscription-period-end': subscriptionPeriodEndMigration,
   '016-credit-balances': creditBalancesMigration,
+  '017-social-identities': socialIdentitiesMigration,
 };
 
 class ListProvider implements MigrationProvider {

@@ -333,6 +333,28 @@ export interface DeviceTokensTable {
   last_used_at: Millis;
 }
 
+/** A provider linked to an account, by the provider's stable subject id. */
+export interface SocialIdentitiesTable {
+  id: string;
+  user_id: string;
+  provider: string;
+  subject: string;
+  email: string | null;
+  created_at: Millis;
+  last_used_at: Millis | null;
+}
+
+/** A single-use value of a social sign-in in progress, kept hashed; `data` is JSON text. */
+export interface SocialFlowsTable {
+  value_hash: string;
+  kind: string;
+  provider: string;
+  user_id: string | null;
+  data: string;
+  created_at: Millis;
+  expires_at: Millis;
+}
+
 /** One entry of a user's security log; `detail` is JSON text. */
 export interface SecurityLogTable {
   id: string;
@@ -390,6 +412,8 @@ export interface Database {
   login_challenges: LoginChallengesTable;
   known_devices: KnownDevicesTable;
   device_tokens: DeviceTokensTable;
+  social_identities: SocialIdentitiesTable;
+  social_flows: SocialFlowsTable;
   security_log: SecurityLogTable;
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;

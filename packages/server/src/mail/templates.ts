@@ -9,7 +9,8 @@ export type MailKind =
   | 'new_device'
   | 'second_factor_reset'
   | 'account_deleted'
-  | 'security_notice';
+  | 'security_notice'
+  | 'social_link';
 
 /** The changes a `security_notice` tells the owner of. */
 export type SecurityChange =
@@ -20,7 +21,9 @@ export type SecurityChange =
   | 'passkey_added'
   | 'passkey_removed'
   | 'recovery_code_used'
-  | 'recovery_codes_renewed';
+  | 'recovery_codes_renewed'
+  | 'social_linked'
+  | 'social_unlinked';
 
 /** What a mail's text is made from. */
 export interface MailValues {
@@ -32,6 +35,8 @@ export interface MailValues {
   at?: string;
   /** What changed (security notice). */
   change?: SecurityChange;
+  /** The sign-in provider linked or unlinked (its name on the button). */
+  provider?: string;
 }
 
 interface Texts {
@@ -53,6 +58,8 @@ const enChanges: Record<SecurityChange, string> = {
   passkey_removed: 'a passkey was removed from your Till account',
   recovery_code_used: 'one of the recovery codes of your Till account was used',
   recovery_codes_renewed: 'new recovery codes were made for your Till account; the ones you had before no longer work',
+  social_linked: 'sign-in with {provider} was linked to your Till account',
+  social_unlinked: 'sign-in with {provider} was removed from your Till account',
 };
 const deChanges: Record<SecurityChange, string> = {
   password_changed: 'das Passwort deines Till-Kontos wurde geändert',
@@ -64,9 +71,11 @@ const deChanges: Record<SecurityChange, string> = {
   recovery_code_used: 'einer der Wiederherstellungscodes deines Till-Kontos wurde benutzt',
   recovery_codes_renewed:
     'für dein Till-Konto wurden neue Wiederherstellungscodes erstellt; deine bisherigen gelten nicht mehr',
+  social_linked: 'die Anmeldung mit {provider} wurde mit deinem Till-Konto verknüpft',
+  social_unlinked: 'die Anmeldung mit {provider} wurde von deinem Till-Konto entfernt',
 };
 const changeText = (texts: Record<SecurityChange, string>, v: MailValues) =>
-  (v.change ? texts[v.change] : '').replace('{newEmail}', v.newEmail ?? '');
+  (v.change ? texts[v.change] : '').replace('{newEmail}', v.newEmail ?? '').replace('{provider}', v.provider ?? '');
 
 const en: Catalog = {
   confirm: ({ name }) => ({
@@ -103,6 +112,12 @@ const en: Catalog = {
     intro: `Hello ${name}, an administrator turned off the two-step sign-in of your Till account, as asked for.`,
     outro:
       'You sign in with your password alone until you set up a new authenticator in your profile. If you did not ask for this, contact us now.',
+  }),
+  social_link: ({ name, provider }) => ({
+    subject: `Link ${provider ?? ''} to your Till account`,
+    intro: `Hello ${name}, someone signing in with ${provider ?? ''} asked to link it to your Till account. Follow the link to allow it.`,
+    action: `Link ${provider ?? ''}`,
+    outro: 'The link works for 24 hours. If it was not you, ignore this message: nothing is linked.',
   }),
   account_deleted: ({ name }) => ({
     subject: 'Your Till account has been deleted',
@@ -154,6 +169,12 @@ const de: Catalog = {
     intro: `Hallo ${name}, ein Administrator hat die Anmeldung in zwei Schritten für dein Till-Konto auf Anfrage abgeschaltet.`,
     outro:
       'Du meldest dich nun nur mit dem Passwort an, bis du im Profil einen neuen Authenticator einrichtest. Hast du das nicht angefragt, melde dich sofort bei uns.',
+  }),
+  social_link: ({ name, provider }) => ({
+    subject: `${provider ?? ''} mit deinem Till-Konto verknüpfen`,
+    intro: `Hallo ${name}, bei einer Anmeldung mit ${provider ?? ''} wurde gebeten, es mit deinem Till-Konto zu verknüpfen. Folge dem Link, um es zu erlauben.`,
+    action: `${provider ?? ''} verknüpfen`,
+    outro: 'Der Link gilt 24 Stunden. Warst du es nicht, ignoriere diese Nachricht: Es wird nichts verknüpft.',
   }),
   account_deleted: ({ name }) => ({
     subject: 'Dein Till-Konto wurde gelöscht',

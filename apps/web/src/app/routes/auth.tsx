@@ -5,12 +5,15 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n-react';
-import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { Link as RouterLink, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { Page } from '@/components/page';
 import { ConfirmEmail } from '@/features/auth/components/confirm-email';
 import { ForgotForm } from '@/features/auth/components/forgot-form';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { PasskeySignIn } from '@/features/auth/components/passkey-sign-in';
+import { SocialButtons } from '@/features/auth/components/social-buttons';
+import { SocialFinish, SocialLinkConfirm } from '@/features/auth/components/social-finish';
+import { SocialOutcomeView } from '@/features/auth/components/social-outcome';
 import { RegisteredNext } from '@/features/auth/components/mail-sent';
 import { RegisterForm } from '@/features/auth/components/register-form';
 import { ResetForm } from '@/features/auth/components/reset-form';
@@ -24,6 +27,19 @@ export function LoginRoute() {
   const navigate = useNavigate();
   const reason = params.get('reason');
   const from = safeReturnPath(params.get('from'));
+  // A phone's native sign-in answers here: a 913 or 915 asks for more on this page.
+  const [social, setSocial] = useState<unknown>(null);
+  if (social) {
+    return (
+      <Page title={t('auth.signIn')} narrow>
+        <SocialOutcomeView
+          error={social}
+          onSignedIn={() => void navigate(from, { replace: true })}
+          onRestart={() => setSocial(null)}
+        />
+      </Page>
+    );
+  }
   return (
     <Page title={t('auth.signIn')} narrow>
       {reason === 'expired' ? (
@@ -38,6 +54,11 @@ export function LoginRoute() {
       ) : null}
       <LoginForm onSignedIn={() => void navigate(from, { replace: true })} />
       <PasskeySignIn onSignedIn={() => void navigate(from, { replace: true })} />
+      <SocialButtons
+        onOutcome={(outcome) =>
+          outcome.kind === 'signedIn' ? void navigate(from, { replace: true }) : setSocial(outcome.error)
+        }
+      />
       <Box sx={{ mt: 3, display: 'flex', flexDirection: 'column', gap: 1 }}>
         <Link component={RouterLink} to={paths.forgot.href()}>
           {t('auth.forgot')}
@@ -143,6 +164,43 @@ export function GoodbyeRoute() {
       <Link component={RouterLink} to={paths.home.href()}>
         {t('deletion.backToStore')}
       </Link>
+    </Page>
+  );
+}
+
+/** Where a provider's web sign-in comes back to (`#ticket=` or `#error=`). */
+export function SocialFinishRoute() {
+  const { t } = useTranslation();
+  const { hash } = useLocation();
+  const navigate = useNavigate();
+  return (
+    <Page title={t('social.finishTitle')} narrow>
+      <SocialFinish
+        fragment={hash}
+        onSignedIn={() => void navigate(paths.home.href(), { replace: true })}
+        onRestart={() => void navigate(paths.login.href(), { replace: true })}
+      />
+      <Box sx={{ mt: 2 }}>
+        <Link component={RouterLink} to={paths.login.href()}>
+          {t('social.backToSignIn')}
+        </Link>
+      </Box>
+    </Page>
+  );
+}
+
+/** A mailed link that links a provider to the account. */
+export function SocialLinkRoute() {
+  const { t } = useTranslation();
+  const { token = '' } = useParams();
+  return (
+    <Page title={t('social.linkTitle')} narrow>
+      <SocialLinkConfirm token={token} />
+      <Box sx={{ mt: 2 }}>
+        <Link component={RouterLink} to={paths.login.href()}>
+          {t('auth.signIn')}
+        </Link>
+      </Box>
     </Page>
   );
 }

@@ -11,6 +11,7 @@ import { AvatarPicker } from '@/features/profile/components/avatar-picker';
 import { DeleteAccount } from '@/features/profile/components/delete-account';
 import { EmailForm } from '@/features/profile/components/email-form';
 import { PasskeysSection } from '@/features/profile/components/passkeys-section';
+import { LinkedProviders } from '@/features/profile/components/linked-providers';
 import { PasswordForm } from '@/features/profile/components/password-form';
 import { ProfileForm } from '@/features/profile/components/profile-form';
 import { SecurityLog } from '@/features/profile/components/security-log';
@@ -64,6 +65,9 @@ function ProfileSections() {
       </Section>
       <Section title={t('passkeys.title')}>
         <PasskeysSection />
+      </Section>
+      <Section title={t('social.profileTitle')}>
+        <LinkedProviders />
       </Section>
       <Section title={t('profile.sessions')}>
         <SessionsList />

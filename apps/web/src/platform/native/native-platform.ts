@@ -128,6 +128,10 @@ export const nativePlatform: Platform = {
     const { Browser } = await import('@capacitor/browser');
     await Browser.open({ url });
   },
+  async socialSignIn(provider, nonce) {
+    const { signInNatively } = await import('./social');
+    return signInNatively(provider, nonce, !isAndroid());
+  },
   async closePaymentPage() {
     const { Browser } = await import('@capacitor/browser');
     await Browser.close();

@@ -40,6 +40,7 @@ export const createWebPlatform = (onVisibleAgain: (listener: () => void) => () =
     window.location.assign(url);
   },
   async closePaymentPage() {},
+  socialSignIn: () => Promise.reject(new Error('The browser signs in with the web flow')),
   inAppStore: () => null,
   startInAppStore: async () => {},
   watchInAppProducts: () => () => undefined,

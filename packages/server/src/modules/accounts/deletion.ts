@@ -113,7 +113,15 @@ export async function eraseAccount(
   await passkeys.repo.removeAllOf(userId, trx);
   // The second factor, its codes and challenges, and the devices seen go; the security log keeps
   // what happened and when, without the addresses and browsers it was seen from or any detail.
-  for (const table of ['user_totp', 'recovery_codes', 'login_challenges', 'known_devices', 'device_tokens'] as const)
+  for (const table of [
+    'user_totp',
+    'recovery_codes',
+    'login_challenges',
+    'known_devices',
+    'device_tokens',
+    'social_identities',
+    'social_flows',
+  ] as const)
     await trx.deleteFrom(table).where('user_id', '=', userId).execute();
   // Details hold addresses (an e-mail change's old and new ones), passkey names and reasons: only the
   // kinds and times stay.

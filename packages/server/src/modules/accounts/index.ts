@@ -14,16 +14,23 @@ import type { UserRow } from './repo.js';
 import { registerAccountRoutes } from './routes.js';
 import { registerSecurityRoutes } from './security-routes.js';
 import { AccountsService, type AccountsDeps, type ClientInfo } from './service.js';
+import { SocialFlows } from './social.js';
+import { loadSocialConfig } from './social-config.js';
+import { registerSocialRoutes } from './social-routes.js';
 
 /** Accounts: registration, confirmation, login, links, profile, sessions, and the users list for administrators. */
 export class AccountsModule implements TillModule {
   readonly name = 'accounts';
   readonly service: AccountsService;
   readonly passkeys: PasskeysService;
+  readonly social: SocialFlows;
 
   constructor(private readonly deps: AccountsDeps) {
     this.service = new AccountsService(deps);
     this.passkeys = new PasskeysService({ ...deps, now: deps.now ?? Date.now });
+    // Parsed as the app is built, so that a bad SOCIAL_* value stops the start and names the variable.
+    const social = loadSocialConfig(deps.config.socialEnv ?? {}, deps.config.production);
+    this.social = new SocialFlows(this.service, this.passkeys.repo, social, () => deps.config.publicUrl);
   }
 
   /** What the account-deletion flow needs of this module. */
@@ -101,7 +108,8 @@ export class AccountsModule implements TillModule {
         run: async (now) =>
           (await this.service.repo.purgeExpired(now, this.service.idleCutoff(now))) +
           (await this.service.factors.purge(now)) +
-          (await this.passkeys.repo.purgeChallenges(now)),
+          (await this.passkeys.repo.purgeChallenges(now)) +
+          (await this.social.repo.purge(now)),
       },
       { name: 'accounts.security-log', everyMs: 86_400_000, run: (now) => this.service.securityLog.purge(now) },
     ];
@@ -112,13 +120,14 @@ export class AccountsModule implements TillModule {
     return this.service.securityLog;
   }
 
-  register({ app, calls }: ModuleHost): void {
+  async register({ app, calls }: ModuleHost): Promise<void> {
     // Mails still on their way go out before the app (and its mailer) closes.
     app.addHook('onClose', () => this.service.settle());
     registerAccountRoutes(calls, this.service);
     registerSecurityRoutes(calls, this.service, new AccountSecurity(this.deps.db, this.service));
     registerPasskeyRoutes(calls, this.service, this.passkeys, this.deps.events);
     new AdminUsers(this.deps.db, this.service, this.deps.config.adminEmails, this.deps.now ?? Date.now).register(calls);
+    await registerSocialRoutes(app, calls, this.social);
   }
 }
 

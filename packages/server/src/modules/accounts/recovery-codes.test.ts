@@ -1,9 +1,9 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test-support/app.js';
-import { dialects } from '../../test-support/db.js';
-import { startSmtp, type TestSmtp } from '../../test-support/smtp.js';
-import { confirmedUser, GOOD_PASSWORD, stepUp } from '../../test-support/users.js';
+import { startTestApp, type TestApp } from '@till/test-support/app';
+import { dialects } from '@till/test-support/db';
+import { startSmtp, type TestSmtp } from '@till/test-support/smtp';
+import { confirmedUser, GOOD_PASSWORD, stepUp } from '@till/test-support/users';
 
 // The start of a 30-second step, so that codes computed here match the server's clock exactly.
 const T0 = Math.floor(Date.UTC(2026, 10, 27, 11, 0, 0) / 30_000) * 30_000;

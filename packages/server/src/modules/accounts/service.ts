@@ -75,6 +75,11 @@ export class AccountsService {
     return this.core.balanceOf(userId);
   }
 
+  /** Opens a new account's balance at zero in the store, in the transaction that creates the account. */
+  async openBalance(trx: Kysely<Database>, userId: string): Promise<void> {
+    await this.core.deps.balances?.open(trx, userId);
+  }
+
   /** Several users' balances, asked of the store; empty without a store. */
   balancesOf(userIds: readonly string[]): Promise<Map<string, number>> {
     return this.core.deps.balances?.ofMany(userIds) ?? Promise.resolve(new Map());
@@ -96,6 +101,10 @@ export class AccountsService {
     ...args: Parameters<SignInFlows['loginSecondFactor']>
   ): ReturnType<SignInFlows['loginSecondFactor']> {
     return this.signIns.loginSecondFactor(...args);
+  }
+
+  signInVouched(...args: Parameters<SignInFlows['signInVouched']>): ReturnType<SignInFlows['signInVouched']> {
+    return this.signIns.signInVouched(...args);
   }
 
   spendFailure(...args: Parameters<FailureBudgets['spendFailure']>): ReturnType<FailureBudgets['spendFailure']> {

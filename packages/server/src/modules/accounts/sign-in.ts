@@ -156,18 +156,42 @@ export class SignInFlows extends AccountsPart {
     return this.signIn(row, client, method, device);
   }
 
+  /**
+   * A sign-in a provider vouched for (social sign-in): the second factor still applies (913), as
+   * after a right password; otherwise the same session, log line and device handling as a login.
+   */
+  async signInVouched(
+    row: UserRow,
+    client: ClientInfo,
+    provider: string,
+    deviceToken: string | undefined,
+  ): Promise<Outcome<IssuedSession>> {
+    const device = await this.knownDevice(deviceToken, row.email);
+    if (await this.factors.isEnabled(row.id)) {
+      const { challenge, expire } = await this.factors.newChallenge(row.id);
+      return fail.secondFactorRequired(challenge, expire);
+    }
+    return this.signIn(row, client, 'social', device, provider);
+  }
+
   /** A session for a user who proved who they are; logged, and a new device is told of by mail. */
   private async signIn(
     row: UserRow,
     client: ClientInfo,
-    method: ProofMethod | 'password',
+    method: ProofMethod | 'password' | 'social',
     device: KnownDevice,
+    provider?: string,
   ): Promise<IssuedSession> {
     // The session, its log line and the device token commit together: one commit, and no session
     // without its line.
     const session = await inTransaction(this.deps.db, async (trx) => {
       const issued = await this.core.issueSession(row, client, trx);
-      await this.securityLog.write({ userId: row.id, kind: 'signin', ...client, detail: { method } }, trx);
+      await this.securityLog.write(
+        provider
+          ? { userId: row.id, kind: 'social_signin', ...client, detail: { provider } }
+          : { userId: row.id, kind: 'signin', ...client, detail: { method } },
+        trx,
+      );
       return { ...issued, deviceToken: await deviceTokenFor(trx, row.id, device, this.now()) };
     });
     this.noticeNewDevice(row, client);

@@ -52,6 +52,7 @@ function phone(
     onLinkOpened: () => () => undefined,
     openPaymentPage: vi.fn(),
     closePaymentPage: vi.fn(),
+    socialSignIn: vi.fn(),
     inAppStore: () => (kind === 'ios' ? 'appstore' : 'googleplay'),
     startInAppStore: vi.fn(async () => undefined),
     buyInApp: vi.fn(async () => ({ message: answer, bought })),
