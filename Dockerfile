@@ -1,7 +1,10 @@
 # Till's server with the web app it serves. Build: docker build -t till .
-# The base is any Node 24 image on Debian bookworm; scripts/image-base.sh makes one where no image
-# registry is reachable (docker build --build-arg BASE=till-node24-base ...). docs/deploy.md tells more.
+# The build's base is any Node 24 image on Debian bookworm (with npm); the image itself is a plain
+# Debian bookworm with that image's node binary and nothing else of it. scripts/image-base.sh makes both
+# where no image registry is reachable (docker build --build-arg BASE=till-node24-base
+# --build-arg RUNTIME_BASE=till-bookworm-minbase ...). docs/deploy.md tells more.
 ARG BASE=node:24-bookworm-slim
+ARG RUNTIME_BASE=debian:bookworm-slim
 
 # Everything the build needs, then the build: protocol, client and server (tsc) and the web app (Vite).
 FROM ${BASE} AS build
@@ -34,14 +37,29 @@ COPY packages/client/package.json packages/client/
 COPY packages/server/package.json packages/server/
 COPY packages/test-support/package.json packages/test-support/
 COPY apps/web/package.json apps/web/
+# Also left out: TypeScript sources, Markdown (documentation, changelogs), packages' tests, examples,
+# benchmarks and CI files, and their tool configurations. Licences and notices stay. (Folders named
+# doc or docs stay too: yaml keeps code in one.)
 RUN npm ci --omit=dev --workspace=@till/server --workspace=@till/protocol --ignore-scripts --prefer-offline --no-audit --no-fund \
  && find node_modules \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \) -type f -delete \
  && rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src \
  && find node_modules/better-sqlite3/prebuilds -type f ! -name "linux-$(uname -m | sed 's/x86_64/x64/;s/aarch64/arm64/').node" -delete \
+ && find node_modules -type d \( -name test -o -name tests -o -name __tests__ -o -name example -o -name examples \
+      -o -name benchmark -o -name benchmarks -o -name .github \) -prune -exec rm -rf {} + \
+ && find node_modules -type f \( -name '*.md' -o -name '*.markdown' -o -name '*.ts' -o -name '*.mts' -o -name '*.cts' \
+      -o -name '*.tsbuildinfo' -o -name 'tsconfig*.json' -o -name '*.flow' -o -name '.npmignore' -o -name '.eslintrc*' \
+      -o -name '.prettierrc*' -o -name '.editorconfig' -o -name '.travis.yml' \) ! -iname 'licen[cs]e*' ! -iname 'notice*' -delete \
  && npm cache clean --force
 
-FROM ${BASE}
-ENV NODE_ENV=production \
+# The node binary without its symbol tables and debugging sections (127 MB of which 18 MB are those):
+# they serve a debugger, not the server. binutils only here, for strip.
+FROM ${BASE} AS node
+RUN apt-get update -q && apt-get install -y -q --no-install-recommends binutils >/dev/null \
+ && cp "$(command -v node)" /node && strip --strip-all /node && /node --version
+
+FROM ${RUNTIME_BASE}
+ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATABASE_URL=sqlite:/data/till.db \
@@ -49,6 +67,7 @@ ENV NODE_ENV=production \
     BACKUP_URL=file:/data/backups
 # A user of its own; /data is where SQLite, uploaded files and SQLite's backups go unless DATABASE_URL,
 # STORAGE_URL and BACKUP_URL point elsewhere (mount a volume there).
+COPY --from=node /node /usr/local/bin/node
 RUN useradd --system --user-group --uid 10001 --home-dir /app --no-create-home --shell /usr/sbin/nologin till \
  && mkdir /data && chown till:till /data
 WORKDIR /app

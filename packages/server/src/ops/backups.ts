@@ -55,11 +55,8 @@ function toBackup(b: StoredBackup): Backup {
 export class Backups implements TillModule {
   readonly name = 'backups';
   private running: Promise<TakenBackup> | undefined;
-  private readonly started: number;
 
-  constructor(private readonly deps: BackupsDeps) {
-    this.started = deps.now();
-  }
+  constructor(private readonly deps: BackupsDeps) {}
 
   /** Whether this server can take backups itself (SQLite). */
   get available(): boolean {
@@ -88,6 +85,9 @@ export class Backups implements TillModule {
    * The scheduled backup. Every minute it looks for the latest time the schedule named that has
    * no backup since; the instance whose claim on that time (a lease named after it, in
    * `job_leases`) goes through takes it, so across instances each scheduled time is taken once.
+   * Only the latest time is ever looked at: after a stop over one or more scheduled times, the
+   * first look after the start takes one backup for all of them, never one for each
+   * (docs/decisions/013-missed-backups-taken-once.md).
    */
   jobs(): Job[] {
     const schedule = this.deps.config.backup.schedule;
@@ -99,7 +99,7 @@ export class Backups implements TillModule {
         everyMs: SCHEDULE_CHECK_MS,
         run: async (now) => {
           const due = cron.previousRuns(1, new Date(now))[0]?.getTime();
-          if (due === undefined || due < this.started) return 0;
+          if (due === undefined) return 0;
           const latest = (await this.list())[0];
           if (latest && latest.takenAt >= due) return 0;
           const claimed = await takeLease(

@@ -1,0 +1,142 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import * as tar from 'tar';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { formatBytes, formatDate } from '../../apps/web/src/lib/format.js';
+import { fill } from '../support/flows.js';
+import {
+  checkScreen,
+  mailedToken,
+  newContext,
+  PASSWORD,
+  screenshotIfFailed,
+  startEnv,
+  type Env,
+  type Viewport,
+} from '../support/env.js';
+
+interface Listed {
+  backups: { name: string; size: number; takenAt: string }[];
+}
+
+/**
+ * The administration's Backups tab at one screen size: no backup at first, one taken from the tab
+ * (the button says it is under way until the server has stored it), listed with its size and time,
+ * and downloaded: the file is a gzipped tar whose manifest names the database in it.
+ */
+export function backupsTab(viewport: Viewport): void {
+  describe(`the Backups tab at ${viewport.name} size`, () => {
+    let env: Env;
+    let ctx: BrowserContext;
+    let page: Page;
+    let token = '';
+    let folder = '';
+    const admin = `keeper.${viewport.name}${Date.now().toString(36)}@example.test`;
+
+    beforeAll(async () => {
+      folder = mkdtempSync(join(tmpdir(), 'till-e2e-backups-'));
+      env = await startEnv(admin, { env: { BACKUP_URL: `file:${join(folder, 'kept')}`, BACKUP_KEEP: '3' } });
+      expect(
+        (await env.app.call('/api/register', { email: admin, password: PASSWORD, name: 'Kim Keeper', lang: 'en' }))
+          .code,
+      ).toBe(900);
+      const confirm = await mailedToken(env, admin, /Confirm your e-mail/, 'confirm');
+      expect((await env.app.app.inject({ method: 'GET', url: `/api/confirmUser/${confirm}` })).json().code).toBe(900);
+      const login = await env.app.call('/api/login', { email: admin, password: PASSWORD });
+      expect(login.code).toBe(900);
+      token = String(login.token);
+      ctx = await newContext(env, viewport, 'block', { acceptDownloads: true });
+      const state = {
+        token: login.token,
+        issuedAt: Math.floor(Date.now() / 1000),
+        expire: login.expire,
+        level: (login.user as { level: number }).level,
+        user: login.user,
+      };
+      await ctx.addInitScript((stored: string) => {
+        if (!localStorage.getItem('till.session')) localStorage.setItem('till.session', stored);
+      }, JSON.stringify(state));
+      page = await ctx.newPage();
+      page.on('pageerror', (error) => console.error(`[browser ${viewport.name}] ${error.message}`));
+    });
+    afterAll(async () => {
+      await ctx?.close();
+      await env?.close();
+      if (folder) rmSync(folder, { recursive: true, force: true });
+    });
+    afterEach((context) => screenshotIfFailed(context, { [`${viewport.name}-backups`]: page }));
+
+    it('says there is no backup yet, then takes one from the tab and lists it with its size and time', async () => {
+      await page.goto('/admin?tab=backups');
+      await page.getByText('No backups yet').waitFor();
+      await page.getByText('The server takes none by itself').waitFor();
+      await checkScreen(page, viewport, 'backups-empty');
+
+      // The server's answer is held until the tab has been seen waiting for it.
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/admin/backups/start', async (route) => {
+        const response = await route.fetch();
+        await held;
+        await route.fulfill({ response });
+      });
+      await page.getByRole('button', { name: 'Take a backup now' }).click();
+      const taking = page.getByRole('button', { name: 'Taking a backup…' });
+      await taking.waitFor();
+      expect(await taking.isDisabled()).toBe(true);
+      await checkScreen(page, viewport, 'backups-taking');
+      release();
+
+      const stored = page.getByRole('alert').filter({ hasText: /^Backup .+ is stored\.$/ });
+      await stored.waitFor();
+      await page.unroute('**/api/admin/backups/start');
+      const listed = (await env.app.call('/api/admin/backups/list', { token })) as unknown as { data: Listed };
+      expect(listed.data.backups).toHaveLength(1);
+      const backup = listed.data.backups[0]!;
+      expect(await stored.textContent()).toBe(`Backup ${backup.name} is stored.`);
+      expect(await page.getByText('No backups yet').count()).toBe(0);
+      const row = page.getByRole('row').filter({ hasText: formatDate(backup.takenAt, 'en-US') });
+      await row.waitFor();
+      expect(await row.textContent()).toContain(formatBytes(backup.size, 'en-US'));
+      expect(await page.getByRole('button', { name: 'Take a backup now' }).isEnabled()).toBe(true);
+      await checkScreen(page, viewport, 'backups-listed');
+    });
+
+    it('downloads the backup: a gzipped tar whose manifest names the database', async () => {
+      const listed = (await env.app.call('/api/admin/backups/list', { token })) as unknown as { data: Listed };
+      const backup = listed.data.backups[0]!;
+      const downloading = page.waitForEvent('download');
+      await page.getByRole('button', { name: `Download the backup of ${formatDate(backup.takenAt, 'en-US')}` }).click();
+      // A session that proved its password within the last minutes is not asked again.
+      const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+      const asked = await Promise.race([dialog.waitFor().then(() => true), downloading.then(() => false)]);
+      if (asked) {
+        await fill(dialog, 'Password', PASSWORD);
+        await dialog.getByRole('button', { name: 'Confirm' }).click();
+      }
+      const download = await downloading;
+      expect(download.suggestedFilename()).toBe(backup.name);
+      const file = join(folder, 'downloaded.tar.gz');
+      await download.saveAs(file);
+      const bytes = readFileSync(file);
+      expect(bytes.length).toBe(backup.size);
+      expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b]);
+      const entries: string[] = [];
+      let manifest = '';
+      await tar.t({
+        file,
+        onReadEntry: (entry) => {
+          entries.push(entry.path);
+          if (entry.path === 'manifest.json') entry.on('data', (chunk: Buffer) => (manifest += chunk.toString()));
+        },
+      });
+      const named = JSON.parse(manifest) as { database: { path: string; size: number; sha256: string } };
+      expect(named.database.path).toBe('database/till.db');
+      expect(named.database.size).toBeGreaterThan(0);
+      expect(named.database.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(entries).toEqual(expect.arrayContaining(['manifest.json', 'database/till.db']));
+    });
+  });
+}
