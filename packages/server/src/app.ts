@@ -157,7 +157,10 @@ export async function buildApp(
     applyEvent: (provider, event) => flows.applyEvent(provider, event),
     cancelOrder: (iden) => flows.cancelOrder(iden),
   };
-  const payments = new PaymentsModule({ db: db.kysely, config, log, now }, ports);
+  const catalog = {
+    typeOfStoreId: (storeId: string, platform: string) => store.catalog.typeOfStoreId(storeId, platform),
+  };
+  const payments = new PaymentsModule({ db: db.kysely, config, log, now, catalog }, ports);
   // Counted only when a scraper may read them: prom-client stays unloaded otherwise.
   const metrics = config.metricsToken ? await registerMetrics(app, db, config.metricsToken) : noMetrics;
   // Without a token there is nothing to scrape: the path is not found, rather than the web app's page

@@ -259,6 +259,17 @@ export class Catalog {
     return [...lines.values()];
   }
 
+  /**
+   * The type of the product an in-app store id names, the id given for `platform` first (one id may
+   * be given for several stores, or for another store by mistake); undefined when none names it.
+   */
+  async typeOfStoreId(storeId: string, platform: string): Promise<number | undefined> {
+    const rows = await this.deps.db.selectFrom('products').select(['type', 'store_ids']).execute();
+    const ids = rows.map((r) => ({ type: r.type, ids: readJson<StoreIds>(r.store_ids, {}) }));
+    const named = (r: (typeof ids)[number]) => (r.ids as Record<string, string | undefined>)[platform] === storeId;
+    return (ids.find(named) ?? ids.find((r) => Object.values(r.ids).includes(storeId)))?.type;
+  }
+
   /** The active product an in-app store id names (`till.credits100`), if any. */
   async findByStoreId(storeId: string): Promise<ProductRow | undefined> {
     const rows = await this.deps.db.selectFrom('products').selectAll().execute();

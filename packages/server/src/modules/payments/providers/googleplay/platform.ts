@@ -1,5 +1,4 @@
 import type { FastifyReply } from 'fastify';
-import { readJson } from '../../../../db/rows.js';
 import { Failure, fail, type Outcome } from '../../../../errors.js';
 import type { ModuleHost } from '../../../../http/module.js';
 import type { PaymentsDeps } from '../../deps.js';
@@ -152,12 +151,9 @@ export class GooglePlayPlatform implements StorePlatform {
     if (p.consume) await this.api.consume(p.productId, p.token);
   }
 
-  /** The catalogue's type of the product this Google Play id names (the catalogue is shared data, read here). */
+  /** The catalogue's type of the product this Google Play id names, asked of the store. */
   private async productType(storeId: string): Promise<number | undefined> {
-    const rows = await this.deps.db.selectFrom('products').select(['type', 'store_ids']).execute();
-    const ids = rows.map((r) => ({ type: r.type, ids: readJson<Record<string, string>>(r.store_ids, {}) }));
-    return (ids.find((r) => r.ids.googleplay === storeId) ?? ids.find((r) => Object.values(r.ids).includes(storeId)))
-      ?.type;
+    return this.deps.catalog?.typeOfStoreId(storeId, 'googleplay');
   }
 
   register({ app }: ModuleHost, ports: PaymentPorts): void {
