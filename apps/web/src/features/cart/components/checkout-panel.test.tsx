@@ -184,6 +184,26 @@ describe('CheckoutPanel', () => {
     expect(env.calls.find((c) => c.path === 'api/store/doCheckout')?.body.couponCode).toBe('');
   });
 
+  it('advises what the cart can do for a coupon it does not meet yet: more in it, other products, later', async () => {
+    for (const [refuse, text] of [
+      ['min_total', "The total is below this coupon's minimum. Add more to the cart, or remove the coupon."],
+      ['not_applicable', 'This coupon does not apply to these products. Remove it, or add a product it applies to.'],
+      ['not_started', 'This coupon is not valid yet. Use it later, or remove it to buy now without it.'],
+    ] as const) {
+      const env = server(noCoupon, ['default'], startsPayment, (body) => previewOf(body, { refuse }));
+      signInFake(env.till);
+      const view = renderWithApp(
+        <CheckoutPanel signedIn onNeedSignIn={vi.fn()} onPaid={vi.fn()} onPayInFrame={vi.fn()} onPaidInApp={vi.fn()} />,
+        { till: env.till, cart: env.cart },
+      );
+      const user = userEvent.setup();
+      await user.type(await screen.findByLabelText('Coupon code'), 'BIGSPEND');
+      await user.click(screen.getByRole('button', { name: 'Apply' }));
+      expect(await screen.findByText(text)).toBeInTheDocument();
+      view.unmount();
+    }
+  });
+
   it('says a coupon the shop switched off can no longer be used', async () => {
     const env = server(noCoupon, ['default'], startsPayment, (body) => previewOf(body, { refuse: 'inactive' }));
     signInFake(env.till);

@@ -182,9 +182,10 @@ export function CheckoutPanel({
       ...(redeemHref ? { link: { to: redeemHref(applied), label: t('coupon.redeemThere', { code: applied }) } } : {}),
     };
   else if (applied && preview.data?.couponRefused)
-    // What is wrong with it (the failure's own text, as everywhere), then what to do here.
+    // What is wrong with it (the failure's own text, as everywhere), then what to do here: advice of
+    // its own where the cart can meet the coupon (later, other products, a larger total), else removing it.
     couponLine = {
-      text: `${t([`reasons.908.${preview.data.couponRefused}`, 'errors.908'], { code: applied })} ${t('coupon.removeToBuy')}`,
+      text: `${t([`reasons.908.${preview.data.couponRefused}`, 'errors.908'], { code: applied })} ${t([`coupon.advice.${preview.data.couponRefused}`, 'coupon.removeToBuy'])}`,
       tone: 'error',
     };
   else if (applied && preview.data?.coupon) couponLine = { text: couponText(preview.data.coupon), tone: 'ok' };
