@@ -51,12 +51,15 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 
 /**
  * The message for a failed call: by its reason where the server gave one (a file too large, a
- * product already owned, an expired coupon), else by its protocol code; each says what to do.
+ * product already owned, an expired coupon), else by its protocol code; each says what to do. A
+ * scope (`'admin'`) puts its own texts first and names fields and states by its `fields`/`status`.
  */
-export function useErrorMessage() {
+export function useErrorMessage(scope?: string) {
   const { t } = useTranslation();
+  const name = (kind: 'fields' | 'status', raw: string) =>
+    scope ? t(`${scope}.${kind}.${raw}`, { defaultValue: raw }) : raw;
   return (error: unknown, extra?: Record<string, unknown>): string =>
-    t(messageKeys(error), messageValues(error, extra));
+    t(messageKeys(error, scope), messageValues(error, extra, name));
 }
 
 /**

@@ -14,10 +14,11 @@ import { useTranslation } from '@/lib/i18n-react';
 import { adminCouponsBulkRequest, couponInput, type AdminCoupon, type CouponInput } from '@till/protocol';
 import { FormTextField } from '@/components/form-text-field';
 import { useSaveFile } from '@/components/saved-file';
-import { adminFormLevelError, showAdminFieldError, useAdminErrorMessage } from '../admin-errors';
 import { useTill } from '@/lib/till';
 import { adminKeys, bulkCoupons, saveCoupon } from '../api/admin-api';
 import { payloadResolver, toInt, toMinor } from '../hooks/schema-form';
+import { useErrorMessage } from '@/components/states';
+import { formLevelError, showFieldError } from '@/lib/form';
 
 interface Fields {
   code: string;
@@ -134,7 +135,7 @@ export function CouponDialog({
   const { t } = useTranslation();
   const till = useTill();
   const client = useQueryClient();
-  const errorMessage = useAdminErrorMessage();
+  const errorMessage = useErrorMessage('admin');
   const id = useId();
   const { save, notice } = useSaveFile();
   const { control, handleSubmit, setError } = useForm<Fields>({
@@ -159,10 +160,10 @@ export function CouponDialog({
       void client.invalidateQueries({ queryKey: adminKeys.coupons });
       if (!batch) onClose();
     },
-    onError: (error) => showAdminFieldError(error, setError, fields),
+    onError: (error) => showFieldError(error, setError, fields, 'admin'),
   });
   const batch = mutation.data;
-  const formError = adminFormLevelError(mutation.error, fields);
+  const formError = formLevelError(mutation.error, fields);
   return (
     <Dialog open={open} onClose={onClose} aria-labelledby={id} fullWidth maxWidth="sm">
       <DialogTitle id={id}>

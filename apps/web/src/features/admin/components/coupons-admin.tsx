@@ -9,10 +9,9 @@ import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n-react';
 import type { AdminCoupon } from '@till/protocol';
 import { DataTable } from '@/components/data-table';
-import { EmptyState, ErrorState, LoadingState } from '@/components/states';
+import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { formatMoney } from '@/lib/format';
 import { useTill } from '@/lib/till';
-import { useAdminErrorMessage } from '../admin-errors';
 import { adminKeys, setCouponActive, useAdminCoupons } from '../api/admin-api';
 import { CouponDialog } from './coupon-dialog';
 
@@ -24,7 +23,7 @@ export function CouponsAdmin() {
   const { t, i18n } = useTranslation();
   const till = useTill();
   const client = useQueryClient();
-  const errorMessage = useAdminErrorMessage();
+  const errorMessage = useErrorMessage('admin');
   const [search, setSearch] = useState('');
   const [find, setFind] = useState('');
   const query = useAdminCoupons(find);

@@ -26,13 +26,13 @@ import {
   type ShopLanguage,
 } from '@till/protocol';
 import { FormTextField } from '@/components/form-text-field';
-import { parseMessage } from '@/lib/form';
+import { formLevelError, parseMessage, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
-import { adminFormLevelError, showAdminFieldError, useAdminErrorMessage } from '../admin-errors';
 import { adminKeys, saveProduct } from '../api/admin-api';
 import { payloadResolver, toInt, toMinor } from '../hooks/schema-form';
 import { PeriodPicker } from '../period-picker';
 import { ProductImageField } from './product-image-field';
+import { useErrorMessage } from '@/components/states';
 
 interface Fields {
   alias: string;
@@ -121,7 +121,7 @@ export function ProductDialog({
   const { t } = useTranslation();
   const till = useTill();
   const client = useQueryClient();
-  const errorMessage = useAdminErrorMessage();
+  const errorMessage = useErrorMessage('admin');
   const id = useId();
   const [lang, setLang] = useState<ShopLanguage>(DEFAULT_LANGUAGE);
   const { control, handleSubmit, setError, formState } = useForm<Fields>({
@@ -141,10 +141,10 @@ export function ProductDialog({
       void client.invalidateQueries({ queryKey: ['store'] });
       onClose();
     },
-    onError: (error) => showAdminFieldError(error, setError, fields),
+    onError: (error) => showFieldError(error, setError, fields, 'admin'),
   });
   const type = useWatch({ control, name: 'type' });
-  const formError = adminFormLevelError(mutation.error, fields);
+  const formError = formLevelError(mutation.error, fields);
   // A title missing in a hidden tab still shows: its tab is marked and opened on submit.
   const deInvalid = Boolean(formState.errors.deTitle || formState.errors.deDescription);
   const enInvalid = Boolean(formState.errors.title || formState.errors.description);

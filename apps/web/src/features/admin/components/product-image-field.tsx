@@ -9,8 +9,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from '@/lib/i18n-react';
 import { useTill } from '@/lib/till';
-import { useAdminErrorMessage } from '../admin-errors';
 import { uploadProductImage } from '../api/admin-api';
+import { useErrorMessage } from '@/components/states';
 
 /**
  * A product's image: a picture uploaded through the files service (as a public file; the product
@@ -27,7 +27,7 @@ export function ProductImageField({
 }) {
   const { t } = useTranslation();
   const till = useTill();
-  const errorMessage = useAdminErrorMessage();
+  const errorMessage = useErrorMessage('admin');
   const inputId = useId();
   const [progress, setProgress] = useState(0);
   const [broken, setBroken] = useState(false);

@@ -20,11 +20,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from '@/lib/i18n-react';
 import { Level, type AdminOrder, type AdminUser } from '@till/protocol';
-import { EmptyState, ErrorState, LoadingState } from '@/components/states';
+import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { formatBytes, formatDate, formatMoney } from '@/lib/format';
 import { useSession, useTill } from '@/lib/till';
 import { sessionName } from '@/lib/user-agent';
-import { useAdminErrorMessage } from '../admin-errors';
 import {
   adminKeys,
   clearUserFlag,
@@ -66,7 +65,7 @@ function LevelControl({ user, fixed }: { user: AdminUser; fixed: boolean }) {
   const till = useTill();
   const client = useQueryClient();
   const session = useSession();
-  const errorMessage = useAdminErrorMessage();
+  const errorMessage = useErrorMessage('admin');
   const id = useId();
   const [asking, setAsking] = useState(false);
   const target = user.level >= Level.Admin ? 2 : 9;
@@ -127,7 +126,7 @@ export function UserDetail({ userId, onBack }: { userId: string; onBack: () => v
   const { t, i18n } = useTranslation();
   const till = useTill();
   const client = useQueryClient();
-  const errorMessage = useAdminErrorMessage();
+  const errorMessage = useErrorMessage('admin');
   const lang = i18n.language;
   const detail = useAdminUser(userId);
   const orders = useUserOrders(userId);

@@ -13,9 +13,9 @@ import { FormTextField } from '@/components/form-text-field';
 import { codeOf, type ApiError } from '@/lib/api-error';
 import { formatDate } from '@/lib/format';
 import { useTill } from '@/lib/till';
-import { useAdminErrorMessage } from '../admin-errors';
 import { adjustCredits, adminKeys, loadUsers } from '../api/admin-api';
 import { payloadResolver, toInt } from '../hooks/schema-form';
+import { useErrorMessage } from '@/components/states';
 
 interface Fields {
   amount: string;
@@ -28,7 +28,7 @@ export function AdjustCredits({ fixed }: { fixed?: AdminUser }) {
   const { t } = useTranslation();
   const till = useTill();
   const client = useQueryClient();
-  const errorMessage = useAdminErrorMessage();
+  const errorMessage = useErrorMessage('admin');
   const [user, setUser] = useState<AdminUser | null>(null);
   const { control, handleSubmit, reset } = useForm<Fields>({
     resolver: payloadResolver<Fields, typeof adjustInput>(

@@ -12,6 +12,7 @@ import { useTranslation } from '@/lib/i18n-react';
 import type { User } from '@till/protocol';
 import { useErrorMessage } from '@/components/states';
 import { isApiError } from '@/lib/api-error';
+import { fieldOfParameter } from '@/lib/form';
 import { useTill } from '@/lib/till';
 import { isCancelled, webauthn } from '@/lib/webauthn';
 import { deleteAccount, usePasskeys } from '../api/passkeys-api';
@@ -22,6 +23,9 @@ import { useSecondFactor } from '../api/profile-api';
  * when the account has passkeys and the browser can use them, a passkey) before anything happens.
  * On success the session has ended; `onDeleted` takes the user to the goodbye page.
  */
+/** The parameters a refusal may name, and the field that shows each. */
+const CODE_FIELDS = { confirm: 'confirm', code: 'code', recoveryCode: 'code' } as const;
+
 export function DeleteAccount({ user, onDeleted }: { user: User; onDeleted: () => void }) {
   const { t } = useTranslation();
   const till = useTill();
@@ -45,12 +49,11 @@ export function DeleteAccount({ user, onDeleted }: { user: User; onDeleted: () =
       onDeleted();
     },
     onError: (error) => {
-      if (isApiError(error, 907) && error.body.parameter === 'confirm')
-        setProblems({ confirm: t('deletion.confirmMismatch') });
+      const field = fieldOfParameter(error, CODE_FIELDS);
+      if (field === 'confirm') setProblems({ confirm: t('deletion.confirmMismatch') });
       else if (isApiError(error, 902) && method === 'password')
         setProblems({ password: t('validation.wrong_password') });
-      else if (isApiError(error, 907) && (error.body.parameter === 'code' || error.body.parameter === 'recoveryCode'))
-        setProblems({ code: errorMessage(error) });
+      else if (field === 'code') setProblems({ code: errorMessage(error) });
     },
   });
   const matches = confirm.trim().toLowerCase() === user.email.toLowerCase();

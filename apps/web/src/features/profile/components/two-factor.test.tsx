@@ -99,6 +99,23 @@ describe('TwoFactor', () => {
     expect(await screen.findByText('Two-step sign-in is off.')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Set up' })).toBeInTheDocument());
   });
+
+  it('shows a wrong code on the code field when turning off, not above the form', async () => {
+    const till = signedIn((path) => {
+      if (path === 'api/auth/secondFactor/status') return on;
+      if (path === 'api/auth/totp/disable') return { code: 907, parameter: 'code', reason: 'invalid' };
+      return { code: 904, parameter: 'path' };
+    });
+    renderWithApp(<TwoFactor />, { till });
+    const u = userEvent.setup();
+    await u.type(await screen.findByLabelText(/^Six-digit code/), '654321');
+    await u.type(screen.getByLabelText(/^Current password/), 'a long, uncommon passphrase');
+    await u.click(screen.getByRole('button', { name: 'Turn off' }));
+    expect(await screen.findByText(/This code is not right/)).toBeInTheDocument();
+    expect(screen.getByLabelText(/^Six-digit code/)).toHaveAttribute('aria-invalid', 'true');
+    // On the field only: the form shows no second copy above it.
+    expect(screen.getAllByText(/This code is not right/)).toHaveLength(1);
+  });
 });
 
 function entry(over: Partial<SecurityLogEntry>): SecurityLogEntry {

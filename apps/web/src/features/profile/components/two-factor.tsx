@@ -13,7 +13,7 @@ import { FormFrame } from '@/components/form-frame';
 import { FormTextField } from '@/components/form-text-field';
 import { ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { SubmitButton } from '@/components/submit-button';
-import { isApiError, messageKeys } from '@/lib/api-error';
+import { isApiError } from '@/lib/api-error';
 import { formatDate } from '@/lib/format';
 import { formLevelError, schemaResolver, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
@@ -65,15 +65,11 @@ function EnableForm({ setup, onEnabled }: { setup: TotpSetupData; onEnabled: (co
     mutationFn: (v: z.output<typeof enableSchema>) => enableTotp(till, v.code, v.currentPassword),
     onSuccess: onEnabled,
     onError: (error) => {
-      if (isApiError(error, Code.InvalidInput) && error.body.parameter === 'code')
-        setError('code', { type: 'server', message: messageKeys(error)[0] ?? 'errors.907' });
-      else showFieldError(error, setError, ['currentPassword']);
+      if (!showFieldError(error, setError, ['code'], undefined, 'full'))
+        showFieldError(error, setError, ['currentPassword']);
     },
   });
-  const formError =
-    isApiError(mutation.error, Code.InvalidInput) && mutation.error.body.parameter === 'code'
-      ? null
-      : formLevelError(mutation.error, ['currentPassword']);
+  const formError = formLevelError(mutation.error, ['code', 'currentPassword']);
   return (
     <FormFrame
       label={t('security.enableTitle')}
@@ -143,6 +139,8 @@ function EnableForm({ setup, onEnabled }: { setup: TotpSetupData; onEnabled: (co
 }
 
 const disableSchema = z.object({ value: z.string(), currentPassword: z.string().min(1).max(1024) });
+/** The server names the code or the recovery code; both are typed into `value`. */
+const VALUE_FIELD = { code: 'value', recoveryCode: 'value' } as const;
 type DisableFields = z.infer<typeof disableSchema>;
 
 function DisableForm({ onDisabled }: { onDisabled: () => void }) {
@@ -162,16 +160,11 @@ function DisableForm({ onDisabled }: { onDisabled: () => void }) {
       }),
     onSuccess: onDisabled,
     onError: (error) => {
-      if (isApiError(error, Code.InvalidInput) && ['code', 'recoveryCode'].includes(error.body.parameter ?? ''))
-        setError('value', { type: 'server', message: messageKeys(error)[0] ?? 'errors.907' });
-      else showFieldError(error, setError, ['currentPassword']);
+      if (!showFieldError(error, setError, VALUE_FIELD, undefined, 'full'))
+        showFieldError(error, setError, ['currentPassword']);
     },
   });
-  const formError =
-    isApiError(mutation.error, Code.InvalidInput) &&
-    ['code', 'recoveryCode'].includes(mutation.error.body.parameter ?? '')
-      ? null
-      : formLevelError(mutation.error, ['currentPassword']);
+  const formError = formLevelError(mutation.error, { ...VALUE_FIELD, currentPassword: 'currentPassword' });
   return (
     <FormFrame
       label={t('security.disableTitle')}
