@@ -259,21 +259,23 @@ export class Catalog {
     return [...lines.values()];
   }
 
-  /**
-   * The type of the product an in-app store id names, the id given for `platform` first (one id may
-   * be given for several stores, or for another store by mistake); undefined when none names it.
-   */
+  /** The type of the product an in-app store id names, the id given for `platform` first (see {@link findByStoreId}). */
   async typeOfStoreId(storeId: string, platform: string): Promise<number | undefined> {
-    const rows = await this.deps.db.selectFrom('products').select(['type', 'store_ids']).execute();
-    const ids = rows.map((r) => ({ type: r.type, ids: readJson<StoreIds>(r.store_ids, {}) }));
-    const named = (r: (typeof ids)[number]) => (r.ids as Record<string, string | undefined>)[platform] === storeId;
-    return (ids.find(named) ?? ids.find((r) => Object.values(r.ids).includes(storeId)))?.type;
+    return (await this.findByStoreId(storeId, platform))?.type;
   }
 
-  /** The active product an in-app store id names (`till.credits100`), if any. */
-  async findByStoreId(storeId: string): Promise<ProductRow | undefined> {
+  /**
+   * The product an in-app store id names (`till.credits100`), if any. With `platform`, the product
+   * that gives this id for that store comes first (one id may be given for several stores, or for
+   * another store by mistake).
+   */
+  async findByStoreId(storeId: string, platform?: string): Promise<ProductRow | undefined> {
     const rows = await this.deps.db.selectFrom('products').selectAll().execute();
-    return rows.find((row) => Object.values(readJson<StoreIds>(row.store_ids, {})).includes(storeId));
+    const ids = rows.map((row) => ({ row, ids: readJson<Record<string, string | undefined>>(row.store_ids, {}) }));
+    const found =
+      (platform === undefined ? undefined : ids.find((r) => r.ids[platform] === storeId)) ??
+      ids.find((r) => Object.values(r.ids).includes(storeId));
+    return found?.row;
   }
 
   /**
