@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { Level, SocialPaths, type LinkedIdentity, type SocialProvider } from '@till/protocol';
-import { iso, type Executor } from '../../db/rows.js';
+import { isUniqueViolation, iso, type Executor } from '../../db/rows.js';
 import { inTransaction, runInTransaction } from '../../db/transaction.js';
 import { AbortTransaction, fail, Failure, type Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
@@ -241,9 +241,8 @@ export class SocialFlows {
       this.accounts.noticeNewDevice(row, client);
       return session;
     } catch (error) {
-      if (isIdentityTaken(error) || String((error as { message?: unknown }).message).includes('users.email'))
-        return 'taken';
-      if ((error as { code?: unknown; table?: unknown }).code === '23505') return 'taken';
+      // The provider account linked, or the address taken, by a sign-in racing this one.
+      if (isIdentityTaken(error) || isUniqueViolation(error, 'users', 'email')) return 'taken';
       throw error;
     }
   }
