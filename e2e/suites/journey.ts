@@ -163,9 +163,12 @@ export function journey(viewport: Viewport): void {
       const bar = page.getByRole('progressbar', { name: 'Upload progress' });
       await bar.waitFor();
       const seen = new Set<number>();
-      while ((await bar.count()) > 0) {
-        const now = Number(await bar.getAttribute('aria-valuenow').catch(() => null));
-        if (Number.isFinite(now)) seen.add(now);
+      // Read what is there now, without waiting: a locator's `getAttribute` would wait (up to a minute)
+      // for a bar that went between two looks.
+      for (;;) {
+        const values = await bar.evaluateAll((bars) => bars.map((b) => b.getAttribute('aria-valuenow')));
+        if (values.length === 0) break;
+        for (const value of values) if (value !== null && Number.isFinite(Number(value))) seen.add(Number(value));
         await page.waitForTimeout(100);
       }
       expect(
