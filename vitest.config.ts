@@ -1,7 +1,26 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const root = here('.');
+
+/**
+ * The test files under `dir` that replace modules (`vi.mock`, `vi.doMock`), relative to the root. Test
+ * files share their worker's modules (`isolate: false`, below), where a replaced module would reach the
+ * files that run after it in the same worker; these run in projects of their own, each file with fresh
+ * modules.
+ */
+function mockingFiles(dir: string): string[] {
+  return readdirSync(here(dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.test\.tsx?$/.test(f) && !f.includes('node_modules'))
+    .map((f) => join(here(dir), f))
+    .filter((f) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(f, 'utf8')))
+    .map((f) => relative(root, f));
+}
+const webMocking = mockingFiles('apps/web/src');
+const clientMocking = mockingFiles('packages/client/src');
 
 // Tests run against the sources of the workspace packages, not their build output.
 const alias = {
@@ -17,42 +36,69 @@ const alias = {
 // jsdom, may take seconds while both cores are busy.
 const patient = { testTimeout: 60_000, hookTimeout: 60_000 };
 
+// A test file's modules are loaded once per worker, not once per file: loading the server, or React and
+// MUI in jsdom, took most of the suite's time when every file loaded them afresh. Each test builds what
+// it tests (its own database, app, server, QueryClient), so module state does not carry a test's
+// outcome; what a file leaves in shared globals is reset after each test (apps/web/src/test/setup.ts).
+// See docs/decisions/016-test-files-share-modules.md.
+const shared = { isolate: false };
+
 export default defineConfig({
   resolve: { alias },
   test: {
     projects: [
-      { resolve: { alias }, test: { name: 'protocol', include: ['packages/protocol/src/**/*.test.ts'], ...patient } },
       {
         resolve: { alias },
-        test: {
-          name: 'server',
-          include: ['packages/server/src/**/*.test.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-        },
+        test: { name: 'protocol', include: ['packages/protocol/src/**/*.test.ts'], ...patient, ...shared },
+      },
+      {
+        resolve: { alias },
+        test: { name: 'server', include: ['packages/server/src/**/*.test.ts'], ...patient, ...shared },
       },
       {
         // The fakes checked against the providers' official libraries and the server's own readers.
         resolve: { alias },
-        test: { name: 'test-support', include: ['packages/test-support/src/**/*.test.ts'], ...patient },
+        test: { name: 'test-support', include: ['packages/test-support/src/**/*.test.ts'], ...patient, ...shared },
       },
-      { resolve: { alias }, test: { name: 'client', include: ['packages/client/src/**/*.test.ts'], ...patient } },
       {
         resolve: { alias },
-        test: { name: 'integration', include: ['tests/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
+        test: {
+          name: 'client',
+          include: ['packages/client/src/**/*.test.ts'],
+          exclude: clientMocking,
+          ...patient,
+          ...shared,
+        },
+      },
+      { resolve: { alias }, test: { name: 'client-mocking', include: clientMocking, ...patient } },
+      {
+        resolve: { alias },
+        test: { name: 'integration', include: ['tests/**/*.test.ts'], ...patient, ...shared },
       },
       {
         resolve: { alias: { ...alias, '@': here('./apps/web/src') } },
         test: {
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          exclude: webMocking,
+          environment: 'jsdom',
+          setupFiles: ['apps/web/src/test/setup.ts'],
+          ...patient,
+          ...shared,
+        },
+      },
+      {
+        resolve: { alias: { ...alias, '@': here('./apps/web/src') } },
+        test: {
+          name: 'web-mocking',
+          include: webMocking,
           environment: 'jsdom',
           setupFiles: ['apps/web/src/test/setup.ts'],
           ...patient,
         },
       },
       // The phone projects against the web app's dependencies (files only: no SDK, no Xcode).
-      { test: { name: 'mobile', include: ['apps/web/native-projects.test.ts'], ...patient } },
+      { test: { name: 'mobile', include: ['apps/web/native-projects.test.ts'], ...patient, ...shared } },
       {
         // The web app in Chromium against the real server: each file a long journey with its own
         // Chromium and server (scripts/test.mjs runs two at a time).
@@ -63,6 +109,7 @@ export default defineConfig({
           globalSetup: ['e2e/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,
+          ...shared,
         },
       },
     ],

@@ -1,16 +1,17 @@
-// Every test: lint and types side by side, then three Vitest runs side by side, each with its own number
-// of workers: the browser tests, the rest, and the server and SDK suites again on SQLite with group
-// commit off (each transaction committed on its own, `TEST_SQLITE_GROUP_COMMIT=off`); then the ten
-// slowest files and one closing line.
+// Every test: lint, types and three Vitest runs side by side, each run with its own number of workers: the
+// browser tests, the rest, and the server and SDK suites again on SQLite with group commit off (each
+// transaction committed on its own, `TEST_SQLITE_GROUP_COMMIT=off`); then the ten slowest files, what
+// failed and one closing line.
 //
 // Most of the suite waits (on databases, the SMTP server, Chromium), so it runs files in parallel even
-// on two cores; the browser tests run two files at a time, since each drives a Chromium and a server
-// of its own. The run with group commit off leaves PostgreSQL out (and the cluster suite, which needs
-// it): group commit is SQLite's alone, and the first run has covered PostgreSQL. It also leaves out
-// the files that never open a test database (`sameWithGroupCommitOff` below): they would run there
-// exactly as in the first run. Arguments go to a single Vitest run instead:
-// `npm test -- packages/server/src/files` (`TEST_SQLITE_GROUP_COMMIT=off npm test -- ...` for those
-// files with group commit off).
+// on two cores, and lint and the type check fill the waits instead of running before the tests; the
+// browser tests run two files at a time, since each drives a Chromium and a server of its own. The files
+// of a worker share their modules (vitest.config.ts, decision 016). The run with group commit off leaves
+// PostgreSQL out (and the cluster suite, which needs it): group commit is SQLite's alone, and the first
+// run has covered PostgreSQL. It also leaves out the files that never open a test database
+// (`sameWithGroupCommitOff` below): they would run there exactly as in the first run. Arguments go to a
+// single Vitest run instead: `npm test -- packages/server/src/files` (`TEST_SQLITE_GROUP_COMMIT=off npm
+// test -- ...` for those files with group commit off).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,14 +51,18 @@ const node = process.execPath;
 if (args.length) process.exit(await run('', node, [vitest, 'run', ...args]));
 
 const started = Date.now();
-const checks = await Promise.all([
+// The packages' build output first (the start of the type check): the cluster suite runs the server from
+// it, and two compilers writing it at once could hand that suite a half-written file. The type check
+// then finds it up to date and writes nothing.
+const tsc = join(root, 'node_modules/typescript/bin/tsc');
+if ((await run('types │', node, [tsc, '-b', 'packages/protocol', 'packages/client', 'packages/server'])) !== 0) {
+  console.error('The packages do not compile.');
+  process.exit(1);
+}
+const checks = Promise.all([
   run('lint  │', 'npm', ['run', '--silent', 'lint']),
   run('types │', 'npm', ['run', '--silent', 'typecheck']),
 ]);
-if (checks.some((code) => code !== 0)) {
-  console.error('Lint or type check failed.');
-  process.exit(1);
-}
 
 rmSync(join(out, 'vitest'), { recursive: true, force: true });
 mkdirSync(join(out, 'vitest'), { recursive: true });
@@ -183,6 +188,9 @@ if (failures.length) {
     for (const line of lines) console.log(`      ${line}`);
   }
 }
+const [lint, types] = await checks;
+if (lint !== 0) console.log('\nLint failed (its lines above, behind "lint  │").');
+if (types !== 0) console.log('\nThe type check failed (its lines above, behind "types │").');
 console.log(`\nIn ${Math.round((Date.now() - started) / 1000)} s, lint and types included.`);
 console.log(`Tests: ${passed} passed, ${failed} failed`);
-process.exit(codes.every((code) => code === 0) && failed === 0 ? 0 : 1);
+process.exit(codes.every((code) => code === 0) && failed === 0 && lint === 0 && types === 0 ? 0 : 1);

@@ -9,8 +9,14 @@ import { afterEach } from 'vitest';
 // longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
 
+// The files of a worker share one document (vitest.config.ts: `isolate: false`): each test starts from
+// an empty one, as a fresh file would.
 afterEach(() => {
   cleanup();
+  document.title = '';
+  document.body.replaceChildren();
+  document.documentElement.removeAttribute('lang');
+  document.documentElement.removeAttribute('dir');
   localStorage.clear();
   globalThis.indexedDB = new IDBFactory();
   // jsdom has no matchMedia; a test that sets the screen's size (`setScreen`) leaves none behind.
