@@ -170,6 +170,14 @@ async function during(): Promise<number> {
 
 const rounds = await inRounds(ROUNDS, { without, during });
 const { ratio, low, high } = roundRatios(rounds, 'during', 'without');
+rounds.forEach((round, i) => {
+  const [w, d] = [taken.without[i]!, taken.during[i]!];
+  console.log(
+    `round ${i + 1}: p99 without ${round.without.toFixed(1)} ms, during ${round.during.toFixed(1)} ms, ` +
+      `ratio ${(round.during / round.without).toFixed(2)}; longest wait ${w.max} / ${d.max} ms, ` +
+      `event loop's longest delay ${w.loopMax.toFixed(0)} / ${d.loopMax.toFixed(0)} ms (without / during)`,
+  );
+});
 const backupMs = backups.map((b) => b.ms).sort((a, b) => a - b);
 const longest = (list: Taken[], key: 'max' | 'loopMax') => Math.max(...list.map((t) => t[key]));
 
