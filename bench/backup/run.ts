@@ -152,6 +152,8 @@ async function without(): Promise<number> {
 }
 
 const backups: { ms: number; size: number }[] = [];
+/** The event loop's longest delay in each step of the backups (the step as the list last told it). */
+const loopByStep: Record<string, number> = {};
 /** The purchases over whole backups: one, and more one after another until SECONDS have passed. */
 async function during(): Promise<number> {
   const t0 = Date.now();
@@ -159,9 +161,25 @@ async function during(): Promise<number> {
     do {
       const b0 = Date.now();
       const r = await call('/api/admin/backups/start', { token: admin.token });
-      const backup = (r.data as { backup?: { size: number } } | undefined)?.backup;
-      if (!backup) throw new Error(`the backup failed: ${JSON.stringify(r)}`);
-      backups.push({ ms: Date.now() - b0, size: backup.size });
+      if (r.code !== 900) throw new Error(`the backup was refused: ${JSON.stringify(r)}`);
+      let step = 'snapshot';
+      let last = performance.now();
+      const sampler = setInterval(() => {
+        const at = performance.now();
+        loopByStep[step] = Math.max(loopByStep[step] ?? 0, at - last - 10);
+        last = at;
+      }, 10);
+      // The call answers at once; the list tells when the backup has ended.
+      type Run = { state: string; step: string; backup: { size: number } | null } | null;
+      let run: Run;
+      do {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        run = ((await call('/api/admin/backups/list', { token: admin.token })).data as { run: Run }).run;
+        step = run?.step ?? step;
+      } while (run?.state === 'running');
+      clearInterval(sampler);
+      if (run?.state !== 'done' || !run.backup) throw new Error(`the backup failed: ${JSON.stringify(run)}`);
+      backups.push({ ms: Date.now() - b0, size: run.backup.size });
     } while (Date.now() - t0 < SECONDS * 1000);
   });
   taken.during.push(t);
@@ -192,6 +210,11 @@ console.log(
 console.log(
   `longest stall: a purchase waited ${longest(taken.during, 'max')} ms during backups (${longest(taken.without, 'max')} ms without); ` +
     `event loop delayed ${longest(taken.during, 'loopMax').toFixed(0)} ms at most during backups (${longest(taken.without, 'loopMax').toFixed(0)} ms without)`,
+);
+console.log(
+  `event loop's longest delay by the backup's step: ${Object.entries(loopByStep)
+    .map(([step, ms]) => `${step} ${ms.toFixed(0)} ms`)
+    .join(', ')}`,
 );
 reportQuiet();
 // The checkpoint worker is unref'd and may still be copying a large WAL when the database closes:
