@@ -3,7 +3,7 @@
 // any purchase waited. The database is grown first to BENCH_BACKUP_MB (60 by default; 1024 for the
 // issue's 1 GB) by bulk inserts straight into SQLite before the server opens it (./grow.ts).
 import '../built.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,6 +154,8 @@ async function without(): Promise<number> {
 const backups: { ms: number; size: number }[] = [];
 /** The event loop's longest delay in each step of the backups (the step as the list last told it). */
 const loopByStep: Record<string, number> = {};
+/** The WAL's size as each copy of the database ended: what the purchases wrote while it read. */
+const walAfterSnapshot: number[] = [];
 /** The purchases over whole backups: one, and more one after another until SECONDS have passed. */
 async function during(): Promise<number> {
   const t0 = Date.now();
@@ -175,6 +177,7 @@ async function during(): Promise<number> {
       do {
         await new Promise((resolve) => setTimeout(resolve, 500));
         run = ((await call('/api/admin/backups/list', { token: admin.token })).data as { run: Run }).run;
+        if (step === 'snapshot' && run?.step !== 'snapshot') walAfterSnapshot.push(statSync(`${dbFile}-wal`).size);
         step = run?.step ?? step;
       } while (run?.state === 'running');
       clearInterval(sampler);
@@ -214,7 +217,7 @@ console.log(
 console.log(
   `event loop's longest delay by the backup's step: ${Object.entries(loopByStep)
     .map(([step, ms]) => `${step} ${ms.toFixed(0)} ms`)
-    .join(', ')}`,
+    .join(', ')}; the WAL as the database's copy ended: ${walAfterSnapshot.map(mb).join(', ')}`,
 );
 reportQuiet();
 // The checkpoint worker is unref'd and may still be copying a large WAL when the database closes:

@@ -67,7 +67,7 @@ const fs = require('node:fs');
 const { join } = require('node:path');
 const { pipeline } = require('node:stream/promises');
 const { Transform } = require('node:stream');
-const { createGzip } = require('node:zlib');
+const { gzipSync } = require('node:zlib');
 const Database = require(workerData.driver);
 const tar = require(workerData.tar);
 const { staging, archive, chunk, paths } = workerData;
@@ -143,10 +143,31 @@ async function pack({ uploads, missing, till, migration, takenAt }) {
       next(null, part);
     },
   });
+  // Compressed here, on this thread at its lower priority, not on the thread pool (where Node's gzip
+  // stream runs, level with the event loop): each megabyte of the tar stream becomes one gzip member.
+  // Members one after another are one gzip file (RFC 1952), which gunzip, tar and Node read whole.
+  let pending = [];
+  let size = 0;
+  const member = () => {
+    const part = gzipSync(Buffer.concat(pending, size));
+    pending = [];
+    size = 0;
+    return part;
+  };
+  const gzip = new Transform({
+    transform(part, _encoding, next) {
+      pending.push(part);
+      size += part.length;
+      next(null, size >= chunk ? member() : undefined);
+    },
+    flush(next) {
+      next(null, size > 0 ? member() : undefined);
+    },
+  });
   await pipeline(
     tar.c({ cwd: staging, portable: true }, entries),
     counted,
-    createGzip({ chunkSize: chunk }),
+    gzip,
     fs.createWriteStream(archive, { highWaterMark: chunk }),
   );
   if (done < total) advance(total - done);
