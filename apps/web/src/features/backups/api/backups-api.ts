@@ -1,11 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  BackupPaths,
-  type AdminBackupLinkData,
-  type AdminBackupsListData,
-  type AdminBackupStartData,
-} from '@till/protocol';
-import { serviceData } from '@/lib/calls';
+import type { AdminBackupsListData } from '@till/protocol';
+import { unwrap } from '@/lib/api-error';
 import { useTill } from '@/lib/till';
 
 export const backupKeys = { list: ['admin', 'backups'] as const };
@@ -21,7 +16,7 @@ export function useBackups() {
   const till = useTill();
   return useQuery({
     queryKey: backupKeys.list,
-    queryFn: () => serviceData<AdminBackupsListData>(till, BackupPaths.list),
+    queryFn: async () => unwrap(await till.api.backups.list()).data,
     refetchInterval: (query) => (query.state.data?.run?.state === 'running' ? RUNNING_REFRESH_MS : false),
   });
 }
@@ -31,7 +26,7 @@ export function useStartBackup() {
   const till = useTill();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async () => (await serviceData<AdminBackupStartData>(till, BackupPaths.start)).run,
+    mutationFn: async () => unwrap(await till.api.backups.start()).data.run,
     onSuccess: (run) => {
       client.setQueryData<AdminBackupsListData>(backupKeys.list, (list) => (list ? { ...list, run } : list));
       return client.invalidateQueries({ queryKey: backupKeys.list });
@@ -41,5 +36,5 @@ export function useStartBackup() {
 
 /** A short-lived link that downloads a backup (the server may ask for the password again first). */
 export async function backupLink(till: ReturnType<typeof useTill>, name: string): Promise<string> {
-  return (await serviceData<AdminBackupLinkData>(till, BackupPaths.link, { name })).url;
+  return unwrap(await till.api.backups.link(name)).data.url;
 }
