@@ -275,6 +275,11 @@ export interface BackupParts {
   now: () => number;
   /** Told as the backup goes from step to step, and of the bytes its thread has hashed and packed. */
   onProgress?: (progress: BackupProgress) => void;
+  /**
+   * Holds the server's writer off checkpointing itself while the database is copied, until its
+   * checkpoint thread has caught up (`BackgroundCheckpoints.holdWriter`); answers the release.
+   */
+  holdCheckpoints?: () => () => void;
 }
 
 export interface TakenBackup extends StoredBackup {
@@ -302,13 +307,16 @@ export async function takeBackup(parts: BackupParts): Promise<TakenBackup> {
   const staging = await mkdtemp(join(beside, STAGING));
   const archive = join(staging, 'archive.tar.gz');
   let thread: BackupThread | undefined;
+  let releaseCheckpoints: () => void = () => undefined;
   try {
     await mkdir(join(staging, dirname(ARCHIVE.database)), { recursive: true });
     tell({ step: 'snapshot', done: 0, total: 0 });
+    if (parts.holdCheckpoints) releaseCheckpoints = parts.holdCheckpoints();
     thread = new BackupThread({ file: parts.databaseFile, staging, archive }, (done, total) =>
       tell({ step: 'archive', done, total }),
     );
     const snapshot = await thread.next();
+    releaseCheckpoints();
     if (snapshot.type !== 'snapshot') throw new Error(`the backup's thread answered ${snapshot.type}`);
     tell({ step: 'uploads', done: 0, total: snapshot.keys.length });
     const uploads: { key: string; path: string }[] = [];
@@ -340,6 +348,7 @@ export async function takeBackup(parts: BackupParts): Promise<TakenBackup> {
     const removed = await prune(parts.store, parts.keep);
     return { name, size, takenAt, manifest: packed.manifest, removed };
   } finally {
+    releaseCheckpoints();
     await thread?.stop();
     await rm(staging, { recursive: true, force: true });
   }

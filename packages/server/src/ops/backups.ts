@@ -36,6 +36,8 @@ export interface BackupsDeps {
   now: () => number;
   /** This instance, as it holds leases. */
   holder: string;
+  /** The SQLite writer's checkpoint thread, held to itself while a backup copies the database. */
+  checkpoints?: { holdWriter(): () => void };
 }
 
 /** How often the schedule is looked at: a backup starts within this of its time. */
@@ -124,6 +126,7 @@ export class Backups implements TillModule {
           .execute()
           .catch((error: unknown) => this.deps.log.warn({ err: error }, 'the backup lease could not be renewed'));
       }, RENEW_MS).unref();
+      const checkpoints = this.deps.checkpoints;
       const taken = takeBackup({
         databaseFile: file,
         storage: this.deps.storage,
@@ -131,6 +134,7 @@ export class Backups implements TillModule {
         keep: this.deps.config.backup.keep,
         now: this.deps.now,
         onProgress: (p: BackupProgress) => Object.assign(view, p),
+        ...(checkpoints ? { holdCheckpoints: () => checkpoints.holdWriter() } : {}),
       }).then(
         (backup) => {
           Object.assign(view, { state: 'done', finishedAt: new Date(this.deps.now()).toISOString() });
