@@ -48,7 +48,8 @@ export interface Manifest {
 /**
  * The thread that takes a backup's heavy part, so that it never holds the server's event loop: it
  * copies the database, reads the copy, hashes every file, writes the manifest and packs and gzips the
- * archive (docs/decisions/014-backups-on-their-own-thread.md). Plain CommonJS so that it runs the same under the compiled server, tsx and the tests.
+ * archive (docs/decisions/017-backups-on-their-own-thread.md). Plain CommonJS so that it runs the same
+ * under the compiled server, tsx and the tests.
  *
  * The copy is `VACUUM INTO` on a read-only connection of its own: one read transaction, so one
  * consistent snapshot, while under WAL the server's writer goes on committing (a reader never holds a
