@@ -3,7 +3,7 @@
 // any purchase waited. The database is grown first to BENCH_BACKUP_MB (60 by default; 1024 for the
 // issue's 1 GB) by bulk inserts straight into SQLite before the server opens it (./grow.ts).
 import '../built.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -152,6 +152,10 @@ async function without(): Promise<number> {
 }
 
 const backups: { ms: number; size: number }[] = [];
+/** The event loop's longest delay in each step of the backups (the step as the list last told it). */
+const loopByStep: Record<string, number> = {};
+/** The WAL's size as each copy of the database ended: what the purchases wrote while it read. */
+const walAfterSnapshot: number[] = [];
 /** The purchases over whole backups: one, and more one after another until SECONDS have passed. */
 async function during(): Promise<number> {
   const t0 = Date.now();
@@ -159,9 +163,26 @@ async function during(): Promise<number> {
     do {
       const b0 = Date.now();
       const r = await call('/api/admin/backups/start', { token: admin.token });
-      const backup = (r.data as { backup?: { size: number } } | undefined)?.backup;
-      if (!backup) throw new Error(`the backup failed: ${JSON.stringify(r)}`);
-      backups.push({ ms: Date.now() - b0, size: backup.size });
+      if (r.code !== 900) throw new Error(`the backup was refused: ${JSON.stringify(r)}`);
+      let step = 'snapshot';
+      let last = performance.now();
+      const sampler = setInterval(() => {
+        const at = performance.now();
+        loopByStep[step] = Math.max(loopByStep[step] ?? 0, at - last - 10);
+        last = at;
+      }, 10);
+      // The call answers at once; the list tells when the backup has ended.
+      type Run = { state: string; step: string; backup: { size: number } | null } | null;
+      let run: Run;
+      do {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        run = ((await call('/api/admin/backups/list', { token: admin.token })).data as { run: Run }).run;
+        if (step === 'snapshot' && run?.step !== 'snapshot') walAfterSnapshot.push(statSync(`${dbFile}-wal`).size);
+        step = run?.step ?? step;
+      } while (run?.state === 'running');
+      clearInterval(sampler);
+      if (run?.state !== 'done' || !run.backup) throw new Error(`the backup failed: ${JSON.stringify(run)}`);
+      backups.push({ ms: Date.now() - b0, size: run.backup.size });
     } while (Date.now() - t0 < SECONDS * 1000);
   });
   taken.during.push(t);
@@ -170,6 +191,14 @@ async function during(): Promise<number> {
 
 const rounds = await inRounds(ROUNDS, { without, during });
 const { ratio, low, high } = roundRatios(rounds, 'during', 'without');
+rounds.forEach((round, i) => {
+  const [w, d] = [taken.without[i]!, taken.during[i]!];
+  console.log(
+    `round ${i + 1}: p99 without ${round.without.toFixed(1)} ms, during ${round.during.toFixed(1)} ms, ` +
+      `ratio ${(round.during / round.without).toFixed(2)}; longest wait ${w.max} / ${d.max} ms, ` +
+      `event loop's longest delay ${w.loopMax.toFixed(0)} / ${d.loopMax.toFixed(0)} ms (without / during)`,
+  );
+});
 const backupMs = backups.map((b) => b.ms).sort((a, b) => a - b);
 const longest = (list: Taken[], key: 'max' | 'loopMax') => Math.max(...list.map((t) => t[key]));
 
@@ -184,6 +213,11 @@ console.log(
 console.log(
   `longest stall: a purchase waited ${longest(taken.during, 'max')} ms during backups (${longest(taken.without, 'max')} ms without); ` +
     `event loop delayed ${longest(taken.during, 'loopMax').toFixed(0)} ms at most during backups (${longest(taken.without, 'loopMax').toFixed(0)} ms without)`,
+);
+console.log(
+  `event loop's longest delay by the backup's step: ${Object.entries(loopByStep)
+    .map(([step, ms]) => `${step} ${ms.toFixed(0)} ms`)
+    .join(', ')}; the WAL as the database's copy ended: ${walAfterSnapshot.map(mb).join(', ')}`,
 );
 reportQuiet();
 // The checkpoint worker is unref'd and may still be copying a large WAL when the database closes:

@@ -23,8 +23,9 @@ interface Listed {
 
 /**
  * The administration's Backups tab at one screen size: no backup at first, one taken from the tab
- * (the button says it is under way until the server has stored it), listed with its size and time,
- * and downloaded: the file is a gzipped tar whose manifest names the database in it.
+ * (the server answers at once; the tab shows it running, with its step and progress, until the server
+ * has stored it), listed with its size and time; a second refused while another server holds the
+ * backup lease; and the first downloaded: the file is a gzipped tar whose manifest names the database.
  */
 export function backupsTab(viewport: Viewport): void {
   describe(`the Backups tab at ${viewport.name} size`, () => {
@@ -74,24 +75,30 @@ export function backupsTab(viewport: Viewport): void {
       await page.getByText('The server takes none by itself').waitFor();
       await checkScreen(page, viewport, 'backups-empty');
 
-      // The server's answer is held until the tab has been seen waiting for it.
+      // The server answers the start at once with the backup running; the list's next answers (which
+      // would say it is stored: a small database takes a moment) are held until the tab has been seen
+      // showing it running, as the start's answer says.
       let release: () => void = () => undefined;
       const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route('**/api/admin/backups/start', async (route) => {
+      await page.route('**/api/admin/backups/list', async (route) => {
         const response = await route.fetch();
         await held;
         await route.fulfill({ response });
       });
+      const started = page.waitForResponse('**/api/admin/backups/start');
       await page.getByRole('button', { name: 'Take a backup now' }).click();
+      expect((await started).status()).toBe(202);
       const taking = page.getByRole('button', { name: 'Taking a backup…' });
       await taking.waitFor();
       expect(await taking.isDisabled()).toBe(true);
+      await page.getByText('A backup is being taken (started').waitFor();
+      await page.getByText('Copying the database…').waitFor();
+      await page.getByRole('progressbar', { name: 'Progress of the backup' }).waitFor();
       await checkScreen(page, viewport, 'backups-taking');
       release();
-
       const stored = page.getByRole('alert').filter({ hasText: /^Backup .+ is stored\.$/ });
       await stored.waitFor();
-      await page.unroute('**/api/admin/backups/start');
+      await page.unroute('**/api/admin/backups/list');
       const listed = (await env.app.call('/api/admin/backups/list', { token })) as unknown as { data: Listed };
       expect(listed.data.backups).toHaveLength(1);
       const backup = listed.data.backups[0]!;
@@ -102,6 +109,28 @@ export function backupsTab(viewport: Viewport): void {
       expect(await row.textContent()).toContain(formatBytes(backup.size, 'en-US'));
       expect(await page.getByRole('button', { name: 'Take a backup now' }).isEnabled()).toBe(true);
       await checkScreen(page, viewport, 'backups-listed');
+    });
+
+    it('refuses a backup while another server takes one, saying so', async () => {
+      // Another instance's backup, as its lease says.
+      const db = env.app.ctx.db.kysely;
+      const now = Date.now();
+      await db
+        .insertInto('job_leases')
+        .values({ name: 'backup.running', holder: 'another-instance', expires_at: now + 60_000, last_run_at: now })
+        .execute();
+      try {
+        await page.getByRole('button', { name: 'Take a backup now' }).click();
+        await page
+          .getByRole('alert')
+          .filter({ hasText: /^A backup is being taken already, by this server or another\./ })
+          .waitFor();
+        await checkScreen(page, viewport, 'backups-refused');
+      } finally {
+        await db.deleteFrom('job_leases').where('name', '=', 'backup.running').execute();
+      }
+      const listed = (await env.app.call('/api/admin/backups/list', { token })) as unknown as { data: Listed };
+      expect(listed.data.backups).toHaveLength(1);
     });
 
     it('downloads the backup: a gzipped tar whose manifest names the database', async () => {

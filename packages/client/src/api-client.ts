@@ -25,6 +25,7 @@ import { clientFailure, type Answer, type DataAnswer } from './answers.js';
 import { BodyError } from './errors/body-error.js';
 import type { CallQueue } from './call-queue.js';
 import { deleteAccount, PasskeysApi, type DeletionFields } from './passkeys-api.js';
+import { BackupsApi } from './backups-api.js';
 import { SocialApi } from './social-api.js';
 import type { OkBody } from './protocol-types.js';
 import { createServiceCall, type ServiceCall } from './service-call.js';
@@ -76,6 +77,8 @@ export class ApiClient {
   readonly passkeys: PasskeysApi;
   /** Sign-in with Google, Apple and OpenID Connect providers. */
   readonly social: SocialApi;
+  /** The administrators' backups: start one, follow it, list them, download one. */
+  readonly backups: BackupsApi;
   private readonly transport: Transport;
   private readonly apiHost: string | undefined;
 
@@ -92,6 +95,7 @@ export class ApiClient {
     this.serviceCall = createServiceCall(this.transport);
     this.passkeys = new PasskeysApi(this);
     this.social = new SocialApi(this);
+    this.backups = new BackupsApi(this);
     this.session.setRefresher(() => this.getUserInfo());
   }
 

@@ -64,6 +64,7 @@ describe('public API', () => {
         'StepUpHandler',
         'PasskeysApi',
         'SocialApi',
+        'BackupsApi',
         'DeletionFields',
         'StoreClient',
         'StoreClientOptions',

@@ -9,6 +9,7 @@ export type { ApiClientOptions } from './api-client.js';
 export type { StepUpHandler } from './transport.js';
 export { PasskeysApi } from './passkeys-api.js';
 export { SocialApi } from './social-api.js';
+export { BackupsApi } from './backups-api.js';
 export type { DeletionFields } from './passkeys-api.js';
 export { StoreClient } from './store-client.js';
 export type { StoreClientOptions } from './store-client.js';

@@ -169,6 +169,8 @@ export const ConflictReason = {
   NotYet: 'not_yet',
   /** What was asked cannot be done on this server's set-up (a backup of a PostgreSQL database). */
   Unavailable: 'unavailable',
+  /** What the call would start is under way already (a backup, taken by this server or another). */
+  InProgress: 'in_progress',
   /** The order started no subscription that renews by a route the server can stop (endSubscription). */
   NotRenewing: 'not_renewing',
   /** Removing this way of signing in would leave the account with none (no password, passkey or other provider). */

@@ -192,6 +192,7 @@ export async function buildApp(
     log,
     now,
     holder: liveness.id,
+    ...(db.checkpoints ? { checkpoints: db.checkpoints } : {}),
   });
   app.addHook('onClose', () => backupStorage.close());
   const modules: TillModule[] = [accounts, store, payments, flows, files, deletion, backups];

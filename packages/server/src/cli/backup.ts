@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { BackupRun } from '@till/protocol';
 import { loadConfig } from '../config.js';
 import { connect } from '../db/connect.js';
 import { openStorage } from '../modules/files/index.js';
@@ -60,12 +61,26 @@ if (db) {
         `session token to ask it (at ${server}, or --server URL), or use the Backups screen of the administration.`,
     );
   const token = readFileSync(tokenFile, 'utf8').trim();
-  const res = await fetch(`${server}/api/admin/backups/start`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  const body = (await res.json()) as { code: number; data?: { backup: { name: string; size: number } } };
-  if (body.code !== 900 || !body.data) stop(`the server refused the backup: ${JSON.stringify(body)}`);
-  console.error(`backup ${body.data.backup.name} taken by the server: ${body.data.backup.size} bytes`);
+  const call = async <D>(path: string): Promise<{ code: number; data?: D }> => {
+    const res = await fetch(`${server}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    return (await res.json()) as { code: number; data?: D };
+  };
+  const started = await call<{ run: BackupRun }>('/api/admin/backups/start');
+  if (started.code !== 900 || !started.data) stop(`the server refused the backup: ${JSON.stringify(started)}`);
+  console.error('the server is taking the backup…');
+  // The server answers at once and takes the backup while it serves; its list tells how it goes.
+  let run: BackupRun | null = started.data.run;
+  while (run?.state === 'running') {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const listed = await call<{ run: BackupRun | null }>('/api/admin/backups/list');
+    if (listed.code !== 900 || !listed.data)
+      stop(`the server did not say how the backup goes: ${JSON.stringify(listed)}`);
+    run = listed.data.run;
+  }
+  if (run?.state !== 'done' || !run.backup) stop(`the backup failed (in its ${run?.step} step): see the server's log`);
+  console.error(`backup ${run.backup.name} taken by the server: ${run.backup.size} bytes`);
 }

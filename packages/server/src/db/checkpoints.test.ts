@@ -128,6 +128,43 @@ describe('checkpoints off the server thread (SQLite)', () => {
     });
   });
 
+  it('holds the writer off copying, inside a commit, what a long read held back', async () => {
+    await withWriter({ everyMs: 60_000, writerLimit: 500 }, async (writer, checkpoints) => {
+      checkpoints.noteCommit();
+      expect(checkpoints.active).toBe(true);
+      // A long read, as a backup's VACUUM INTO: no checkpoint can copy what is written after it began.
+      const reader = new Driver(file, { readonly: true });
+      try {
+        reader.exec('BEGIN');
+        reader.prepare('select count(*) from notes').get();
+        const release = checkpoints.holdWriter();
+        await writePages(writer, checkpoints, 1500);
+        reader.exec('COMMIT');
+        release();
+        const databaseBytes = statSync(file).size;
+        // The first commit past the writer's limit once the read has ended: it copies nothing back.
+        writer.prepare('insert into notes (body) values (?)').run('n'.repeat(3000));
+        expect(statSync(file).size).toBe(databaseBytes);
+        expect(walBytes()).toBeGreaterThan(1500 * PAGE);
+        expect(checkpoints.writerHeld).toBe(true);
+      } finally {
+        reader.close();
+      }
+    });
+  });
+
+  it('gives the writer its own checkpoints back once the worker has copied the backlog', async () => {
+    await withWriter({ everyMs: 10, writerLimit: 500 }, async (writer, checkpoints) => {
+      checkpoints.noteCommit();
+      const release = checkpoints.holdWriter();
+      expect(writer.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      await writePages(writer, checkpoints, 800);
+      release();
+      await vi.waitFor(() => expect(checkpoints.writerHeld).toBe(false), { timeout: 20_000 });
+      expect(writer.pragma('wal_autocheckpoint', { simple: true })).toBe(500);
+    });
+  });
+
   it('is not started for a server that writes little, nor for a database in memory', async () => {
     const db = await connect(`sqlite:${file}`);
     const memory = await connect('sqlite::memory:');

@@ -36,8 +36,8 @@ let wait = workerData.everyMs;
 let lastLog = -1;
 let timer;
 const turn = () => {
-  const [{ log }] = db.pragma('wal_checkpoint(PASSIVE)');
-  parentPort.postMessage(null);
+  const [{ log, checkpointed }] = db.pragma('wal_checkpoint(PASSIVE)');
+  parentPort.postMessage({ log, checkpointed });
   wait = log === lastLog ? Math.min(wait * 2, workerData.everyMs * 10) : workerData.everyMs;
   lastLog = log;
   timer = setTimeout(turn, wait);
@@ -73,6 +73,10 @@ export class BackgroundCheckpoints {
   private writerThreshold = 0;
   /** Checkpoints the worker has run, for tests and measurements. */
   runs = 0;
+  /** Long reads going on (see {@link holdWriter}). */
+  private holds = 0;
+  /** The writer's own checkpoints are off until the worker has copied what long reads held back. */
+  private held = false;
 
   constructor(
     private readonly writer: CheckpointedConnection,
@@ -99,9 +103,11 @@ export class BackgroundCheckpoints {
     worker.unref();
     this.worker = worker;
     this.writerThreshold = Number(this.writer.pragma('wal_autocheckpoint', { simple: true }));
-    this.writer.pragma(`wal_autocheckpoint = ${this.options.writerLimit ?? 4000}`);
-    worker.on('message', () => {
+    this.writer.pragma(`wal_autocheckpoint = ${this.writerLimit}`);
+    worker.on('message', ({ log, checkpointed }: { log: number; checkpointed: number }) => {
       this.runs += 1;
+      // Once the backlog is under the writer's limit, its own checkpoints have little to copy again.
+      if (this.held && this.holds === 0 && log - checkpointed < this.writerLimit) this.releaseWriter();
     });
     worker.on('error', (error) => this.fallBack(worker, error));
     worker.on('exit', (code) => {
@@ -117,9 +123,48 @@ export class BackgroundCheckpoints {
     this.options.onFailure?.(error);
   }
 
+  private get writerLimit(): number {
+    return this.options.writerLimit ?? 4000;
+  }
+
+  /**
+   * For a long read (a backup's `VACUUM INTO`): until the returned function is called, and after it
+   * until the worker has copied the WAL's backlog, the writer does not checkpoint itself. While a read
+   * transaction pins the WAL no checkpoint can copy the frames written after it began, so the WAL grows
+   * with every commit (hundreds of megabytes over a minute of purchases); the first checkpoint past
+   * the writer's limit once the read ends would copy all of them inside a commit, on the event loop,
+   * for seconds. The worker copies them instead. Without the worker (a server that writes little)
+   * the writer keeps SQLite's own checkpoints.
+   */
+  holdWriter(): () => void {
+    if (!this.worker) return () => undefined;
+    this.holds += 1;
+    if (!this.held) {
+      this.held = true;
+      this.writer.pragma('wal_autocheckpoint = 0');
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds -= 1;
+    };
+  }
+
+  /** Whether the writer's own checkpoints are held off (see {@link holdWriter}). */
+  get writerHeld(): boolean {
+    return this.held;
+  }
+
+  private releaseWriter(): void {
+    this.held = false;
+    if (this.worker) this.writer.pragma(`wal_autocheckpoint = ${this.writerLimit}`);
+  }
+
   /** Gives checkpoints back to the writer, at the threshold it had. */
   private handBack(): void {
     this.worker = undefined;
+    this.held = false;
     this.writer.pragma(`wal_autocheckpoint = ${this.writerThreshold}`);
   }
 

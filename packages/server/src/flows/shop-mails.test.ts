@@ -343,6 +343,30 @@ describe.each(dialects)('shop mails on %s', (dialect) => {
     expect((await allSent(order.iden)).map((r) => r.kind)).toEqual(['receipt', 'subscription_end']);
   });
 
+  it('does not tell that a subscription ran out while another of its order lasts', async () => {
+    const b = await registerUser(t);
+    await giveCredits(t, b.userId, 300);
+    const { order } = await ok<{ order: { iden: string } }>(t, '/api/auth/payWithCredits', {
+      token: b.token,
+      products: JSON.stringify(['monthly']),
+    });
+    await next(b.email, RECEIPT);
+    const db = t.ctx.db.kysely;
+    const [time] = await db.selectFrom('entitlements').selectAll().where('order_id', '=', order.iden).execute();
+    const until = Number(time!.expires_at);
+    // A second period of the same order, ending ten days later.
+    await db
+      .insertInto('entitlements')
+      .values({ ...time!, id: `${time!.id}-later`, starts_at: until, expires_at: until + 10 * 86_400_000 })
+      .execute();
+    expect(await shopJob().run(until + 1)).toBe(0);
+    // Once that one is revoked, the order's time ended with the first.
+    await db.updateTable('entitlements').set({ revoked_at: until }).where('id', '=', `${time!.id}-later`).execute();
+    expect(await shopJob().run(until + 2)).toBe(1);
+    await next(b.email, ENDED);
+    expect((await allSent(order.iden)).map((r) => r.kind)).toEqual(['receipt', 'subscription_end']);
+  });
+
   it('writes to a German account in German, with the German product titles', async () => {
     const b = await registerUser(t, { name: 'Bea', lang: 'de' });
     const order = await sandboxOrder(b.token, { products: 'monthly;credits-100' });

@@ -1,18 +1,19 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as tar from 'tar';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '@till/test-support/app';
 import { dialects } from '@till/test-support/db';
+import { backupRun, takeBackup } from '@till/test-support/backups';
 import { startFilesApp, type FilesTestApp } from '@till/test-support/files';
 import { stockShop } from '@till/test-support/shop';
 import { anAdmin, ok } from '@till/test-support/store';
 import { registerUser } from '@till/test-support/users';
 import { migrations } from '../db/migrate.js';
 import { openBackupStore } from './backup-store.js';
-import { ARCHIVE, digestOf, type Manifest } from './backup.js';
-import { Backups } from './backups.js';
+import { ARCHIVE, digestOf, takeBackup as takeBackupHere, type BackupProgress, type Manifest } from './backup.js';
+import { BackupInProgress, Backups } from './backups.js';
 
 type Listed = { backups: { name: string; size: number; takenAt: string }[]; available: boolean; keep: number };
 
@@ -37,7 +38,7 @@ describe('backups of a SQLite server', () => {
 
   it('writes one archive: a manifest, the database and the uploads it names, with their sizes and checksums', async () => {
     const shop = await stockShop(t);
-    const { backup } = await ok<{ backup: { name: string; size: number } }>(t, '/api/admin/backups/start', admin);
+    const backup = await takeBackup(t, admin);
     expect(backup.name).toMatch(/^till-\d{8}T\d{9}Z\.tar\.gz$/);
     const dir = mkdtempSync(join(tmpdir(), 'till-archive-'));
     try {
@@ -73,14 +74,14 @@ describe('backups of a SQLite server', () => {
   it('removes the working folder a backup cut short left beside the database', async () => {
     const left = join(dirname(t.ctx.db.file!), '.till-backup-cut');
     mkdirSync(join(left, 'database'), { recursive: true });
-    await ok(t, '/api/admin/backups/start', admin);
+    await takeBackup(t, admin);
     expect(readdirSync(dirname(t.ctx.db.file!)).filter((n) => n.startsWith('.till-backup-'))).toEqual([]);
   });
 
   it('keeps the latest BACKUP_KEEP backups, and downloads one through a signed link', async () => {
     const first = (await ok<Listed>(t, '/api/admin/backups/list', admin)).backups.at(-1)?.name;
-    await ok(t, '/api/admin/backups/start', admin);
-    await ok(t, '/api/admin/backups/start', admin);
+    await takeBackup(t, admin);
+    await takeBackup(t, admin);
     const listed = await ok<Listed>(t, '/api/admin/backups/list', admin);
     expect(listed).toMatchObject({ available: true, keep: 2 });
     expect(listed.backups).toHaveLength(2);
@@ -99,6 +100,93 @@ describe('backups of a SQLite server', () => {
     const buyer = await registerUser(t);
     expect(await t.call('/api/admin/backups/list', { token: buyer.token })).toMatchObject({ code: 903 });
     expect(await t.call('/api/admin/backups/start', { token: buyer.token })).toMatchObject({ code: 903 });
+  });
+
+  it('answers at once with the backup running, then shows it stored; its thread tells how far it has come', async () => {
+    const run = await backupRun(t, admin);
+    const listed = await ok<Listed>(t, '/api/admin/backups/list', admin);
+    expect(run).toMatchObject({ state: 'done', step: 'store', backup: listed.backups[0] });
+    expect(run.finishedAt).not.toBeNull();
+
+    const steps: BackupProgress[] = [];
+    const dir = join(work, 'progress');
+    const taken = await takeBackupHere({
+      databaseFile: t.ctx.db.file!,
+      storage: t.storage,
+      store: await openBackupStore(`file:${dir}`),
+      keep: 1,
+      now: Date.now,
+      onProgress: (p) => steps.push({ ...p }),
+    });
+    expect([...new Set(steps.map((p) => p.step))]).toEqual(['snapshot', 'uploads', 'archive', 'store']);
+    const archived = steps.filter((p) => p.step === 'archive');
+    // Every file is read twice (hashed, then packed): the total is twice their sizes.
+    const files = taken.manifest.database.size + taken.manifest.uploads.reduce((n, u) => n + u.size, 0);
+    expect(archived.every((p) => p.total === 2 * files)).toBe(true);
+    expect(archived.map((p) => p.done)).toEqual([...archived.map((p) => p.done)].sort((a, b) => a - b));
+    expect(archived.at(-1)!.done).toBe(2 * files);
+    expect(steps.at(-1)).toEqual({ step: 'store', done: 0, total: taken.size });
+  });
+
+  it('refuses a second backup while one is being taken, asked at once of one server', async () => {
+    const answers = await Promise.all(
+      [1, 2].map(() => t.app.inject({ method: 'POST', url: '/api/admin/backups/start', payload: admin })),
+    );
+    const bodies = answers.map((a) => a.json<{ code: number; reason?: string }>());
+    expect(bodies.map((b) => b.code).sort()).toEqual([900, 912]);
+    expect(bodies.find((b) => b.code === 912)).toMatchObject({ reason: 'in_progress' });
+    expect(answers.find((a) => a.json<{ code: number }>().code === 900)!.statusCode).toBe(202);
+    await vi.waitFor(
+      async () =>
+        expect((await ok<{ run: { state: string } }>(t, '/api/admin/backups/list', admin)).run.state).toBe('done'),
+      { timeout: 120_000, interval: 50 },
+    );
+  });
+
+  /** An instance of the backups on the test app's database, as another server would run them. */
+  const anInstance = async (holder: string, url: string) =>
+    new Backups({
+      db: t.ctx.db.kysely,
+      databaseFile: t.ctx.db.file,
+      storage: t.storage,
+      store: await openBackupStore(url),
+      config: { ...t.ctx.config, backup: { url, schedule: undefined, keep: 10 } },
+      log: t.app.log,
+      now: Date.now,
+      holder,
+    });
+
+  it('refuses a second backup while another instance takes one (its lease), and takes it once that one ended', async () => {
+    const url = `file:${join(work, 'two')}`;
+    const [a, b] = [await anInstance('instance-a', url), await anInstance('instance-b', url)];
+    const started = await Promise.allSettled([a.start(), b.start()]);
+    const won = started.filter((s) => s.status === 'fulfilled');
+    const lost = started.filter((s) => s.status === 'rejected');
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect((lost[0] as PromiseRejectedResult).reason).toBeInstanceOf(BackupInProgress);
+    await (won[0] as PromiseFulfilledResult<Awaited<ReturnType<Backups['start']>>>).value.taken;
+    const loser = started[0]!.status === 'rejected' ? a : b;
+    await (
+      await loser.start()
+    ).taken;
+    expect(await a.list()).toHaveLength(2);
+  });
+
+  it('shows a backup that failed, with the step it failed in, and lets the next one start', async () => {
+    const notAFolder = join(work, 'not-a-folder');
+    writeFileSync(notAFolder, 'a file where the backups would go');
+    const failing = await anInstance('instance-failing', `file:${join(notAFolder, 'backups')}`);
+    const run = await failing.start();
+    expect(run.view.state).toBe('running');
+    await expect(run.taken).rejects.toThrow(/ENOTDIR/);
+    expect(failing.latestRun).toMatchObject({ state: 'failed', step: 'store', backup: null });
+    expect(readdirSync(dirname(t.ctx.db.file!)).filter((n) => n.startsWith('.till-backup-'))).toEqual([]);
+    const next = await anInstance('instance-next', `file:${join(work, 'next')}`);
+    await (
+      await next.start()
+    ).taken;
+    expect(next.latestRun).toMatchObject({ state: 'done' });
   });
 
   /** Two instances on the same database and backup folder, on a clock the test moves. */
@@ -180,6 +268,7 @@ describe.each(dialects.filter((d) => d === 'postgres'))('backups on %s', (dialec
     const admin = await anAdmin(t);
     expect(await ok<Listed>(t, '/api/admin/backups/list', admin)).toEqual({
       backups: [],
+      run: null,
       available: false,
       schedule: '0 3 * * *',
       keep: 7,

@@ -1,24 +1,22 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
 import { Worker } from 'node:worker_threads';
-import type SqliteDatabase from 'better-sqlite3';
-import * as tar from 'tar';
 import type { ObjectStorage } from '../modules/files/index.js';
 import { backupName, type BackupStore, type StoredBackup } from './backup-store.js';
 
 const requireHere = createRequire(import.meta.url);
-const SqliteDriver = requireHere('better-sqlite3') as typeof SqliteDatabase;
 
 /** The version of Till that takes a backup, written in its manifest. */
 export const tillVersion = (requireHere('../../package.json') as { version: string }).version;
 
-/** How much of a file a backup reads, hashes or compresses per turn of the event loop. */
+/** How much of a file a backup's thread reads, hashes or compresses at a time. */
 const CHUNK = 1024 * 1024;
+/** How far below the event loop a backup's thread runs (Linux nice). */
+const THREAD_NICE = 10;
 
 /** The name a backup's working folder starts with, beside the database. */
 const STAGING = '.till-backup-';
@@ -48,46 +46,213 @@ export interface Manifest {
 }
 
 /**
- * The worker that copies the database: its own read-only connection and `VACUUM INTO`, which writes
- * one consistent snapshot (a single read transaction) to a new file. On its own thread it never holds
- * the event loop, and under WAL the server's writer goes on committing while it reads; it opens the
- * file for reading only, so the server stays its only writer
- * (docs/decisions/001-group-commit-one-process-per-sqlite-file.md).
+ * The thread that takes a backup's heavy part, so that it never holds the server's event loop: it
+ * copies the database, reads the copy, hashes every file, writes the manifest and packs and gzips the
+ * archive (docs/decisions/017-backups-on-their-own-thread.md). Plain CommonJS so that it runs the same
+ * under the compiled server, tsx and the tests.
+ *
+ * The copy is `VACUUM INTO` on a read-only connection of its own: one read transaction, so one
+ * consistent snapshot, while under WAL the server's writer goes on committing (a reader never holds a
+ * writer); it opens the file for reading only, so the server stays its only writer
+ * (docs/decisions/001-group-commit-one-process-per-sqlite-file.md). On Linux the thread lowers its own
+ * priority, leaving the event loop first in line for the CPU.
+ *
+ * Messages: it answers `snapshot` (the keys the copy's rows name, its latest migration), is then sent
+ * the uploads copied beside it, answers `progress` (bytes hashed and archived of the total) as it goes,
+ * and `done` with the manifest; `failed` with a message at any step.
  */
-const SNAPSHOT_WORKER = `
+const BACKUP_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const fs = require('node:fs');
+const { join } = require('node:path');
+const { pipeline } = require('node:stream/promises');
+const { Transform } = require('node:stream');
+const { gzipSync } = require('node:zlib');
 const Database = require(workerData.driver);
-let db;
+const tar = require(workerData.tar);
+const { staging, archive, chunk, paths } = workerData;
+if (workerData.nice > 0) {
+  try { require('node:os').setPriority(0, workerData.nice); } catch {}
+}
+
+let total = 0;
+let done = 0;
+let told = 0;
+function advance(bytes) {
+  done += bytes;
+  if (done - told >= 4 * chunk || done === total) {
+    told = done;
+    parentPort.postMessage({ type: 'progress', done, total });
+  }
+}
+
+function snapshot() {
+  let db = new Database(workerData.file, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.prepare('VACUUM INTO ?').run(join(staging, paths.database));
+  } finally {
+    db.close();
+  }
+  db = new Database(join(staging, paths.database), { readonly: true, fileMustExist: true });
+  try {
+    const files = db.prepare('SELECT storage_key AS k FROM files').pluck().all();
+    const avatars = db.prepare("SELECT avatar_key AS k FROM users WHERE avatar_key LIKE 'avatars/%'").pluck().all();
+    // Migration ids start with their number, so the latest sorts last.
+    const migration = db.prepare('SELECT max(name) FROM kysely_migration').pluck().get();
+    return { keys: [...new Set([...files, ...avatars])].sort(), migration: migration || '' };
+  } finally {
+    db.close();
+  }
+}
+
+async function digest(path) {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const part of fs.createReadStream(join(staging, path), { highWaterMark: chunk })) {
+    hash.update(part);
+    size += part.length;
+    advance(part.length);
+  }
+  return { path, size, sha256: hash.digest('hex') };
+}
+
+async function pack({ uploads, missing, till, migration, takenAt }) {
+  total = 2 * [paths.database, ...uploads.map((u) => u.path)]
+    .reduce((sum, path) => sum + fs.statSync(join(staging, path)).size, 0);
+  parentPort.postMessage({ type: 'progress', done, total });
+  const manifest = {
+    format: 1,
+    till,
+    migration,
+    takenAt,
+    database: await digest(paths.database),
+    uploads: [],
+    missing,
+  };
+  for (const u of uploads) manifest.uploads.push({ key: u.key, ...(await digest(u.path)) });
+  fs.writeFileSync(join(staging, paths.manifest), JSON.stringify(manifest, null, 2) + '\\n');
+  const entries = [paths.manifest, paths.database, ...(uploads.length ? [paths.uploads] : [])];
+  let packed = 0;
+  const counted = new Transform({
+    transform(part, _encoding, next) {
+      // What tar packs is the files and its own headers and padding: count up to the files' bytes.
+      const step = Math.min(part.length, total / 2 - packed);
+      packed += step;
+      if (step > 0) advance(step);
+      next(null, part);
+    },
+  });
+  // Compressed here, on this thread at its lower priority, not on the thread pool (where Node's gzip
+  // stream runs, level with the event loop): each megabyte of the tar stream becomes one gzip member.
+  // Members one after another are one gzip file (RFC 1952), which gunzip, tar and Node read whole.
+  let pending = [];
+  let size = 0;
+  const member = () => {
+    const part = gzipSync(Buffer.concat(pending, size));
+    pending = [];
+    size = 0;
+    return part;
+  };
+  const gzip = new Transform({
+    transform(part, _encoding, next) {
+      pending.push(part);
+      size += part.length;
+      next(null, size >= chunk ? member() : undefined);
+    },
+    flush(next) {
+      next(null, size > 0 ? member() : undefined);
+    },
+  });
+  await pipeline(
+    tar.c({ cwd: staging, portable: true }, entries),
+    counted,
+    gzip,
+    fs.createWriteStream(archive, { highWaterMark: chunk }),
+  );
+  if (done < total) advance(total - done);
+  return manifest;
+}
+
+function failed(error) {
+  parentPort.postMessage({ type: 'failed', message: String((error && error.message) || error) });
+}
+
 try {
-  db = new Database(workerData.file, { readonly: true, fileMustExist: true });
-  db.pragma('busy_timeout = 5000');
-  db.prepare('VACUUM INTO ?').run(workerData.target);
-  parentPort.postMessage({ ok: true });
+  parentPort.postMessage({ type: 'snapshot', ...snapshot() });
+  parentPort.once('message', (parts) =>
+    pack(parts).then((manifest) => parentPort.postMessage({ type: 'done', manifest }), failed),
+  );
 } catch (error) {
-  parentPort.postMessage({ ok: false, message: String((error && error.message) || error) });
-} finally {
-  if (db) db.close();
+  failed(error);
 }
 `;
 
-/** Copies the SQLite database at `file` to `target` (a new file), off the event loop. */
-export function snapshotDatabase(file: string, target: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(SNAPSHOT_WORKER, {
+/** How far a backup has come: bytes of the database and uploads hashed and archived, of the total. */
+export interface BackupProgress {
+  step: 'snapshot' | 'uploads' | 'archive' | 'store';
+  /** Bytes done and to do in the `archive` step (each file is read twice: hashed, then packed). */
+  done: number;
+  total: number;
+}
+
+type WorkerMessage =
+  | { type: 'snapshot'; keys: string[]; migration: string }
+  | { type: 'progress'; done: number; total: number }
+  | { type: 'done'; manifest: Manifest }
+  | { type: 'failed'; message: string };
+
+/** A backup's thread (see BACKUP_WORKER), as the steps of the backup wait for it. */
+class BackupThread {
+  private readonly worker: Worker;
+  private waiting: { resolve: (m: WorkerMessage) => void; reject: (e: Error) => void } | undefined;
+  private ended: Error | undefined;
+
+  constructor(
+    data: { file: string; staging: string; archive: string },
+    private readonly onProgress: (done: number, total: number) => void,
+  ) {
+    this.worker = new Worker(BACKUP_WORKER, {
       eval: true,
-      workerData: { file, target, driver: requireHere.resolve('better-sqlite3') },
+      workerData: {
+        ...data,
+        chunk: CHUNK,
+        paths: ARCHIVE,
+        nice: THREAD_NICE,
+        driver: requireHere.resolve('better-sqlite3'),
+        tar: requireHere.resolve('tar'),
+      },
     });
-    let answered = false;
-    worker.on('message', (m: { ok: boolean; message?: string }) => {
-      answered = true;
-      if (m.ok) resolve();
-      else reject(new Error(`the database could not be copied: ${m.message}`));
+    this.worker.on('message', (m: WorkerMessage) => {
+      if (m.type === 'progress') return this.onProgress(m.done, m.total);
+      const waiting = this.waiting;
+      this.waiting = undefined;
+      if (m.type === 'failed') waiting?.reject(new Error(`the backup failed: ${m.message}`));
+      else waiting?.resolve(m);
     });
-    worker.on('error', reject);
-    worker.on('exit', (code) => {
-      if (!answered) reject(new Error(`the database copy stopped (code ${code})`));
-    });
-  });
+    const end = (error: Error) => {
+      this.ended ??= error;
+      this.waiting?.reject(this.ended);
+      this.waiting = undefined;
+    };
+    this.worker.on('error', end);
+    this.worker.on('exit', (code) => end(new Error(`the backup's thread stopped (code ${code})`)));
+  }
+
+  /** The thread's next answer other than progress. */
+  next(): Promise<WorkerMessage> {
+    if (this.ended) return Promise.reject(this.ended);
+    return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
+  }
+
+  send(message: unknown): void {
+    this.worker.postMessage(message);
+  }
+
+  async stop(): Promise<void> {
+    await this.worker.terminate();
+  }
 }
 
 /** Size and SHA-256 of a file. */
@@ -97,23 +262,6 @@ export async function digestOf(path: string): Promise<{ size: number; sha256: st
   // minutes on a server busy with requests. A 1 MB chunk hashes in about 2 ms.
   await pipeline(createReadStream(path, { highWaterMark: CHUNK }), hash);
   return { size: (await stat(path)).size, sha256: hash.digest('hex') };
-}
-
-/** The keys of the objects the database's rows name (files and avatars), and its latest migration. */
-function readSnapshot(file: string): { keys: string[]; migration: string } {
-  const db = new SqliteDriver(file, { readonly: true, fileMustExist: true });
-  try {
-    const files = db.prepare('SELECT storage_key AS k FROM files').pluck().all() as string[];
-    const avatars = db
-      .prepare("SELECT avatar_key AS k FROM users WHERE avatar_key LIKE 'avatars/%'")
-      .pluck()
-      .all() as string[];
-    // Migration ids start with their number, so the latest sorts last.
-    const migration = db.prepare('SELECT max(name) FROM kysely_migration').pluck().get() as string | null;
-    return { keys: [...new Set([...files, ...avatars])].sort(), migration: migration ?? '' };
-  } finally {
-    db.close();
-  }
 }
 
 export interface BackupParts {
@@ -126,6 +274,13 @@ export interface BackupParts {
   /** How many of the latest backups to keep. */
   keep: number;
   now: () => number;
+  /** Told as the backup goes from step to step, and of the bytes its thread has hashed and packed. */
+  onProgress?: (progress: BackupProgress) => void;
+  /**
+   * Holds the server's writer off checkpointing itself while the database is copied, until its
+   * checkpoint thread has caught up (`BackgroundCheckpoints.holdWriter`); answers the release.
+   */
+  holdCheckpoints?: () => () => void;
 }
 
 export interface TakenBackup extends StoredBackup {
@@ -138,10 +293,12 @@ export interface TakenBackup extends StoredBackup {
  * Takes a backup of a SQLite server while it serves: a snapshot of the database, then the uploads its
  * rows name (uploads are written once under new keys, never changed in place), a manifest with their
  * sizes and checksums, all in one gzipped tar archive that is stored under its name only once complete.
- * Then the oldest backups beyond `keep` are removed.
+ * Then the oldest backups beyond `keep` are removed. The copy, the hashing and the packing run on a
+ * thread of their own (BACKUP_WORKER); the event loop only streams the uploads in and the archive out.
  */
 export async function takeBackup(parts: BackupParts): Promise<TakenBackup> {
   const takenAt = parts.now();
+  const tell = parts.onProgress ?? (() => undefined);
   // The copy is staged beside the database, on its disk: a temporary folder may be in memory, and
   // would have to hold the whole database. What a backup cut short (a crash) left there goes first:
   // one process has the file, and it takes one backup at a time.
@@ -149,50 +306,51 @@ export async function takeBackup(parts: BackupParts): Promise<TakenBackup> {
   for (const name of await readdir(beside))
     if (name.startsWith(STAGING)) await rm(join(beside, name), { recursive: true, force: true });
   const staging = await mkdtemp(join(beside, STAGING));
+  const archive = join(staging, 'archive.tar.gz');
+  let thread: BackupThread | undefined;
+  let releaseCheckpoints: () => void = () => undefined;
   try {
-    const database = join(staging, ARCHIVE.database);
-    await mkdir(dirname(database), { recursive: true });
-    await snapshotDatabase(parts.databaseFile, database);
-    const { keys, migration } = readSnapshot(database);
-    const uploads: Manifest['uploads'] = [];
+    await mkdir(join(staging, dirname(ARCHIVE.database)), { recursive: true });
+    tell({ step: 'snapshot', done: 0, total: 0 });
+    if (parts.holdCheckpoints) releaseCheckpoints = parts.holdCheckpoints();
+    thread = new BackupThread({ file: parts.databaseFile, staging, archive }, (done, total) =>
+      tell({ step: 'archive', done, total }),
+    );
+    const snapshot = await thread.next();
+    releaseCheckpoints();
+    if (snapshot.type !== 'snapshot') throw new Error(`the backup's thread answered ${snapshot.type}`);
+    tell({ step: 'uploads', done: 0, total: snapshot.keys.length });
+    const uploads: { key: string; path: string }[] = [];
     const missing: string[] = [];
-    for (const key of keys) {
+    for (const key of snapshot.keys) {
       const body = await parts.storage.get(key);
-      if (!body) {
-        missing.push(key);
-        continue;
+      if (!body) missing.push(key);
+      else {
+        const path = `${ARCHIVE.uploads}/${key}`;
+        await mkdir(dirname(join(staging, path)), { recursive: true });
+        await pipeline(body, createWriteStream(join(staging, path)));
+        uploads.push({ key, path });
       }
-      const path = `${ARCHIVE.uploads}/${key}`;
-      await mkdir(dirname(join(staging, path)), { recursive: true });
-      await pipeline(body, createWriteStream(join(staging, path)));
-      uploads.push({ key, path, ...(await digestOf(join(staging, path))) });
+      tell({ step: 'uploads', done: uploads.length + missing.length, total: snapshot.keys.length });
     }
-    const manifest: Manifest = {
-      format: 1,
-      till: tillVersion,
-      migration,
-      takenAt: new Date(takenAt).toISOString(),
-      database: { path: ARCHIVE.database, ...(await digestOf(database)) },
+    thread.send({
       uploads,
       missing,
-    };
-    await writeFile(join(staging, ARCHIVE.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
-    const archive = join(staging, 'archive.tar.gz');
-    const entries: string[] = [ARCHIVE.manifest, ARCHIVE.database, ...(uploads.length ? [ARCHIVE.uploads] : [])];
-    // tar's own gzip (minizlib) compresses on the event loop, a read of up to 16 MB at a time: on a
-    // large database that held every request for seconds. Node's gzip stream runs on the thread pool.
-    // (The gzip stream hands back each chunk of its output on the event loop: 1 MB ones, not 16 KB ones.)
-    await pipeline(
-      tar.c({ cwd: staging, portable: true }, entries),
-      createGzip({ chunkSize: CHUNK }),
-      createWriteStream(archive, { highWaterMark: CHUNK }),
-    );
+      till: tillVersion,
+      migration: snapshot.migration,
+      takenAt: new Date(takenAt).toISOString(),
+    });
+    const packed = await thread.next();
+    if (packed.type !== 'done') throw new Error(`the backup's thread answered ${packed.type}`);
+    const size = (await stat(archive)).size;
+    tell({ step: 'store', done: 0, total: size });
     const name = backupName(takenAt);
     await parts.store.save(name, archive);
-    const size = (await stat(archive)).size;
     const removed = await prune(parts.store, parts.keep);
-    return { name, size, takenAt, manifest, removed };
+    return { name, size, takenAt, manifest: packed.manifest, removed };
   } finally {
+    releaseCheckpoints();
+    await thread?.stop();
     await rm(staging, { recursive: true, force: true });
   }
 }

@@ -11,6 +11,7 @@ import { loadConfig } from '../config.js';
 import { migrations } from '../db/migrate.js';
 import { openStorage } from '../modules/files/index.js';
 import { runCli } from '@till/test-support/cli';
+import { takeBackup } from '@till/test-support/backups';
 import { startFilesApp, uploadOne, type FilesTestApp } from '@till/test-support/files';
 import { buyCreditPack, stockShop } from '@till/test-support/shop';
 import { anAdmin, ok } from '@till/test-support/store';
@@ -102,7 +103,7 @@ describe('restoring a backup of a SQLite server', () => {
       }
     });
     while (done < 4) await new Promise((r) => setTimeout(r, 10));
-    const started = await ok<{ backup: { name: string; size: number } }>(t, '/api/admin/backups/start', admin);
+    const started = { backup: await takeBackup(t, admin) };
     stop = true;
     await Promise.all(load);
     expect(done).toBeGreaterThan(4);
@@ -243,7 +244,9 @@ describe('restoring a backup of a SQLite server', () => {
     writeFileSync(tokenFile, admin.token);
     const asked = await runCli('backup', ['--server', t.url, '--token-file', tokenFile], env);
     expect(asked.code, asked.output).toBe(0);
-    expect(asked.output).toMatch(/^backup till-\S+ taken by the server: \d+ bytes\n$/);
+    expect(asked.output).toMatch(
+      /^the server is taking the backup…\nbackup till-\S+ taken by the server: \d+ bytes\n$/,
+    );
     expect((await ok<Listed>(t, '/api/admin/backups/list', admin)).backups.length).toBe(before + 1);
 
     const dataDir = join(work, 'stopped');

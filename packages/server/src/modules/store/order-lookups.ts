@@ -63,18 +63,33 @@ export async function runOutSubscriptions(
     untold: (orderId: Expression<string>) => Expression<SqlBool>;
   },
 ): Promise<{ id: string; user_id: string }[]> {
+  // From the entitlements that expired in the window (entitlements_expiry_idx), not from every paid
+  // order: an order ran out when one of its live subscriptions ended in the window and none lasts
+  // beyond now, which is its latest expiry falling in the window.
   return x
-    .selectFrom('orders as o')
-    .innerJoin('entitlements as e', 'e.order_id', 'o.id')
+    .selectFrom('entitlements as e')
+    .innerJoin('orders as o', 'o.id', 'e.order_id')
     .select(['o.id', 'o.user_id'])
-    .where('o.status', '=', 'paid')
-    .where('o.provider', 'in', [...query.routes])
+    .distinct()
     .where('e.kind', '=', 'subscription')
     .where('e.revoked_at', 'is', null)
+    .where('e.expires_at', '>', query.since)
+    .where('e.expires_at', '<=', query.now)
+    .where('o.status', '=', 'paid')
+    .where('o.provider', 'in', [...query.routes])
     .where(query.untold(sql.ref<string>('o.id')))
-    .groupBy(['o.id', 'o.user_id'])
-    .having((eb) => eb.fn.max('e.expires_at'), '<=', query.now)
-    .having((eb) => eb.fn.max('e.expires_at'), '>', query.since)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('entitlements as later')
+            .select('later.id')
+            .whereRef('later.order_id', '=', 'o.id')
+            .where('later.kind', '=', 'subscription')
+            .where('later.revoked_at', 'is', null)
+            .where('later.expires_at', '>', query.now),
+        ),
+      ),
+    )
     .limit(query.limit)
     .execute();
 }
