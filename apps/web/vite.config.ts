@@ -76,6 +76,18 @@ export default defineConfig({
     // The page names its one small entry and nothing else: what the entry imports it fetches itself,
     // after the drawn page is painted (a preload hint in the page would compete with that paint).
     modulePreload: { resolveDependencies: startChunks.resolveDependencies },
+    rolldownOptions: {
+      output: {
+        // Libraries every page runs at start whole, each in one chunk: left to itself the bundler cuts
+        // them into several small chunks along the start's stages (a request each, and worse compression).
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
+            { name: 'query', test: /[\\/]node_modules[\\/]@tanstack[\\/]/, priority: 1 },
+          ],
+        },
+      },
+    },
     sourcemap: false,
     chunkSizeWarningLimit: 400,
   },
