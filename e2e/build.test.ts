@@ -12,11 +12,20 @@ const read = (path: string) => readFileSync(join(webDist, path), 'utf8');
 describe('the production build', () => {
   const html = read('index.html');
   // The page names one script, the small entry; once the drawn page is painted, it fetches what
-  // runs at start (the app and the first page, with what they import), which Vite lists in it.
+  // runs at start (its stages, the app and the first page, with what they import), which the build
+  // lists in it (`startChunkList`, vite-plugins.ts).
   const entries = [...html.matchAll(/<script type="module"[^>]*src="\/([^"]+)"/g)].map((m) => m[1]!);
   /** The chunks a script lists for Vite's preload helper (what its dynamic imports fetch). */
   const listed = (path: string) => JSON.parse(/m\.f=(\[[^\]]*\])/.exec(read(path))?.[1] ?? '[]') as string[];
-  const atStart = [...entries, ...entries.flatMap(listed)];
+  /** The chunks the entry preloads itself before its stages run. */
+  const preloaded = (path: string) =>
+    JSON.parse(/\/\*till-start-chunks\*\/(\[[^\]]*\])/.exec(read(path))?.[1] ?? '[]') as string[];
+  /** The chunks a script imports statically. */
+  const imports = (path: string) =>
+    [...read(path).matchAll(/(?:^|[;}])\s*(?:import|export)\s*(?:[^'"`;]*?from\s*)?["'`]\.\/([^"'`]+)["'`]/g)].map(
+      (m) => `assets/${m[1]!}`,
+    );
+  const atStart = [...entries, ...entries.flatMap(preloaded)];
 
   it('marks the scripts every page runs at start for eager compilation, and only those', () => {
     expect(atStart.length).toBeGreaterThan(5);
@@ -26,6 +35,17 @@ describe('the production build', () => {
     const lazy = [...new Set(atStart.flatMap(listed))].filter((p) => !atStart.includes(p));
     expect(lazy.length).toBeGreaterThan(5);
     for (const path of lazy) expect(read(path).startsWith(HINT), path).toBe(false);
+  });
+
+  it('has the entry preload every chunk its stages run, so that no stage waits for the network', () => {
+    const list = preloaded(entries[0]!);
+    expect(list.length).toBeGreaterThan(5);
+    for (const path of list) for (const dep of imports(path)) expect(list, `${path} imports ${dep}`).toContain(dep);
+    // The entry's own imports (the stages and the app) are in it, and Vite's helper preloads nothing for them.
+    const stages = [...read(entries[0]!).matchAll(/import\(["'`]\.\/([^"'`]+)["'`]\)/g)].map((m) => `assets/${m[1]!}`);
+    expect(stages.length).toBeGreaterThanOrEqual(3);
+    for (const stage of stages) expect(list).toContain(stage);
+    expect(listed(entries[0]!)).toEqual([]);
   });
 
   it('names only the small entry in the page, fetched at low priority: the page paints before the app is fetched', () => {

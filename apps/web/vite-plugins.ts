@@ -130,6 +130,60 @@ function startChunks(bundle: Bundle, atStart: string[]): Set<string> {
   return withStaticImports(bundle, starts);
 }
 
+/** The global name the entry (src/main.tsx) reads the chunks it preloads from; the build writes them there. */
+export const START_CHUNKS_MARK = '__TILL_START_CHUNKS__';
+
+/**
+ * Writes into the entry, where its source names `START_CHUNKS_MARK`, the chunks that run at start
+ * (those of the modules `atStart`, in that order, each after what it imports) as an array of paths
+ * behind the comment `till-start-chunks`, and has the entry's own dynamic imports preload nothing
+ * (`resolveDependencies`, for `build.modulePreload`). The entry imports the app in stages, one
+ * after another, each evaluated in a task of its own, and preloads the list itself, a few at a
+ * time: with Vite's lists each stage's chunks would be requested only once the stage before had
+ * run, and Vite's preload helper asks for all of an import's chunks in one task (setting up a
+ * request takes about a millisecond of a slow phone's main thread).
+ */
+export function startChunkList(atStart: string[]): {
+  plugin: Plugin;
+  resolveDependencies: (file: string, deps: string[], context: { hostId: string; hostType: 'html' | 'js' }) => string[];
+} {
+  const mark = new RegExp(`\\b${START_CHUNKS_MARK}\\b`);
+  let bundle: Bundle | undefined;
+  return {
+    resolveDependencies(_file, deps, { hostId, hostType }) {
+      const host = bundle?.[hostId];
+      return hostType === 'html' || (host?.type === 'chunk' && host.isEntry) ? [] : deps;
+    },
+    plugin: {
+      name: 'till-start-chunk-list',
+      apply: 'build',
+      generateBundle: {
+        // `pre`: before Vite's import analysis, which asks `resolveDependencies`; the list is
+        // written then too, once every chunk has its name.
+        order: 'pre',
+        handler(_options, output) {
+          bundle = output;
+          const chunks = Object.values(output).flatMap((o) => (o.type === 'chunk' ? [o] : []));
+          const ordered: string[] = [];
+          const visit = (fileName: string) => {
+            const chunk = output[fileName];
+            if (ordered.includes(fileName) || chunk?.type !== 'chunk' || chunk.isEntry) return;
+            chunk.imports.forEach(visit);
+            ordered.push(fileName);
+          };
+          for (const module of atStart) {
+            const chunk = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(module));
+            if (!chunk) throw new Error(`startChunkList: no chunk for ${module}`);
+            visit(chunk.fileName);
+          }
+          for (const entry of chunks.filter((c) => c.isEntry && mark.test(c.code)))
+            entry.code = entry.code.replace(mark, () => `/*till-start-chunks*/${JSON.stringify(ordered)}`);
+        },
+      },
+    },
+  };
+}
+
 /**
  * Fetches the entry script at low priority (`fetchpriority="low"`, and on any module preload the
  * page names): the page paints before it runs (the shell draws the bar, and the server the

@@ -11,11 +11,13 @@ import {
   muiThemeWithoutVars,
   precompress,
   reactRouterProduction,
+  startChunkList,
 } from './vite-plugins.ts';
 
-// What runs at start, after the small entry (src/main.tsx): the app, and the page a visitor sees
-// first. Their chunks compile as they stream in.
-const AT_START = ['src/start.tsx', 'src/app/routes/catalog.tsx'];
+// What runs at start, after the small entry (src/main.tsx): its stages, the app, and the page a
+// visitor sees first. Their chunks compile as they stream in, and the entry preloads them all at once.
+const AT_START = ['src/boot/react.ts', 'src/boot/ui.ts', 'src/start.tsx', 'src/app/routes/catalog.tsx'];
+const startChunks = startChunkList(AT_START);
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -35,6 +37,7 @@ export default defineConfig({
     muiThemeWithoutVars(),
     reactRouterProduction(),
     eagerCompileHint(AT_START),
+    startChunks.plugin,
     lowPriorityScripts(),
     precompress(),
     VitePWA({
@@ -72,7 +75,19 @@ export default defineConfig({
     target: 'es2022',
     // The page names its one small entry and nothing else: what the entry imports it fetches itself,
     // after the drawn page is painted (a preload hint in the page would compete with that paint).
-    modulePreload: { resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? [] : deps) },
+    modulePreload: { resolveDependencies: startChunks.resolveDependencies },
+    rolldownOptions: {
+      output: {
+        // Libraries every page runs at start whole, each in one chunk: left to itself the bundler cuts
+        // them into several small chunks along the start's stages (a request each, and worse compression).
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
+            { name: 'query', test: /[\\/]node_modules[\\/]@tanstack[\\/]/, priority: 1 },
+          ],
+        },
+      },
+    },
     sourcemap: false,
     chunkSizeWarningLimit: 400,
   },

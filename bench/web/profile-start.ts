@@ -82,6 +82,47 @@ try {
       modules.set(url, (modules.get(url) ?? 0) + inclusive(n.id));
     }
   const top = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k);
+  // The profile's own tasks: runs of samples between idle ones. Each one over 50 ms, with the
+  // functions that took most of it (self time) and the stack's outermost script frame.
+  const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const label = (id: number) => {
+    const n = byNode.get(id)!;
+    return `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.replace(base, '')}:${n.callFrame.lineNumber}:${n.callFrame.columnNumber}`;
+  };
+  const outermost = (id: number) => {
+    let at = id;
+    let found = id;
+    while (parent.has(at)) {
+      at = parent.get(at)!;
+      if (byNode.get(at)!.callFrame.url) found = at;
+    }
+    return label(found);
+  };
+  let task: { at: number; us: number; fns: Map<string, number>; roots: Map<string, number> } | undefined;
+  let clock = 0;
+  const tasks: NonNullable<typeof task>[] = [];
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    clock += dt;
+    if (idle.has(id)) {
+      if (task) tasks.push(task);
+      task = undefined;
+      return;
+    }
+    task ??= { at: clock, us: 0, fns: new Map(), roots: new Map() };
+    task.us += dt;
+    task.fns.set(label(id), (task.fns.get(label(id)) ?? 0) + dt);
+    const root = outermost(id);
+    task.roots.set(root, (task.roots.get(root) ?? 0) + dt);
+  });
+  console.log('tasks over 50 ms (profile time, ms):');
+  for (const t of tasks.filter((t) => t.us > 50_000)) {
+    console.log(`  at ${(t.at / 1000).toFixed(0)}: ${(t.us / 1000).toFixed(0)} ms`);
+    for (const [k, v] of top(t.roots, 4)) console.log(`      from ${(v / 1000).toFixed(1).padStart(6)}  ${k}`);
+    for (const [k, v] of top(t.fns, 8)) console.log(`      self ${(v / 1000).toFixed(1).padStart(6)}  ${k}`);
+  }
   console.log('self time by script (ms):');
   for (const [k, v] of top(byUrl, 15)) console.log(`  ${(v / 1000).toFixed(1).padStart(8)}  ${k}`);
   console.log('module evaluation, inclusive (ms):');

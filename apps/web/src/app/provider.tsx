@@ -1,4 +1,3 @@
-import CssBaseline from '@mui/material/CssBaseline';
 import { THEME_ID } from '@mui/material/styles';
 import { ThemeProvider } from '@mui/system';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
@@ -27,9 +26,9 @@ export function AppProvider({
   return (
     // MUI's own ThemeProvider also carries the CSS-variables provider and its colour-scheme
     // script for themes that use them; this theme does not, and the system provider is what
-    // MUI itself renders for such a theme.
+    // MUI itself renders for such a theme. CssBaseline's global styles are in index.html, as
+    // static CSS (the theme's colours and body text, which `theme-baseline.test.ts` holds there).
     <ThemeProvider themeId={THEME_ID} theme={theme}>
-      <CssBaseline />
       <TranslatorProvider translator={i18n}>
         <TillProvider till={till}>
           <QueryClientProvider client={queryClient}>
