@@ -58,10 +58,3 @@ export const adminBackupLinkRequest = z.object({ token, name: z.string().min(1).
 /** A link that downloads the archive without a session, for a few minutes. */
 export const adminBackupLinkData = z.object({ url: z.string() });
 export type AdminBackupLinkData = z.infer<typeof adminBackupLinkData>;
-
-/** The backup calls' paths, as the web app's generic service calls name them. */
-export const BackupPaths = {
-  list: 'api/admin/backups/list',
-  start: 'api/admin/backups/start',
-  link: 'api/admin/backups/link',
-} as const;

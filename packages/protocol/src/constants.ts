@@ -224,3 +224,13 @@ export const SocialPaths = {
   list: 'api/auth/social/list',
   unlink: 'api/auth/social/unlink',
 } as const;
+
+/**
+ * The administrators' backup calls' paths. Kept with the other constants so that importing a path
+ * never loads the schemas (and zod) into the web app's first screen.
+ */
+export const BackupPaths = {
+  list: 'api/admin/backups/list',
+  start: 'api/admin/backups/start',
+  link: 'api/admin/backups/link',
+} as const;

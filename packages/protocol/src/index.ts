@@ -24,6 +24,7 @@ export {
   SecurityPaths,
   PasskeyPaths,
   SocialPaths,
+  BackupPaths,
 } from './constants.js';
 export type { LevelValue, ProductTypeValue, OrderStatusValue, Provider, AppWebPayments } from './constants.js';
 export * from './objects.js';
