@@ -177,22 +177,50 @@ export class SocialFlows {
     client: ClientInfo,
     deviceToken: string | undefined,
   ): Promise<Outcome<IssuedSession>> {
-    const linked = await this.repo.findIdentity(identity.provider, identity.subject);
-    if (linked) {
-      const row = await this.accounts.repo.findUserById(linked.user_id);
-      if (!row || row.deleted_at != null) return fail.wrongCredentials();
-      await this.repo.touchIdentity(linked.id, this.now);
-      return this.accounts.signInVouched(row, client, identity.provider, deviceToken);
-    }
+    const signedIn = await this.signInLinked(identity, client, deviceToken);
+    if (signedIn) return signedIn;
     if (!identity.email || !identity.emailVerified) return fail.invalidInput('email', 'unverified');
-    const existing = await this.accounts.repo.findUserByEmail(identity.email);
-    if (existing) return this.linkRequired(existing, identity);
-    const made = await this.createAccount(identity, lang, client);
-    if (made === 'taken') {
-      const raced = await this.accounts.repo.findUserByEmail(identity.email);
-      return raced ? this.linkRequired(raced, identity) : fail.wrongCredentials();
+    if (!(await this.accounts.repo.findUserByEmail(identity.email))) {
+      const made = await this.createAccount(identity, lang, client);
+      if (made !== 'taken') return made;
     }
-    return made;
+    // The address has an account. A sign-in racing this one may have made it, since the look-up
+    // above, with this same provider account linked (its user and link commit together): then it
+    // signs in to that account. Read on the writer's side, which sees every commit the database
+    // refused this one's address for. Another provider account is asked for the owner's proof.
+    const { linked, row, owner } = await inTransaction(this.accounts.db, async (trx) => {
+      const found = await this.repo.findIdentity(identity.provider, identity.subject, trx);
+      return {
+        linked: found,
+        row: found && (await this.accounts.repo.findUserById(found.user_id, trx)),
+        owner: await this.accounts.repo.findUserByEmail(identity.email ?? '', trx),
+      };
+    });
+    if (linked) return this.signInAs(linked, row, identity, client, deviceToken);
+    return owner ? this.linkRequired(owner, identity) : fail.wrongCredentials();
+  }
+
+  /** The account linked to the identity signs in; `undefined` when none is linked. */
+  private async signInLinked(
+    identity: VerifiedIdentity,
+    client: ClientInfo,
+    deviceToken: string | undefined,
+  ): Promise<Outcome<IssuedSession> | undefined> {
+    const linked = await this.repo.findIdentity(identity.provider, identity.subject);
+    if (!linked) return undefined;
+    return this.signInAs(linked, await this.accounts.repo.findUserById(linked.user_id), identity, client, deviceToken);
+  }
+
+  private async signInAs(
+    linked: SocialIdentityRow,
+    row: UserRow | undefined,
+    identity: VerifiedIdentity,
+    client: ClientInfo,
+    deviceToken: string | undefined,
+  ): Promise<Outcome<IssuedSession>> {
+    if (!row || row.deleted_at != null) return fail.wrongCredentials();
+    await this.repo.touchIdentity(linked.id, this.now);
+    return this.accounts.signInVouched(row, client, identity.provider, deviceToken);
   }
 
   private async linkRequired(row: UserRow, identity: VerifiedIdentity): Promise<Failure> {
