@@ -223,4 +223,8 @@ export const SocialPaths = {
   confirmLink: 'api/social/confirmLink',
   list: 'api/auth/social/list',
   unlink: 'api/auth/social/unlink',
+  /** Linking a provider to the signed-in account: its web flow, bound to the session. */
+  connect: 'api/auth/social/connect',
+  /** The signed-in session spends the ticket the connect flow came back with. */
+  connectFinish: 'api/auth/social/connectFinish',
 } as const;

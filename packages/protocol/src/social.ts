@@ -120,3 +120,29 @@ export type SocialListData = z.infer<typeof socialListResponse>['data'];
  */
 export const socialUnlinkRequest = z.object({ token, id: z.string().min(1).max(64) });
 export const socialUnlinkResponse = dataResponse(z.object({}));
+
+/**
+ * POST api/auth/social/connect: the provider's authorization page to link it to the signed-in
+ * account (the web flow, bound to this session). An account with a password needs a recent step-up
+ * (914); one without a password has only its session to prove. The provider sends the browser back
+ * to `PUBLIC_URL/profile#connectTicket=...` (or `#connectError=denied|expired|failed`). 904
+ * `provider` when it is not on.
+ *
+ * @example
+ * socialConnectRequest.parse({ token, provider: 'google', lang: 'de' })
+ */
+export const socialConnectRequest = z.object({
+  token,
+  provider: socialProviderIdSchema,
+  lang: langSchema.optional(),
+});
+export const socialConnectResponse = dataResponse(z.object({ url: z.string() }));
+
+/**
+ * POST api/auth/social/connectFinish: the session that started the connect flow spends its ticket.
+ * Links the provider account (logged, and mailed to the owner) and answers it; already linked to
+ * this account answers it too. 907 `provider`/`taken` when it is linked to another account, 911
+ * for a ticket unknown, expired, used or another session's.
+ */
+export const socialConnectFinishRequest = z.object({ token, ticket: single });
+export const socialConnectFinishResponse = dataResponse(z.object({ identity: linkedIdentitySchema }));

@@ -6,6 +6,10 @@ import {
   SocialPaths,
   socialConfirmLinkRequest,
   socialConfirmLinkResponse,
+  socialConnectFinishRequest,
+  socialConnectFinishResponse,
+  socialConnectRequest,
+  socialConnectResponse,
   socialFinishRequest,
   socialIdTokenRequest,
   socialLinkByMailRequest,
@@ -138,6 +142,34 @@ export async function registerSocialRoutes(
     handler: async (input, ctx) => {
       const done = await social.unlink(ctx.caller, input.id, ctx);
       return done instanceof Failure ? done : { data: {} };
+    },
+  });
+
+  calls.define({
+    path: `/${SocialPaths.connect}`,
+    summary:
+      "The provider's authorization page to link it to the signed-in account (914 first when the account has a password and no recent step-up).",
+    tag,
+    auth: Level.Registered,
+    request: socialConnectRequest,
+    response: socialConnectResponse,
+    handler: async (input, ctx) => {
+      const started = await social.connect(ctx.caller, input.provider, input.lang);
+      return started instanceof Failure ? started : { data: started };
+    },
+  });
+
+  calls.define({
+    path: `/${SocialPaths.connectFinish}`,
+    summary:
+      'Link the provider account a connect flow came back with (907 `provider`/`taken` when another account has it, 911 for a ticket not this session’s).',
+    tag,
+    auth: Level.Registered,
+    request: socialConnectFinishRequest,
+    response: socialConnectFinishResponse,
+    handler: async (input, ctx) => {
+      const identity = await social.connectFinish(ctx.caller, input.ticket, ctx);
+      return identity instanceof Failure ? identity : { data: { identity } };
     },
   });
 

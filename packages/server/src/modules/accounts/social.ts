@@ -27,10 +27,13 @@ interface StateData {
   nonce: string;
   verifier: string;
   lang: string | undefined;
+  /** A connect flow's session: only it may spend the ticket the flow comes back with. */
+  sessionId?: string;
 }
 interface IdentityData {
   identity: VerifiedIdentity;
   lang?: string | undefined;
+  sessionId?: string;
 }
 
 /** The passwords Till stores are argon2 hashes; an account made by a provider has none (`''`). */
@@ -92,14 +95,17 @@ export class SocialFlows {
    * ticket or an error word in the fragment (never sent to a server, kept out of logs).
    */
   async callback(callback: URL | Request, params: URLSearchParams): Promise<string> {
-    const finish = `${this.publicUrl}/social/finish`;
     const stateValue = params.get('state');
-    if (!stateValue || stateValue.length > 128) return `${finish}#error=failed`;
+    if (!stateValue || stateValue.length > 128) return `${this.publicUrl}/social/finish#error=failed`;
     const state = await this.repo.take<StateData>('state', stateValue, this.now);
-    if (!state) return `${finish}#error=expired`;
+    // A connect flow (started by a signed-in session) comes back to the profile.
+    const connecting = state?.user_id != null && state.fields.sessionId !== undefined;
+    const finish = connecting ? `${this.publicUrl}/profile` : `${this.publicUrl}/social/finish`;
+    const error = connecting ? 'connectError' : 'error';
+    if (!state) return `${finish}#${error}=expired`;
     const p = this.providers.find(state.provider);
-    if (!p) return `${finish}#error=failed`;
-    if (params.get('error')) return `${finish}#error=denied`;
+    if (!p) return `${finish}#${error}=failed`;
+    if (params.get('error')) return `${finish}#${error}=denied`;
     let identity: VerifiedIdentity;
     try {
       identity = await this.providers.exchange(
@@ -109,7 +115,18 @@ export class SocialFlows {
         appleName(params.get('user')),
       );
     } catch {
-      return `${finish}#error=failed`;
+      return `${finish}#${error}=failed`;
+    }
+    if (connecting) {
+      const ticket = await this.repo.issue(
+        'connect',
+        p.id,
+        { identity, sessionId: state.fields.sessionId } satisfies IdentityData,
+        this.now,
+        TICKET_TTL_MS,
+        state.user_id,
+      );
+      return `${finish}#connectTicket=${ticket}`;
     }
     const ticket = await this.repo.issue(
       'ticket',
@@ -119,6 +136,64 @@ export class SocialFlows {
       TICKET_TTL_MS,
     );
     return `${finish}#ticket=${ticket}`;
+  }
+
+  /**
+   * A signed-in session links a provider: the provider's page for a web flow whose state is bound
+   * to the session. The session is the proof that the account is the caller's; an account with a
+   * password proves it again first (step-up, 914), as for its other ways in.
+   */
+  async connect(caller: Caller, providerId: string, lang: string | undefined): Promise<Outcome<{ url: string }>> {
+    const p = this.providers.find(providerId);
+    if (!p?.clientId) return fail.notFound('provider');
+    const row = await this.accounts.repo.findUserById(caller.userId);
+    if (!row || row.deleted_at != null) return fail.invalidToken();
+    if (hasPassword(row)) {
+      const missing = await this.accounts.recentProof(caller);
+      if (missing) return missing;
+    }
+    const values = { nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier(), lang };
+    const state = await this.repo.issue(
+      'state',
+      p.id,
+      { ...values, sessionId: caller.sessionId } satisfies StateData,
+      this.now,
+      STATE_TTL_MS,
+      caller.userId,
+    );
+    const url = await this.providers.authorizationUrl(p, { ...values, state });
+    return { url: url.href };
+  }
+
+  /**
+   * The session that started a connect flow spends its ticket: the provider account is linked to
+   * the caller's account (logged; the owner is mailed), or refused when another account has it.
+   */
+  async connectFinish(caller: Caller, ticket: string, client: ClientInfo): Promise<Outcome<LinkedIdentity>> {
+    const pending = await this.repo.take<IdentityData>('connect', ticket, this.now);
+    if (!pending || pending.user_id !== caller.userId || pending.fields.sessionId !== caller.sessionId)
+      return fail.badLinkToken();
+    const identity = pending.fields.identity;
+    let outcome: Outcome<{ row: UserRow; linked: SocialIdentityRow; added: boolean }>;
+    try {
+      outcome = await runInTransaction(this.accounts.db, async (trx) => {
+        const row = await this.accounts.repo.findUserById(caller.userId, trx);
+        if (!row || row.deleted_at != null) throw new AbortTransaction(fail.invalidToken());
+        const found = await this.repo.findIdentity(identity.provider, identity.subject, trx);
+        if (found && found.user_id !== row.id) throw new AbortTransaction(fail.invalidInput('provider', 'taken'));
+        if (found) return { row, linked: found, added: false };
+        const linked = await this.link(row, identity, client, trx);
+        return { row, linked, added: true };
+      });
+    } catch (error) {
+      // Linked to another account by a sign-in or connect racing this one.
+      if (isIdentityTaken(error)) return fail.invalidInput('provider', 'taken');
+      throw error;
+    }
+    if (outcome instanceof Failure) return outcome;
+    if (outcome.added)
+      this.accounts.notifyChange(outcome.row, 'social_linked', { provider: this.providerName(identity.provider) });
+    return this.toLinked(outcome.linked);
   }
 
   /** The web app's page spends the ticket: a sign-in like a login's. */
@@ -276,24 +351,28 @@ export class SocialFlows {
   }
 
   /** Links the identity to the account and logs it, in `trx`. */
-  private async link(row: UserRow, identity: VerifiedIdentity, client: ClientInfo, trx: Executor): Promise<void> {
+  private async link(
+    row: UserRow,
+    identity: VerifiedIdentity,
+    client: ClientInfo,
+    trx: Executor,
+  ): Promise<SocialIdentityRow> {
     const id = randomUUID();
-    await this.repo.insertIdentity(
-      {
-        id,
-        user_id: row.id,
-        provider: identity.provider,
-        subject: identity.subject,
-        email: identity.email,
-        created_at: this.now,
-        last_used_at: this.now,
-      },
-      trx,
-    );
+    const linked: SocialIdentityRow = {
+      id,
+      user_id: row.id,
+      provider: identity.provider,
+      subject: identity.subject,
+      email: identity.email,
+      created_at: this.now,
+      last_used_at: this.now,
+    };
+    await this.repo.insertIdentity(linked, trx);
     await this.accounts.securityLog.write(
       { userId: row.id, kind: 'social_linked', ...client, detail: { provider: identity.provider, identityId: id } },
       trx,
     );
+    return linked;
   }
 
   private providerName(id: string): string {
