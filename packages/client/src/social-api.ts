@@ -135,6 +135,35 @@ export class SocialApi {
   }
 
   /**
+   * The provider's page to link it to the signed-in account; the provider comes back to
+   * `PUBLIC_URL/profile#connectTicket=...`, whose ticket goes to {@link connectFinish} from this same
+   * session. An account with a password answers 914 without a recent step-up (the SDK's `stepUp`
+   * handler is asked, then the call is sent again).
+   *
+   * @example
+   * const res = await api.social.connect('google', 'en');
+   * if (res.code === 900) location.assign(res.data.url);
+   */
+  connect(provider: string, lang?: string): Promise<Answer<Data<{ url: string }>>> {
+    return this.api.request({
+      path: SocialPaths.connect,
+      fields: lang ? { provider, lang } : { provider },
+      token: 'required',
+    });
+  }
+
+  /**
+   * Links the provider account a connect flow came back with (907 `provider`/`taken` when another
+   * account has it; 911 when the ticket is unknown, expired, used or another session's).
+   *
+   * @example
+   * const res = await api.social.connectFinish(new URLSearchParams(location.hash.slice(1)).get('connectTicket') ?? '');
+   */
+  connectFinish(ticket: string): Promise<Answer<Data<{ identity: LinkedIdentity }>>> {
+    return this.api.request({ path: SocialPaths.connectFinish, fields: { ticket }, token: 'required' });
+  }
+
+  /**
    * Removes a linked provider (912 `last_way_in` when no other way to sign in would remain).
    *
    * @example
