@@ -42,23 +42,30 @@ export class SocialApi {
    *
    * @example
    * const res = await api.social.start('apple', 'de');
+   * // A phone app running the flow in the system browser: base64url SHA-256 of a secret it keeps.
+   * const inApp = await api.social.start('apple', 'de', challenge);
    */
-  start(provider: string, lang?: string): Promise<Answer<Data<{ url: string }>>> {
+  start(provider: string, lang?: string, appChallenge?: string): Promise<Answer<Data<{ url: string }>>> {
     return this.api.request({
       path: SocialPaths.start,
-      fields: lang ? { provider, lang } : { provider },
+      fields: { provider, ...(lang ? { lang } : {}), ...(appChallenge ? { appChallenge } : {}) },
       token: 'none',
     });
   }
 
   /**
-   * Signs in with the ticket the provider's return left in the finish page's fragment.
+   * Signs in with the ticket the provider's return left in the finish page's fragment; a phone
+   * app's flow (started with `appChallenge`) also sends the secret it hashed.
    *
    * @example
    * const res = await api.social.finish(new URLSearchParams(location.hash.slice(1)).get('ticket') ?? '');
    */
-  async finish(ticket: string): Promise<Answer<AuthSuccess>> {
-    const res = await this.api.request<AuthSuccess>({ path: SocialPaths.finish, fields: { ticket }, token: 'none' });
+  async finish(ticket: string, appVerifier?: string): Promise<Answer<AuthSuccess>> {
+    const res = await this.api.request<AuthSuccess>({
+      path: SocialPaths.finish,
+      fields: appVerifier ? { ticket, appVerifier } : { ticket },
+      token: 'none',
+    });
     return this.api.startSession(res, SocialPaths.finish);
   }
 
@@ -144,10 +151,10 @@ export class SocialApi {
    * const res = await api.social.connect('google', 'en');
    * if (res.code === 900) location.assign(res.data.url);
    */
-  connect(provider: string, lang?: string): Promise<Answer<Data<{ url: string }>>> {
+  connect(provider: string, lang?: string, app = false): Promise<Answer<Data<{ url: string }>>> {
     return this.api.request({
       path: SocialPaths.connect,
-      fields: lang ? { provider, lang } : { provider },
+      fields: { provider, ...(lang ? { lang } : {}), ...(app ? { app } : {}) },
       token: 'required',
     });
   }

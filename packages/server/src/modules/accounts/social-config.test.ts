@@ -21,6 +21,14 @@ describe('social sign-in variables', () => {
     expect(loadSocialConfig({}, true).providers).toEqual([]);
   });
 
+  it('returns the apps’ flows to the app id’s scheme, or to another reverse domain name', () => {
+    expect(loadSocialConfig({}, true).appScheme).toBe('app.till.mobile');
+    expect(loadSocialConfig({ SOCIAL_APP_SCHEME: 'com.example.shop' }, true).appScheme).toBe('com.example.shop');
+    expect(refused({ SOCIAL_APP_SCHEME: 'till' })).toBe('SOCIAL_APP_SCHEME');
+    expect(refused({ SOCIAL_APP_SCHEME: 'https' })).toBe('SOCIAL_APP_SCHEME');
+    expect(refused({ SOCIAL_APP_SCHEME: 'app.till.mobile:/x' })).toBe('SOCIAL_APP_SCHEME');
+  });
+
   it('reads Google, Apple and named OpenID Connect providers', () => {
     const key = p8('P-256');
     const { providers } = loadSocialConfig(

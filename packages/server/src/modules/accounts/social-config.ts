@@ -31,7 +31,15 @@ export interface SocialProviderConfig {
 /** Social sign-in: the providers that are on (none unless configured). */
 export interface SocialConfig {
   providers: SocialProviderConfig[];
+  /**
+   * The phone apps' own URL scheme (`SOCIAL_APP_SCHEME`, the app id by default): where a flow the
+   * apps run in the system browser comes back to (`<scheme>:/social/finish#...`).
+   */
+  appScheme: string;
 }
+
+/** The app id, as the native projects name it (capacitor.config.ts `appId`). */
+const APP_SCHEME = 'app.till.mobile';
 
 const GOOGLE_ISSUER = 'https://accounts.google.com';
 const APPLE_ISSUER = 'https://appleid.apple.com';
@@ -147,5 +155,9 @@ export function loadSocialConfig(env: Record<string, string | undefined>, produc
     if (!oidc) throw new ConfigError(`${prefix}_CLIENT_ID`, `is required when SOCIAL_OIDC_PROVIDERS names ${id}`);
     providers.push(oidc);
   }
-  return { providers };
+  const appScheme = env.SOCIAL_APP_SCHEME || APP_SCHEME;
+  // A reverse domain name, as RFC 8252 asks of an app's private-use scheme.
+  if (!/^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/.test(appScheme))
+    throw new ConfigError('SOCIAL_APP_SCHEME', 'must be a reverse domain name such as app.till.mobile');
+  return { providers, appScheme };
 }

@@ -54,7 +54,7 @@ export async function registerSocialRoutes(
     request: socialStartRequest,
     response: socialStartResponse,
     handler: async (input) => {
-      const started = await social.start(input.provider, input.lang);
+      const started = await social.start(input.provider, input.lang, input.appChallenge);
       return started instanceof Failure ? started : { data: started };
     },
   });
@@ -154,7 +154,7 @@ export async function registerSocialRoutes(
     request: socialConnectRequest,
     response: socialConnectResponse,
     handler: async (input, ctx) => {
-      const started = await social.connect(ctx.caller, input.provider, input.lang);
+      const started = await social.connect(ctx.caller, input.provider, input.lang, input.app);
       return started instanceof Failure ? started : { data: started };
     },
   });

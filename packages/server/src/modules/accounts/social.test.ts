@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '@till/test-support/app';
@@ -136,8 +136,8 @@ describe.each(dialects)('social sign-in on %s', (dialect) => {
       code: 900,
       data: {
         providers: [
-          { id: 'apple', kind: 'apple', name: 'Apple', native: false, appClientIds: [] },
-          { id: 'corp', kind: 'oidc', name: 'Corp ID', native: true, appClientIds: ['till-app'] },
+          { id: 'apple', kind: 'apple', name: 'Apple', native: false, web: true, appClientIds: [] },
+          { id: 'corp', kind: 'oidc', name: 'Corp ID', native: true, web: true, appClientIds: ['till-app'] },
         ],
       },
     });
@@ -295,6 +295,59 @@ describe.each(dialects)('social sign-in on %s', (dialect) => {
     expect(secret?.header).toMatchObject({ alg: 'ES256', kid: KEY_ID });
     expect(secret?.payload).toMatchObject({ iss: TEAM_ID, sub: APPLE_CLIENT, aud: apple.issuer });
     expect((secret?.payload.exp ?? 0) - (secret?.payload.iat ?? 0)).toBeLessThanOrEqual(300);
+  });
+
+  describe('a phone app’s flow in the system browser', () => {
+    it('comes back to the app’s URL scheme, and its ticket signs in only with the app’s secret', async () => {
+      const secret = randomBytes(32).toString('base64url');
+      const appChallenge = createHash('sha256').update(secret).digest('base64url');
+      const through = async (who: TestPerson) => {
+        corp.nextPerson = who;
+        const started = await t.call('/api/social/start', { provider: 'corp', appChallenge });
+        expect(started.code).toBe(900);
+        const stop = await corp.browse((started.data as { url: string }).url, `${t.url}/api/social/callback`);
+        if (!('location' in stop)) throw new Error('expected a redirect');
+        const res = await fetch(stop.location, { redirect: 'manual' });
+        const location = res.headers.get('location') ?? '';
+        expect(location.startsWith('app.till.mobile:/social/finish#ticket=')).toBe(true);
+        return new URLSearchParams(location.split('#')[1]).get('ticket');
+      };
+      const who = person();
+      // Whoever gets the ticket without the secret (another app claiming the scheme) gets nothing.
+      const stolen = await through(who);
+      expect(await t.call('/api/social/finish', { ticket: stolen })).toEqual({ code: 911 });
+      const guessed = await through(who);
+      expect(
+        await t.call('/api/social/finish', { ticket: guessed, appVerifier: randomBytes(32).toString('base64url') }),
+      ).toEqual({ code: 911 });
+      const ticket = await through(who);
+      const signedIn = await t.call('/api/social/finish', { ticket, appVerifier: secret });
+      expect(signedIn.code).toBe(900);
+      expect(userOf(signedIn).email).toBe(who.email);
+    });
+
+    it('sends a cancelled flow and a connect flow back to the app too', async () => {
+      const appChallenge = createHash('sha256').update('x'.repeat(43)).digest('base64url');
+      const started = await t.call('/api/social/start', { provider: 'corp', appChallenge });
+      const state = new URL((started.data as { url: string }).url).searchParams.get('state') ?? '';
+      const denied = await fetch(`${t.url}/api/social/callback?error=access_denied&state=${state}`, {
+        redirect: 'manual',
+      });
+      expect(denied.headers.get('location')).toBe('app.till.mobile:/social/finish#error=denied');
+      const owner = await confirmedUser(t);
+      await stepUp(t, owner.token);
+      const connect = await t.call('/api/auth/social/connect', { token: owner.token, provider: 'corp', app: true });
+      corp.nextPerson = person();
+      const stop = await corp.browse((connect.data as { url: string }).url, `${t.url}/api/social/callback`);
+      if (!('location' in stop)) throw new Error('expected a redirect');
+      const location = (await fetch(stop.location, { redirect: 'manual' })).headers.get('location') ?? '';
+      expect(location.startsWith('app.till.mobile:/profile#connectTicket=')).toBe(true);
+      const ticket = new URLSearchParams(location.split('#')[1]).get('connectTicket');
+      expect(await t.call('/api/auth/social/connectFinish', { token: owner.token, ticket })).toMatchObject({
+        code: 900,
+        data: { identity: { provider: 'corp' } },
+      });
+    });
   });
 
   describe('the phone’s ID token', () => {

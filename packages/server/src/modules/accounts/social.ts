@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { Level, SocialPaths, type LinkedIdentity, type SocialProvider } from '@till/protocol';
 import { isUniqueViolation, iso, type Executor } from '../../db/rows.js';
 import { inTransaction, runInTransaction } from '../../db/transaction.js';
 import { AbortTransaction, fail, Failure, type Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
+import { safeEqual } from '../../security/tokens.js';
 import type { PasskeysRepo } from './passkeys-repo.js';
 import type { UserRow } from './repo.js';
 import type { AccountsService, ClientInfo, IssuedSession } from './service.js';
@@ -29,11 +30,16 @@ interface StateData {
   lang: string | undefined;
   /** A connect flow's session: only it may spend the ticket the flow comes back with. */
   sessionId?: string;
+  /** A flow a phone app runs in the system browser: it comes back to the app's URL scheme. */
+  app?: boolean;
+  /** A phone app's sign-in: SHA-256 (base64url) of the secret the ticket is spent with. */
+  appChallenge?: string;
 }
 interface IdentityData {
   identity: VerifiedIdentity;
   lang?: string | undefined;
   sessionId?: string;
+  appChallenge?: string;
 }
 
 /** The passwords Till stores are argon2 hashes; an account made by a provider has none (`''`). */
@@ -51,6 +57,7 @@ function hasPassword(row: Pick<UserRow, 'password_hash'>): boolean {
 export class SocialFlows {
   readonly repo: SocialRepo;
   readonly providers: SocialProviders;
+  private readonly appScheme: string;
 
   constructor(
     private readonly accounts: AccountsService,
@@ -58,6 +65,7 @@ export class SocialFlows {
     config: SocialConfig,
     private readonly publicUrlOf: () => string,
   ) {
+    this.appScheme = config.appScheme;
     this.repo = new SocialRepo(accounts.db);
     this.providers = new SocialProviders(config.providers, () => this.callbackUrl, accounts.now);
   }
@@ -80,11 +88,12 @@ export class SocialFlows {
   }
 
   /** The provider's authorization page for a new web flow, its single-use values kept hashed. */
-  async start(providerId: string, lang: string | undefined): Promise<Outcome<{ url: string }>> {
+  async start(providerId: string, lang: string | undefined, appChallenge?: string): Promise<Outcome<{ url: string }>> {
     const p = this.providers.find(providerId);
     if (!p?.clientId) return fail.notFound('provider');
     const values = { nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier(), lang };
-    const state = await this.repo.issue('state', p.id, values, this.now, STATE_TTL_MS);
+    const kept: StateData = appChallenge ? { ...values, app: true, appChallenge } : values;
+    const state = await this.repo.issue('state', p.id, kept, this.now, STATE_TTL_MS);
     const url = await this.providers.authorizationUrl(p, { ...values, state });
     return { url: url.href };
   }
@@ -100,7 +109,9 @@ export class SocialFlows {
     const state = await this.repo.take<StateData>('state', stateValue, this.now);
     // A connect flow (started by a signed-in session) comes back to the profile.
     const connecting = state?.user_id != null && state.fields.sessionId !== undefined;
-    const finish = connecting ? `${this.publicUrl}/profile` : `${this.publicUrl}/social/finish`;
+    // A phone app's flow comes back to the app through its URL scheme; a browser's to the web app.
+    const base = state?.fields.app ? `${this.appScheme}:` : this.publicUrl;
+    const finish = connecting ? `${base}/profile` : `${base}/social/finish`;
     const error = connecting ? 'connectError' : 'error';
     if (!state) return `${finish}#${error}=expired`;
     const p = this.providers.find(state.provider);
@@ -128,10 +139,11 @@ export class SocialFlows {
       );
       return `${finish}#connectTicket=${ticket}`;
     }
+    const appChallenge = state.fields.appChallenge;
     const ticket = await this.repo.issue(
       'ticket',
       p.id,
-      { identity, lang: state.fields.lang } satisfies IdentityData,
+      { identity, lang: state.fields.lang, ...(appChallenge ? { appChallenge } : {}) } satisfies IdentityData,
       this.now,
       TICKET_TTL_MS,
     );
@@ -143,7 +155,12 @@ export class SocialFlows {
    * to the session. The session is the proof that the account is the caller's; an account with a
    * password proves it again first (step-up, 914), as for its other ways in.
    */
-  async connect(caller: Caller, providerId: string, lang: string | undefined): Promise<Outcome<{ url: string }>> {
+  async connect(
+    caller: Caller,
+    providerId: string,
+    lang: string | undefined,
+    app = false,
+  ): Promise<Outcome<{ url: string }>> {
     const p = this.providers.find(providerId);
     if (!p?.clientId) return fail.notFound('provider');
     const row = await this.accounts.repo.findUserById(caller.userId);
@@ -156,7 +173,7 @@ export class SocialFlows {
     const state = await this.repo.issue(
       'state',
       p.id,
-      { ...values, sessionId: caller.sessionId } satisfies StateData,
+      { ...values, sessionId: caller.sessionId, ...(app ? { app } : {}) } satisfies StateData,
       this.now,
       STATE_TTL_MS,
       caller.userId,
@@ -198,13 +215,20 @@ export class SocialFlows {
 
   /** The web app's page spends the ticket: a sign-in like a login's. */
   async finish(
-    input: { ticket: string; deviceToken?: string | undefined },
+    input: { ticket: string; deviceToken?: string | undefined; appVerifier?: string | undefined },
     client: ClientInfo,
   ): Promise<Outcome<IssuedSession>> {
     const wait = await this.accounts.limiters.loginPerIp.hit(client.ip);
     if (wait) return fail.rateLimited(wait);
     const ticket = await this.repo.take<IdentityData>('ticket', input.ticket, this.now);
     if (!ticket) return fail.badLinkToken();
+    // A phone app's ticket came through its URL scheme, which another app may claim: it signs in
+    // only with the secret whose hash started the flow.
+    const challenge = ticket.fields.appChallenge;
+    if (challenge !== undefined) {
+      const verifier = input.appVerifier ?? '';
+      if (!safeEqual(createHash('sha256').update(verifier).digest('base64url'), challenge)) return fail.badLinkToken();
+    }
     return this.signInWith(ticket.fields.identity, ticket.fields.lang, client, input.deviceToken);
   }
 
