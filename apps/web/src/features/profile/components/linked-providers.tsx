@@ -9,7 +9,8 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
+import { useLocation } from 'react-router-dom';
 import type { SocialProvider } from '@till/protocol';
 import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { unwrap } from '@/lib/api-error';
@@ -23,19 +24,14 @@ import {
   linkedQuery,
   providersQuery,
   startConnect,
-  takeConnectReturn,
+  forgetConnectReturn,
+  readConnectReturn,
 } from '../api/social-api';
 
 function ProviderIcon({ kind }: { kind: SocialProvider['kind'] }) {
   if (kind === 'google') return <GoogleIcon />;
   if (kind === 'apple') return <AppleIcon />;
   return <LoginIcon />;
-}
-
-/** The connect flow's return, read once from the address when the profile opens. */
-function useConnectReturn() {
-  const [value] = useState(takeConnectReturn);
-  return value;
 }
 
 /**
@@ -52,7 +48,10 @@ export function LinkedProviders() {
   const errorMessage = useErrorMessage();
   const linked = useQuery(linkedQuery(till));
   const providers = useQuery(providersQuery(till));
-  const back = useConnectReturn();
+  // The connect flow's return: in the address when the profile opens, or brought by the phone
+  // app's URL scheme while it shows.
+  const { hash } = useLocation();
+  const back = useMemo(() => readConnectReturn(hash), [hash]);
   const nameOf = (id: string) => providers.data?.find((p) => p.id === id)?.name ?? id;
   // A link added or removed is in the security log too.
   const refresh = () => {
@@ -64,26 +63,30 @@ export function LinkedProviders() {
     onSettled: refresh,
   });
   const connect = useMutation({
-    mutationFn: async (provider: SocialProvider) => {
-      window.location.assign(await startConnect(till, provider.id, i18n.language));
-    },
+    mutationFn: (provider: SocialProvider) => startConnect(till, provider.id, i18n.language),
   });
   const finish = useMutation({
     mutationFn: (ticket: string) => finishConnect(till, ticket),
     onSettled: refresh,
   });
-  const started = useRef(false);
+  const spent = useRef(new Set<string>());
+  const { mutate: finishWith } = finish;
   useEffect(() => {
-    if (back.ticket && !started.current) {
-      started.current = true;
-      finish.mutate(back.ticket);
+    if (!back.ticket && !back.error) return;
+    forgetConnectReturn();
+    // Each ticket once, also when the page renders again with the same address.
+    if (back.ticket && !spent.current.has(back.ticket)) {
+      spent.current.add(back.ticket);
+      finishWith(back.ticket);
     }
-  }, [back.ticket, finish]);
+  }, [back, finishWith]);
   if (finish.isPending) return <LoadingState label={t('social.connecting')} />;
   if (linked.isPending) return <LoadingState />;
   if (linked.isError) return <ErrorState error={linked.error} onRetry={() => void linked.refetch()} />;
   const problem = back.error === 'denied' || back.error === 'expired' ? back.error : back.error ? 'failed' : null;
   const failure = remove.error ?? connect.error ?? finish.error;
+  // Linking runs the provider's web flow (the phone apps' system browser included).
+  const connectable = (providers.data ?? []).filter((p) => p.web);
   return (
     <>
       <Typography variant="body2" sx={{ mb: 1 }}>
@@ -130,9 +133,9 @@ export function LinkedProviders() {
           ))}
         </List>
       )}
-      {providers.data?.length ? (
+      {connectable.length ? (
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 2 }}>
-          {providers.data.map((provider) => (
+          {connectable.map((provider) => (
             <Button
               key={provider.id}
               variant="outlined"
