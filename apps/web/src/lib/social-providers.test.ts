@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SocialProvider } from '@till/protocol';
-import { appFlowSecret, hasNativeSheet, offeredProviders } from './social-providers';
+import { appFlowSecret, connectableProviders, hasNativeSheet, offeredProviders } from './social-providers';
 
 const google: SocialProvider = {
   id: 'google',
@@ -35,6 +35,21 @@ describe('which providers a platform offers, and how', () => {
     expect(offeredProviders([google, appleAppOnly, corp], 'android').map((p) => p.id)).toEqual(['google', 'corp']);
     expect(offeredProviders([google, appleAppOnly, corp], 'ios').map((p) => p.id)).toEqual(['google', 'apple', 'corp']);
     expect(offeredProviders([google, appleAppOnly, corp], 'web').map((p) => p.id)).toEqual(['google', 'corp']);
+  });
+
+  it('offers no third-party sign-in on iOS unless Apple is offered too, and leaves Android and the browser alone', () => {
+    expect(offeredProviders([google, corp], 'ios')).toEqual([]);
+    // Apple only with a web flow is still Apple: iOS runs it in the system browser.
+    expect(offeredProviders([google, { ...apple, native: false }], 'ios').map((p) => p.id)).toEqual([
+      'google',
+      'apple',
+    ]);
+    expect(offeredProviders([google, corp], 'android').map((p) => p.id)).toEqual(['google', 'corp']);
+    expect(offeredProviders([google, corp], 'web').map((p) => p.id)).toEqual(['google', 'corp']);
+    expect(connectableProviders([google, corp], 'ios')).toEqual([]);
+    expect(connectableProviders([google, appleAppOnly, corp], 'ios')).toEqual([]);
+    expect(connectableProviders([google, apple, corp], 'ios').map((p) => p.id)).toEqual(['google', 'apple', 'corp']);
+    expect(connectableProviders([google, corp], 'android').map((p) => p.id)).toEqual(['google', 'corp']);
   });
 
   it('makes a fresh secret whose challenge is its base64url SHA-256', async () => {

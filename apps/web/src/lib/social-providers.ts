@@ -13,11 +13,36 @@ export function hasNativeSheet(provider: SocialProvider, kind: Kind): boolean {
 }
 
 /**
- * The providers to offer on this platform: each with a native sheet here or a web flow (the
- * browser's own page, the phone apps' system browser). A provider with neither is left out.
+ * The iOS app offers a third-party sign-in only next to Sign in with Apple (App Store guideline
+ * 4.8): without Apple among `offered`, it offers none. Elsewhere the list stands.
+ * docs/decisions/014-social-sign-in-in-the-apps.md.
+ */
+function appleWhereverAnother(offered: SocialProvider[], kind: Kind): SocialProvider[] {
+  if (kind !== 'ios') return offered;
+  return offered.some((p) => p.kind === 'apple') ? offered : [];
+}
+
+/**
+ * The providers to sign in with on this platform: each with a native sheet here or a web flow (the
+ * browser's own page, the phone apps' system browser). A provider with neither is left out; on iOS,
+ * every one when Apple is not among them.
  */
 export function offeredProviders(providers: readonly SocialProvider[], kind: Kind): SocialProvider[] {
-  return providers.filter((p) => hasNativeSheet(p, kind) || p.web);
+  return appleWhereverAnother(
+    providers.filter((p) => hasNativeSheet(p, kind) || p.web),
+    kind,
+  );
+}
+
+/**
+ * The providers a signed-in account can connect on this platform: linking runs the web flow (the
+ * phone apps' system browser included); on iOS only next to Apple, as for signing in.
+ */
+export function connectableProviders(providers: readonly SocialProvider[], kind: Kind): SocialProvider[] {
+  return appleWhereverAnother(
+    providers.filter((p) => p.web),
+    kind,
+  );
 }
 
 /** base64url of bytes, without padding. */

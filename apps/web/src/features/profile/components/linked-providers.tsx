@@ -16,7 +16,9 @@ import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/compone
 import { unwrap } from '@/lib/api-error';
 import { formatDate } from '@/lib/format';
 import { useTranslation } from '@/lib/i18n-react';
+import { connectableProviders } from '@/lib/social-providers';
 import { useTill } from '@/lib/till';
+import { platformKind } from '@/platform/platform';
 import { securityLogKeys } from '../api/profile-api';
 import {
   finishConnect,
@@ -86,7 +88,7 @@ export function LinkedProviders() {
   const problem = back.error === 'denied' || back.error === 'expired' ? back.error : back.error ? 'failed' : null;
   const failure = remove.error ?? connect.error ?? finish.error;
   // Linking runs the provider's web flow (the phone apps' system browser included).
-  const connectable = (providers.data ?? []).filter((p) => p.web);
+  const connectable = connectableProviders(providers.data ?? [], platformKind());
   return (
     <>
       <Typography variant="body2" sx={{ mb: 1 }}>
