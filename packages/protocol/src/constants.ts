@@ -215,6 +215,8 @@ export const SocialPaths = {
   start: 'api/social/start',
   /** Where providers send the browser back (GET, or POST for `form_post`); not a JSON call. */
   callback: 'api/social/callback',
+  /** Where Apple posts its server-to-server notifications (`{ payload }`, a signed JWT); not a JSON call. */
+  appleNotifications: 'api/social/apple/notifications',
   finish: 'api/social/finish',
   nonce: 'api/social/nonce',
   idToken: 'api/social/idToken',

@@ -16,6 +16,7 @@ import { mailOutboxMigration } from './migrations/014-mail-outbox.js';
 import { subscriptionPeriodEndMigration } from './migrations/015-subscription-period-end.js';
 import { creditBalancesMigration } from './migrations/016-credit-balances.js';
 import { socialIdentitiesMigration } from './migrations/017-social-identities.js';
+import { appleRelayDeliveryMigration } from './migrations/018-apple-relay-delivery.js';
 
 /**
  * Every migration, in order. One list serves SQLite and PostgreSQL: the migrations use only types
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   '015-subscription-period-end': subscriptionPeriodEndMigration,
   '016-credit-balances': creditBalancesMigration,
   '017-social-identities': socialIdentitiesMigration,
+  '018-apple-relay-delivery': appleRelayDeliveryMigration,
 };
 
 class ListProvider implements MigrationProvider {

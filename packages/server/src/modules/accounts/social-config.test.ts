@@ -40,6 +40,15 @@ describe('social sign-in variables', () => {
     expect(loadSocialConfig(google, false).providers.map((p) => p.id)).toEqual(['google']);
   });
 
+  it('reads Apple’s notification keys from Apple, or from an https address given', () => {
+    expect(loadSocialConfig({}, true).appleNotificationKeys).toBe('https://appleid.apple.com/auth/keys');
+    const given = { SOCIAL_APPLE_NOTIFICATION_KEYS_URL: 'https://keys.example.com/auth/keys' };
+    expect(loadSocialConfig(given, true).appleNotificationKeys).toBe('https://keys.example.com/auth/keys');
+    const local = { SOCIAL_APPLE_NOTIFICATION_KEYS_URL: 'http://127.0.0.1:9000/auth/keys' };
+    expect(refused(local, true)).toBe('SOCIAL_APPLE_NOTIFICATION_KEYS_URL');
+    expect(loadSocialConfig(local, false).appleNotificationKeys).toBe('http://127.0.0.1:9000/auth/keys');
+  });
+
   it('returns the apps’ flows to the app id’s scheme, or to another reverse domain name', () => {
     expect(loadSocialConfig({}, true).appScheme).toBe('app.till.mobile');
     expect(loadSocialConfig({ SOCIAL_APP_SCHEME: 'com.example.shop' }, true).appScheme).toBe('com.example.shop');

@@ -36,6 +36,11 @@ export interface SocialConfig {
    * apps run in the system browser comes back to (`<scheme>:/social/finish#...`).
    */
   appScheme: string;
+  /**
+   * Where Apple publishes the keys its server-to-server notifications are signed with
+   * (`SOCIAL_APPLE_NOTIFICATION_KEYS_URL`, Apple's own by default).
+   */
+  appleNotificationKeys: string;
 }
 
 /** The app id, as the native projects name it (capacitor.config.ts `appId`). */
@@ -43,6 +48,7 @@ const APP_SCHEME = 'app.till.mobile';
 
 const GOOGLE_ISSUER = 'https://accounts.google.com';
 const APPLE_ISSUER = 'https://appleid.apple.com';
+const APPLE_KEYS = 'https://appleid.apple.com/auth/keys';
 
 function list(value: string | undefined): string[] {
   return (value ?? '')
@@ -170,5 +176,7 @@ export function loadSocialConfig(env: Record<string, string | undefined>, produc
   // A reverse domain name, as RFC 8252 asks of an app's private-use scheme.
   if (!/^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/.test(appScheme))
     throw new ConfigError('SOCIAL_APP_SCHEME', 'must be a reverse domain name such as app.till.mobile');
-  return { providers, appScheme };
+  const keysVariable = 'SOCIAL_APPLE_NOTIFICATION_KEYS_URL';
+  const appleNotificationKeys = issuerOf(keysVariable, env[keysVariable] || APPLE_KEYS, production);
+  return { providers, appScheme, appleNotificationKeys };
 }

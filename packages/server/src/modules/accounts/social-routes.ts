@@ -27,6 +27,7 @@ import {
 import { z } from 'zod';
 import { Failure } from '../../errors.js';
 import type { CallRegistry } from '../../http/calls.js';
+import type { AppleNotifications } from './apple-notifications.js';
 import type { SocialFlows } from './social.js';
 
 const tag = 'accounts';
@@ -37,6 +38,7 @@ export async function registerSocialRoutes(
   app: FastifyInstance,
   calls: CallRegistry,
   social: SocialFlows,
+  appleNotifications: AppleNotifications,
 ): Promise<void> {
   calls.define({
     path: `/${SocialPaths.providers}`,
@@ -188,6 +190,16 @@ export async function registerSocialRoutes(
       const location = await social.callback(url, url.searchParams);
       return reply.header('cache-control', 'no-store').redirect(location, 303);
     });
+    if (appleNotifications.enabled) {
+      // Apple's server-to-server notifications: 200 once taken (applied, repeated, or about no
+      // linked identity), 400 when the payload is not Apple's.
+      scope.post(`/${SocialPaths.appleNotifications}`, async (request, reply) => {
+        const body = request.body as { payload?: unknown } | undefined;
+        const payload = typeof body?.payload === 'string' && body.payload.length <= 16_384 ? body.payload : '';
+        const outcome = await appleNotifications.receive(payload);
+        return reply.code(outcome === 'refused' ? 400 : 200).send({ outcome });
+      });
+    }
     scope.post(back, async (request, reply) => {
       const body = typeof request.body === 'string' ? request.body : '';
       const params = new URLSearchParams(body);
