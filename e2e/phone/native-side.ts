@@ -139,12 +139,46 @@ export class NativeSide {
   private readonly listeners: Listener[] = [];
   private readonly retained = new Map<string, unknown[]>();
 
-  constructor(play: PlayAccount = new PlayAccount('app.till.mobile', [])) {
+  /**
+   * `platform`: the shell stood in for. `ios` injects what Capacitor's iOS shell does instead:
+   * `webkit.messageHandlers.bridge` (calls posted as objects), iOS's native-bridge.js, and answers
+   * to the bridge's synchronous `prompt` questions (CapacitorCookies, CapacitorHttp: off, as in
+   * this app's configuration). The page's origin stays `https://localhost` (iOS serves
+   * `capacitor://localhost`, a scheme the test browser cannot serve).
+   */
+  constructor(
+    play: PlayAccount = new PlayAccount('app.till.mobile', []),
+    readonly platform: 'android' | 'ios' = 'android',
+  ) {
     this.billing = new PlayBilling(play, (eventName, data) => this.emit('PurchasePlugin', eventName, data));
   }
 
   /** The script the shell puts at the top of every page it loads. */
   initScript(): string {
+    if (this.platform === 'ios') {
+      const bridge = readFileSync(
+        require.resolve('@capacitor/ios/Capacitor/Capacitor/assets/native-bridge.js'),
+        'utf8',
+      );
+      return [
+        `window.Capacitor = { DEBUG: false, isLoggingEnabled: false, Plugins: {} };`,
+        `window.WEBVIEW_SERVER_URL = ${JSON.stringify(PHONE_ORIGIN)};`,
+        // WKWebView's script message handler: calls go out as objects, answers come back through fromNative.
+        `window.webkit = { messageHandlers: { bridge: { postMessage(data) {
+          window.__tillNative(JSON.parse(JSON.stringify(data))).then((reply) => { if (reply) window.Capacitor.fromNative(reply); });
+        } } } };`,
+        // WebViewDelegationHandler's text input panel: the bridge's synchronous questions.
+        `window.prompt = (text) => {
+          try {
+            const asked = JSON.parse(text);
+            if (asked.type === 'CapacitorCookies.isEnabled' || asked.type === 'CapacitorHttp') return 'false';
+          } catch {}
+          return null;
+        };`,
+        bridge,
+        `window.Capacitor.PluginHeaders = ${JSON.stringify(pluginHeaders())};`,
+      ].join('\n\n');
+    }
     const bridge = readFileSync(
       require.resolve('@capacitor/android/capacitor/src/main/assets/native-bridge.js'),
       'utf8',
@@ -162,7 +196,9 @@ export class NativeSide {
   }
 
   /** Answers one call from the page (the binding `__tillNative`). */
-  async receive(page: Page, call: NativeCall): Promise<unknown> {
+  async receive(page: Page, call: NativeCall & { type?: string }): Promise<unknown> {
+    // iOS posts its console and window errors on the same channel; the shell logs them, answering nothing.
+    if ((call.type !== undefined && call.type !== 'message') || call.pluginId === 'Console') return null;
     this.calls.push(call);
     const reply = { callbackId: call.callbackId, pluginId: call.pluginId, methodName: call.methodName };
     if (call.methodName === 'addListener') {

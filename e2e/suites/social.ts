@@ -2,8 +2,16 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestOp, type TestOp } from '@till/test-support/oidc-provider';
-import { chooseLanguage } from '../support/flows.js';
-import { checkScreen, newContext, screenshotIfFailed, startEnv, type Env, type Viewport } from '../support/env.js';
+import { chooseLanguage, fill, signIn, signOut } from '../support/flows.js';
+import {
+  checkScreen,
+  newContext,
+  PASSWORD,
+  screenshotIfFailed,
+  startEnv,
+  type Env,
+  type Viewport,
+} from '../support/env.js';
 
 /**
  * The sign-in buttons of social sign-in, in English and German: a web sign-in through a real OpenID
@@ -81,10 +89,68 @@ export function social(viewport: Viewport): void {
       expect(new URL(page.url()).pathname).toBe('/');
       await page.goto('/profile');
       await page.getByRole('heading', { name: 'Sign-in providers' }).waitFor();
-      await page.getByRole('button', { name: 'Remove sign-in with corp' }).waitFor();
+      await page.getByRole('button', { name: 'Remove sign-in with Corp ID' }).waitFor();
       await checkScreen(page, viewport, 's03-social-profile');
-      await page.getByRole('button', { name: 'Remove sign-in with corp' }).click();
+      await page.getByRole('button', { name: 'Remove sign-in with Corp ID' }).click();
       await page.getByText('This is your only way to sign in.').waitFor();
+    });
+
+    it('connects a provider from the profile after the password, and refuses one linked elsewhere', async () => {
+      const register = async (email: string, name: string) => {
+        const res = await fetch(`${env.url}/api/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password: PASSWORD, name, lang: 'en' }),
+        });
+        expect(((await res.json()) as { code: number }).code).toBe(900);
+      };
+      const owner = `connect.${tag}@example.test`;
+      const second = `connect2.${tag}@example.test`;
+      await register(owner, 'Oda');
+      await register(second, 'Per');
+      const own = await newContext(env, viewport);
+      const tab = await own.newPage();
+      try {
+        await tab.goto('/login');
+        await signIn(tab, owner, PASSWORD);
+        await tab.getByRole('button', { name: 'Account of Oda' }).waitFor();
+        await tab.goto('/profile');
+        await tab.getByText('No provider linked yet. Connect one below to sign in with it.').waitFor();
+        await tab.getByRole('button', { name: 'Connect Apple' }).waitFor();
+        await checkScreen(tab, viewport, 's06-social-connect-en');
+        // The provider account has an address of its own: linking does not need it to match.
+        corp.nextPerson = { sub: `e2e-connect-${tag}`, email: `work.${tag}@example.test`, email_verified: true };
+        await tab.getByRole('button', { name: 'Connect Corp ID' }).click();
+        const dialog = tab.getByRole('dialog', { name: "Confirm it's you" });
+        await fill(dialog, 'Password', PASSWORD);
+        await dialog.getByRole('button', { name: 'Confirm' }).click();
+        await tab.getByText('Done: you can now sign in with Corp ID.').waitFor();
+        await tab.getByRole('button', { name: 'Remove sign-in with Corp ID' }).waitFor();
+        await tab.getByText(`Corp ID · work.${tag}@example.test`).waitFor();
+        await tab.getByText('Sign-in with corp linked').waitFor();
+        // The ticket left the address at once.
+        expect(new URL(tab.url()).hash).toBe('');
+        await checkScreen(tab, viewport, 's07-social-connected-en');
+        await chooseLanguage(tab, 'Language', 'Deutsch', false);
+        await tab.getByRole('button', { name: 'Apple verbinden' }).waitFor();
+        await tab.getByRole('button', { name: 'Anmeldung mit Corp ID entfernen' }).waitFor();
+        await checkScreen(tab, viewport, 's08-social-connected-de');
+        await chooseLanguage(tab, 'Sprache', 'English', false);
+        await signOut(tab);
+
+        await tab.goto('/login');
+        await signIn(tab, second, PASSWORD);
+        await tab.getByRole('button', { name: 'Account of Per' }).waitFor();
+        await tab.goto('/profile');
+        await tab.getByRole('button', { name: 'Connect Corp ID' }).click();
+        await fill(dialog, 'Password', PASSWORD);
+        await dialog.getByRole('button', { name: 'Confirm' }).click();
+        await tab.getByText('This provider account is linked to another Till account already.').waitFor();
+        await tab.getByText('No provider linked yet. Connect one below to sign in with it.').waitFor();
+        await checkScreen(tab, viewport, 's09-social-connect-refused-en');
+      } finally {
+        await own.close();
+      }
     });
 
     it('says why a return was refused, in German too', async () => {

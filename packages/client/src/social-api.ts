@@ -42,23 +42,30 @@ export class SocialApi {
    *
    * @example
    * const res = await api.social.start('apple', 'de');
+   * // A phone app running the flow in the system browser: base64url SHA-256 of a secret it keeps.
+   * const inApp = await api.social.start('apple', 'de', challenge);
    */
-  start(provider: string, lang?: string): Promise<Answer<Data<{ url: string }>>> {
+  start(provider: string, lang?: string, appChallenge?: string): Promise<Answer<Data<{ url: string }>>> {
     return this.api.request({
       path: SocialPaths.start,
-      fields: lang ? { provider, lang } : { provider },
+      fields: { provider, ...(lang ? { lang } : {}), ...(appChallenge ? { appChallenge } : {}) },
       token: 'none',
     });
   }
 
   /**
-   * Signs in with the ticket the provider's return left in the finish page's fragment.
+   * Signs in with the ticket the provider's return left in the finish page's fragment; a phone
+   * app's flow (started with `appChallenge`) also sends the secret it hashed.
    *
    * @example
    * const res = await api.social.finish(new URLSearchParams(location.hash.slice(1)).get('ticket') ?? '');
    */
-  async finish(ticket: string): Promise<Answer<AuthSuccess>> {
-    const res = await this.api.request<AuthSuccess>({ path: SocialPaths.finish, fields: { ticket }, token: 'none' });
+  async finish(ticket: string, appVerifier?: string): Promise<Answer<AuthSuccess>> {
+    const res = await this.api.request<AuthSuccess>({
+      path: SocialPaths.finish,
+      fields: appVerifier ? { ticket, appVerifier } : { ticket },
+      token: 'none',
+    });
     return this.api.startSession(res, SocialPaths.finish);
   }
 
@@ -132,6 +139,35 @@ export class SocialApi {
    */
   list(): Promise<Answer<Data<{ identities: LinkedIdentity[]; hasPassword: boolean }>>> {
     return this.api.request({ path: SocialPaths.list, token: 'required' });
+  }
+
+  /**
+   * The provider's page to link it to the signed-in account; the provider comes back to
+   * `PUBLIC_URL/profile#connectTicket=...`, whose ticket goes to {@link connectFinish} from this same
+   * session. An account with a password answers 914 without a recent step-up (the SDK's `stepUp`
+   * handler is asked, then the call is sent again).
+   *
+   * @example
+   * const res = await api.social.connect('google', 'en');
+   * if (res.code === 900) location.assign(res.data.url);
+   */
+  connect(provider: string, lang?: string, app = false): Promise<Answer<Data<{ url: string }>>> {
+    return this.api.request({
+      path: SocialPaths.connect,
+      fields: { provider, ...(lang ? { lang } : {}), ...(app ? { app } : {}) },
+      token: 'required',
+    });
+  }
+
+  /**
+   * Links the provider account a connect flow came back with (907 `provider`/`taken` when another
+   * account has it; 911 when the ticket is unknown, expired, used or another session's).
+   *
+   * @example
+   * const res = await api.social.connectFinish(new URLSearchParams(location.hash.slice(1)).get('connectTicket') ?? '');
+   */
+  connectFinish(ticket: string): Promise<Answer<Data<{ identity: LinkedIdentity }>>> {
+    return this.api.request({ path: SocialPaths.connectFinish, fields: { ticket }, token: 'required' });
   }
 
   /**

@@ -215,6 +215,8 @@ export const SocialPaths = {
   start: 'api/social/start',
   /** Where providers send the browser back (GET, or POST for `form_post`); not a JSON call. */
   callback: 'api/social/callback',
+  /** Where Apple posts its server-to-server notifications (`{ payload }`, a signed JWT); not a JSON call. */
+  appleNotifications: 'api/social/apple/notifications',
   finish: 'api/social/finish',
   nonce: 'api/social/nonce',
   idToken: 'api/social/idToken',
@@ -223,6 +225,10 @@ export const SocialPaths = {
   confirmLink: 'api/social/confirmLink',
   list: 'api/auth/social/list',
   unlink: 'api/auth/social/unlink',
+  /** Linking a provider to the signed-in account: its web flow, bound to the session. */
+  connect: 'api/auth/social/connect',
+  /** The signed-in session spends the ticket the connect flow came back with. */
+  connectFinish: 'api/auth/social/connectFinish',
 } as const;
 
 /**

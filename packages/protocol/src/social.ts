@@ -29,6 +29,12 @@ export const socialProviderSchema = z.object({
   name: z.string(),
   native: z.boolean(),
   /**
+   * Whether the server runs the provider's web flow (a web client is configured). The phone apps run
+   * it in the system browser for a provider they have no native sheet for; without it they cannot
+   * offer that provider.
+   */
+  web: z.boolean(),
+  /**
    * The client ids the phone apps ask the provider's sheet for tokens with (public values): Google's
    * Android one (a web client id) first, then its iOS one; Apple's bundle id.
    */
@@ -47,7 +53,20 @@ export const socialProvidersResponse = dataResponse(z.object({ providers: z.arra
  * @example
  * socialStartRequest.parse({ provider: 'google' })
  */
-export const socialStartRequest = z.object({ provider: socialProviderIdSchema, lang: langSchema.optional() });
+export const socialStartRequest = z.object({
+  provider: socialProviderIdSchema,
+  lang: langSchema.optional(),
+  /**
+   * A phone app running the flow in the system browser: base64url SHA-256 of a secret of its own.
+   * The provider's return then goes to the app's URL scheme (`<scheme>:/social/finish#ticket=...`),
+   * and the ticket signs in only with that secret (`appVerifier`), so an app that claims the same
+   * scheme gets nothing from it (RFC 8252, as PKCE).
+   */
+  appChallenge: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/)
+    .optional(),
+});
 export const socialStartResponse = dataResponse(z.object({ url: z.string() }));
 
 /**
@@ -56,7 +75,15 @@ export const socialStartResponse = dataResponse(z.object({ url: z.string() }));
  * 907 `email`/`unverified` when the provider does not vouch for the address, 911 for a ticket
  * unknown, expired or used.
  */
-export const socialFinishRequest = z.object({ ticket: single, deviceToken: deviceTokenSchema.optional() });
+export const socialFinishRequest = z.object({
+  ticket: single,
+  deviceToken: deviceTokenSchema.optional(),
+  /** The secret whose hash started a phone app's flow (`appChallenge`); 911 without it for such a ticket. */
+  appVerifier: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43,128}$/)
+    .optional(),
+});
 
 /** POST api/social/nonce: a single-use nonce for a native sign-in's ID token (10 minutes). */
 export const socialNonceRequest = z.object({ provider: socialProviderIdSchema });
@@ -120,3 +147,31 @@ export type SocialListData = z.infer<typeof socialListResponse>['data'];
  */
 export const socialUnlinkRequest = z.object({ token, id: z.string().min(1).max(64) });
 export const socialUnlinkResponse = dataResponse(z.object({}));
+
+/**
+ * POST api/auth/social/connect: the provider's authorization page to link it to the signed-in
+ * account (the web flow, bound to this session). An account with a password needs a recent step-up
+ * (914); one without a password has only its session to prove. The provider sends the browser back
+ * to `PUBLIC_URL/profile#connectTicket=...` (or `#connectError=denied|expired|failed`). 904
+ * `provider` when it is not on.
+ *
+ * @example
+ * socialConnectRequest.parse({ token, provider: 'google', lang: 'de' })
+ */
+export const socialConnectRequest = z.object({
+  token,
+  provider: socialProviderIdSchema,
+  lang: langSchema.optional(),
+  /** A phone app, running the flow in the system browser: the return goes to `<scheme>:/profile#...`. */
+  app: z.boolean().optional(),
+});
+export const socialConnectResponse = dataResponse(z.object({ url: z.string() }));
+
+/**
+ * POST api/auth/social/connectFinish: the session that started the connect flow spends its ticket.
+ * Links the provider account (logged, and mailed to the owner) and answers it; already linked to
+ * this account answers it too. 907 `provider`/`taken` when it is linked to another account, 911
+ * for a ticket unknown, expired, used or another session's.
+ */
+export const socialConnectFinishRequest = z.object({ token, ticket: single });
+export const socialConnectFinishResponse = dataResponse(z.object({ identity: linkedIdentitySchema }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkedRoute } from './app-links';
+import { linkedRoute, schemeRoute } from './app-links';
 
 describe('linkedRoute', () => {
   const hosts = ['https://till.example'];
@@ -16,5 +16,23 @@ describe('linkedRoute', () => {
     expect(linkedRoute('https://till.example/admin', hosts)).toBeNull();
     expect(linkedRoute('not a url', hosts)).toBeNull();
     expect(linkedRoute('https://till.example/orders/A-1', [])).toBeNull();
+  });
+});
+
+describe('schemeRoute', () => {
+  it('routes a provider’s return through the app’s scheme to the finish page or the profile, fragment kept', () => {
+    expect(schemeRoute('app.till.mobile:/social/finish#ticket=abc', 'app.till.mobile')).toBe(
+      '/social/finish#ticket=abc',
+    );
+    expect(schemeRoute('app.till.mobile:/profile#connectTicket=abc', 'app.till.mobile')).toBe(
+      '/profile#connectTicket=abc',
+    );
+  });
+
+  it('ignores another scheme, another page and what is not an address', () => {
+    expect(schemeRoute('com.other.app:/social/finish#ticket=abc', 'app.till.mobile')).toBeNull();
+    expect(schemeRoute('https://till.example/social/finish#ticket=abc', 'app.till.mobile')).toBeNull();
+    expect(schemeRoute('app.till.mobile:/admin', 'app.till.mobile')).toBeNull();
+    expect(schemeRoute('not a url', 'app.till.mobile')).toBeNull();
   });
 });

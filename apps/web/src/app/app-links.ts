@@ -35,13 +35,37 @@ export function linkedRoute(url: string, hosts: readonly string[]): string | nul
   return link.pathname + link.search;
 }
 
+/** Where a provider's flow in the system browser comes back to: the finish page, or the profile (connect). */
+const RETURNS = [paths.socialFinish.path, paths.profile.path];
+
+/** The phone apps' URL scheme (the app id unless the build says otherwise; the server's SOCIAL_APP_SCHEME). */
+export const APP_SCHEME = import.meta.env.VITE_APP_SCHEME || 'app.till.mobile';
+
+/**
+ * The app route of a provider's return through the app's URL scheme, its fragment (the ticket)
+ * kept; null for anything else.
+ *
+ * @example
+ * schemeRoute('app.till.mobile:/social/finish#ticket=abc', 'app.till.mobile') // '/social/finish#ticket=abc'
+ */
+export function schemeRoute(url: string, scheme: string): string | null {
+  let link: URL;
+  try {
+    link = new URL(url);
+  } catch {
+    return null;
+  }
+  if (link.protocol !== `${scheme}:` || !RETURNS.some((p) => matchPath(p, link.pathname))) return null;
+  return link.pathname + link.search + link.hash;
+}
+
 /** The server's public addresses the phone build knows. */
 const serverHosts = [import.meta.env.VITE_API_HOST, import.meta.env.VITE_STORE_HOST].filter((h): h is string => !!h);
 
 /**
  * In the phone app, opens the page a link points to when the system hands the app one of the
  * server's links (a mail's confirmation or reset link, the return from a payment in the system
- * browser).
+ * browser), or a provider's return through the app's URL scheme.
  */
 export function useAppLinks(): void {
   const navigate = useNavigate();
@@ -58,6 +82,13 @@ export function useAppLinks(): void {
     void getPlatform().then((p) => {
       if (!live) return;
       off = p.onLinkOpened((url) => {
+        const back = schemeRoute(url, APP_SCHEME);
+        if (back) {
+          // A provider's return: the system browser the sign-in ran in has done its part.
+          void p.closeSignInPage().catch(() => undefined);
+          void go.current(back);
+          return;
+        }
         const route = linkedRoute(url, serverHosts);
         if (!route) return;
         // A payment page's return: the system browser it was paid in has done its part.

@@ -8,6 +8,13 @@ export function isNativeShell(): boolean {
   return Boolean(cap?.isNativePlatform?.());
 }
 
+/** Which platform the app runs on, known at once: the shell's global says (no module loaded). */
+export function platformKind(): 'web' | 'android' | 'ios' {
+  if (!isNativeShell()) return 'web';
+  const cap = (globalThis as { Capacitor?: { getPlatform?: () => string } }).Capacitor;
+  return cap?.getPlatform?.() === 'ios' ? 'ios' : 'android';
+}
+
 /**
  * The platform the app runs on, each side loaded only where it runs: the browser never downloads
  * the native side, and neither side weighs on the first screen.

@@ -63,6 +63,14 @@ export interface Platform {
   socialSignIn(provider: SocialProvider, nonce: string): Promise<NativeSocialAnswer>;
   /** Closes the system browser a payment page was opened in (phones); nothing in a browser. */
   closePaymentPage(): Promise<void>;
+  /**
+   * Leaves the app for a provider's sign-in page: the browser goes to it; the phone apps open it in
+   * the system browser (Custom Tabs, SFSafariViewController: Google and Apple refuse an app's own
+   * WebView), from which the provider's return comes back through the app's URL scheme.
+   */
+  openSignInPage(url: string): Promise<void>;
+  /** Closes the system browser a sign-in page was opened in (phones); nothing in a browser. */
+  closeSignInPage(): Promise<void>;
   /** The in-app store this platform can pay through now, or null (the browser, no store plugin). */
   inAppStore(): InAppStore | null;
   /**

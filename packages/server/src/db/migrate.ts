@@ -17,6 +17,7 @@ import { subscriptionPeriodEndMigration } from './migrations/015-subscription-pe
 import { creditBalancesMigration } from './migrations/016-credit-balances.js';
 import { socialIdentitiesMigration } from './migrations/017-social-identities.js';
 import { subscriptionExpiryIndexMigration } from './migrations/018-subscription-expiry-index.js';
+import { appleRelayDeliveryMigration } from './migrations/019-apple-relay-delivery.js';
 
 /**
  * Every migration, in order. One list serves SQLite and PostgreSQL: the migrations use only types
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '016-credit-balances': creditBalancesMigration,
   '017-social-identities': socialIdentitiesMigration,
   '018-subscription-expiry-index': subscriptionExpiryIndexMigration,
+  '019-apple-relay-delivery': appleRelayDeliveryMigration,
 };
 
 class ListProvider implements MigrationProvider {

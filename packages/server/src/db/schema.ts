@@ -342,6 +342,8 @@ export interface SocialIdentitiesTable {
   email: string | null;
   created_at: Millis;
   last_used_at: Millis | null;
+  /** When Apple said its relay address stopped forwarding (email-disabled); null while it delivers. */
+  email_disabled_at?: Millis | null;
 }
 
 /** A single-use value of a social sign-in in progress, kept hashed; `data` is JSON text. */

@@ -136,6 +136,14 @@ export const nativePlatform: Platform = {
     const { Browser } = await import('@capacitor/browser');
     await Browser.close();
   },
+  async openSignInPage(url) {
+    const { Browser } = await import('@capacitor/browser');
+    await Browser.open({ url });
+  },
+  async closeSignInPage() {
+    const { Browser } = await import('@capacitor/browser');
+    await Browser.close();
+  },
   inAppStore() {
     const cdv = (globalThis as { CdvPurchase?: unknown }).CdvPurchase;
     if (!cdv) return null;

@@ -40,6 +40,10 @@ export const createWebPlatform = (onVisibleAgain: (listener: () => void) => () =
     window.location.assign(url);
   },
   async closePaymentPage() {},
+  async openSignInPage(url) {
+    window.location.assign(url);
+  },
+  async closeSignInPage() {},
   socialSignIn: () => Promise.reject(new Error('The browser signs in with the web flow')),
   inAppStore: () => null,
   startInAppStore: async () => {},

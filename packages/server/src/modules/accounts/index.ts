@@ -14,6 +14,7 @@ import type { UserRow } from './repo.js';
 import { registerAccountRoutes } from './routes.js';
 import { registerSecurityRoutes } from './security-routes.js';
 import { AccountsService, type AccountsDeps, type ClientInfo } from './service.js';
+import { AppleNotifications } from './apple-notifications.js';
 import { SocialFlows } from './social.js';
 import { loadSocialConfig } from './social-config.js';
 import { registerSocialRoutes } from './social-routes.js';
@@ -24,6 +25,7 @@ export class AccountsModule implements TillModule {
   readonly service: AccountsService;
   readonly passkeys: PasskeysService;
   readonly social: SocialFlows;
+  readonly appleNotifications: AppleNotifications;
 
   constructor(private readonly deps: AccountsDeps) {
     this.service = new AccountsService(deps);
@@ -31,6 +33,7 @@ export class AccountsModule implements TillModule {
     // Parsed as the app is built, so that a bad SOCIAL_* value stops the start and names the variable.
     const social = loadSocialConfig(deps.config.socialEnv ?? {}, deps.config.production);
     this.social = new SocialFlows(this.service, this.passkeys.repo, social, () => deps.config.publicUrl);
+    this.appleNotifications = new AppleNotifications(this.service, social, deps.log);
   }
 
   /** What the account-deletion flow needs of this module. */
@@ -127,7 +130,7 @@ export class AccountsModule implements TillModule {
     registerSecurityRoutes(calls, this.service, new AccountSecurity(this.deps.db, this.service));
     registerPasskeyRoutes(calls, this.service, this.passkeys, this.deps.events);
     new AdminUsers(this.deps.db, this.service, this.deps.config.adminEmails, this.deps.now ?? Date.now).register(calls);
-    await registerSocialRoutes(app, calls, this.social);
+    await registerSocialRoutes(app, calls, this.social, this.appleNotifications);
   }
 }
 

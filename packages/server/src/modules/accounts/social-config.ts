@@ -31,10 +31,24 @@ export interface SocialProviderConfig {
 /** Social sign-in: the providers that are on (none unless configured). */
 export interface SocialConfig {
   providers: SocialProviderConfig[];
+  /**
+   * The phone apps' own URL scheme (`SOCIAL_APP_SCHEME`, the app id by default): where a flow the
+   * apps run in the system browser comes back to (`<scheme>:/social/finish#...`).
+   */
+  appScheme: string;
+  /**
+   * Where Apple publishes the keys its server-to-server notifications are signed with
+   * (`SOCIAL_APPLE_NOTIFICATION_KEYS_URL`, Apple's own by default).
+   */
+  appleNotificationKeys: string;
 }
+
+/** The app id, as the native projects name it (capacitor.config.ts `appId`). */
+const APP_SCHEME = 'app.till.mobile';
 
 const GOOGLE_ISSUER = 'https://accounts.google.com';
 const APPLE_ISSUER = 'https://appleid.apple.com';
+const APPLE_KEYS = 'https://appleid.apple.com/auth/keys';
 
 function list(value: string | undefined): string[] {
   return (value ?? '')
@@ -147,5 +161,22 @@ export function loadSocialConfig(env: Record<string, string | undefined>, produc
     if (!oidc) throw new ConfigError(`${prefix}_CLIENT_ID`, `is required when SOCIAL_OIDC_PROVIDERS names ${id}`);
     providers.push(oidc);
   }
-  return { providers };
+  // The App Store takes an app that offers a third-party sign-in only if it offers Sign in with
+  // Apple too (guideline 4.8): phone apps that sign in with another provider need Apple's sheet
+  // (the bundle id) as well. The iOS app hides the others when Apple is missing; a production
+  // server does not start so. docs/decisions/014-social-sign-in-in-the-apps.md.
+  const forApps = providers.filter((p) => p.kind !== 'apple' && p.appClientIds.length > 0);
+  const appleForApps = providers.some((p) => p.kind === 'apple' && p.appClientIds.length > 0);
+  if (production && forApps.length && !appleForApps)
+    throw new ConfigError(
+      'SOCIAL_APPLE_APP_CLIENT_IDS',
+      `is required in production when the phone apps sign in with ${forApps.map((p) => p.name).join(', ')}: the App Store asks for Sign in with Apple wherever another sign-in is offered`,
+    );
+  const appScheme = env.SOCIAL_APP_SCHEME || APP_SCHEME;
+  // A reverse domain name, as RFC 8252 asks of an app's private-use scheme.
+  if (!/^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/.test(appScheme))
+    throw new ConfigError('SOCIAL_APP_SCHEME', 'must be a reverse domain name such as app.till.mobile');
+  const keysVariable = 'SOCIAL_APPLE_NOTIFICATION_KEYS_URL';
+  const appleNotificationKeys = issuerOf(keysVariable, env[keysVariable] || APPLE_KEYS, production);
+  return { providers, appScheme, appleNotificationKeys };
 }

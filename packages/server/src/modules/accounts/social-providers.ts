@@ -80,6 +80,7 @@ export class SocialProviders {
       kind: p.kind,
       name: p.name,
       native: p.appClientIds.length > 0,
+      web: p.clientId !== undefined,
       appClientIds: p.appClientIds,
     }));
   }

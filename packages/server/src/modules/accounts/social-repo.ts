@@ -7,10 +7,11 @@ export type SocialIdentityRow = SocialIdentitiesTable;
 
 /**
  * What a single-use value stands for: a web flow's `state` (its PKCE verifier and nonce), a native
- * sign-in's `nonce`, the `ticket` a browser comes back with, a pending `link` (915), and a link's
- * mailed confirmation (`link_mail`).
+ * sign-in's `nonce`, the `ticket` a browser comes back with, a pending `link` (915), a link's
+ * mailed confirmation (`link_mail`), and the ticket a signed-in session's connect flow comes back
+ * with (`connect`); and the id of each Apple notification applied (`apple_event`), so that none applies twice.
  */
-export type SocialFlowKind = 'state' | 'nonce' | 'ticket' | 'link' | 'link_mail';
+export type SocialFlowKind = 'state' | 'nonce' | 'ticket' | 'link' | 'link_mail' | 'connect' | 'apple_event';
 
 /** Whether an insert hit the one-link-per-provider-account key. */
 export function isIdentityTaken(error: unknown): boolean {

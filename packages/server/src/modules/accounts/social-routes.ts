@@ -6,6 +6,10 @@ import {
   SocialPaths,
   socialConfirmLinkRequest,
   socialConfirmLinkResponse,
+  socialConnectFinishRequest,
+  socialConnectFinishResponse,
+  socialConnectRequest,
+  socialConnectResponse,
   socialFinishRequest,
   socialIdTokenRequest,
   socialLinkByMailRequest,
@@ -23,6 +27,7 @@ import {
 import { z } from 'zod';
 import { Failure } from '../../errors.js';
 import type { CallRegistry } from '../../http/calls.js';
+import type { AppleNotifications } from './apple-notifications.js';
 import type { SocialFlows } from './social.js';
 
 const tag = 'accounts';
@@ -33,6 +38,7 @@ export async function registerSocialRoutes(
   app: FastifyInstance,
   calls: CallRegistry,
   social: SocialFlows,
+  appleNotifications: AppleNotifications,
 ): Promise<void> {
   calls.define({
     path: `/${SocialPaths.providers}`,
@@ -50,7 +56,7 @@ export async function registerSocialRoutes(
     request: socialStartRequest,
     response: socialStartResponse,
     handler: async (input) => {
-      const started = await social.start(input.provider, input.lang);
+      const started = await social.start(input.provider, input.lang, input.appChallenge);
       return started instanceof Failure ? started : { data: started };
     },
   });
@@ -141,6 +147,34 @@ export async function registerSocialRoutes(
     },
   });
 
+  calls.define({
+    path: `/${SocialPaths.connect}`,
+    summary:
+      "The provider's authorization page to link it to the signed-in account (914 first when the account has a password and no recent step-up).",
+    tag,
+    auth: Level.Registered,
+    request: socialConnectRequest,
+    response: socialConnectResponse,
+    handler: async (input, ctx) => {
+      const started = await social.connect(ctx.caller, input.provider, input.lang, input.app);
+      return started instanceof Failure ? started : { data: started };
+    },
+  });
+
+  calls.define({
+    path: `/${SocialPaths.connectFinish}`,
+    summary:
+      'Link the provider account a connect flow came back with (907 `provider`/`taken` when another account has it, 911 for a ticket not this session’s).',
+    tag,
+    auth: Level.Registered,
+    request: socialConnectFinishRequest,
+    response: socialConnectFinishResponse,
+    handler: async (input, ctx) => {
+      const identity = await social.connectFinish(ctx.caller, input.ticket, ctx);
+      return identity instanceof Failure ? identity : { data: { identity } };
+    },
+  });
+
   await app.register(async (scope) => {
     // Apple answers with a form post; form bodies are parsed only inside this scope.
     if (!scope.hasContentTypeParser(FORM)) {
@@ -156,6 +190,16 @@ export async function registerSocialRoutes(
       const location = await social.callback(url, url.searchParams);
       return reply.header('cache-control', 'no-store').redirect(location, 303);
     });
+    if (appleNotifications.enabled) {
+      // Apple's server-to-server notifications: 200 once taken (applied, repeated, or about no
+      // linked identity), 400 when the payload is not Apple's.
+      scope.post(`/${SocialPaths.appleNotifications}`, async (request, reply) => {
+        const body = request.body as { payload?: unknown } | undefined;
+        const payload = typeof body?.payload === 'string' && body.payload.length <= 16_384 ? body.payload : '';
+        const outcome = await appleNotifications.receive(payload);
+        return reply.code(outcome === 'refused' ? 400 : 200).send({ outcome });
+      });
+    }
     scope.post(back, async (request, reply) => {
       const body = typeof request.body === 'string' ? request.body : '';
       const params = new URLSearchParams(body);

@@ -1,11 +1,11 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '@till/test-support/app';
 import { dialects } from '@till/test-support/db';
 import { startTestOp, testSigningKeys, type TestOp, type TestPerson } from '@till/test-support/oidc-provider';
 import { startSmtp, type TestSmtp } from '@till/test-support/smtp';
-import { confirmedUser, GOOD_PASSWORD, uniqueEmail } from '@till/test-support/users';
+import { confirmedUser, GOOD_PASSWORD, stepUp, uniqueEmail } from '@till/test-support/users';
 
 const APP_REDIRECT = 'com.example.till:/oauth';
 const TEAM_ID = 'TEAMID1234';
@@ -136,8 +136,8 @@ describe.each(dialects)('social sign-in on %s', (dialect) => {
       code: 900,
       data: {
         providers: [
-          { id: 'apple', kind: 'apple', name: 'Apple', native: false, appClientIds: [] },
-          { id: 'corp', kind: 'oidc', name: 'Corp ID', native: true, appClientIds: ['till-app'] },
+          { id: 'apple', kind: 'apple', name: 'Apple', native: false, web: true, appClientIds: [] },
+          { id: 'corp', kind: 'oidc', name: 'Corp ID', native: true, web: true, appClientIds: ['till-app'] },
         ],
       },
     });
@@ -297,6 +297,59 @@ describe.each(dialects)('social sign-in on %s', (dialect) => {
     expect((secret?.payload.exp ?? 0) - (secret?.payload.iat ?? 0)).toBeLessThanOrEqual(300);
   });
 
+  describe('a phone app’s flow in the system browser', () => {
+    it('comes back to the app’s URL scheme, and its ticket signs in only with the app’s secret', async () => {
+      const secret = randomBytes(32).toString('base64url');
+      const appChallenge = createHash('sha256').update(secret).digest('base64url');
+      const through = async (who: TestPerson) => {
+        corp.nextPerson = who;
+        const started = await t.call('/api/social/start', { provider: 'corp', appChallenge });
+        expect(started.code).toBe(900);
+        const stop = await corp.browse((started.data as { url: string }).url, `${t.url}/api/social/callback`);
+        if (!('location' in stop)) throw new Error('expected a redirect');
+        const res = await fetch(stop.location, { redirect: 'manual' });
+        const location = res.headers.get('location') ?? '';
+        expect(location.startsWith('app.till.mobile:/social/finish#ticket=')).toBe(true);
+        return new URLSearchParams(location.split('#')[1]).get('ticket');
+      };
+      const who = person();
+      // Whoever gets the ticket without the secret (another app claiming the scheme) gets nothing.
+      const stolen = await through(who);
+      expect(await t.call('/api/social/finish', { ticket: stolen })).toEqual({ code: 911 });
+      const guessed = await through(who);
+      expect(
+        await t.call('/api/social/finish', { ticket: guessed, appVerifier: randomBytes(32).toString('base64url') }),
+      ).toEqual({ code: 911 });
+      const ticket = await through(who);
+      const signedIn = await t.call('/api/social/finish', { ticket, appVerifier: secret });
+      expect(signedIn.code).toBe(900);
+      expect(userOf(signedIn).email).toBe(who.email);
+    });
+
+    it('sends a cancelled flow and a connect flow back to the app too', async () => {
+      const appChallenge = createHash('sha256').update('x'.repeat(43)).digest('base64url');
+      const started = await t.call('/api/social/start', { provider: 'corp', appChallenge });
+      const state = new URL((started.data as { url: string }).url).searchParams.get('state') ?? '';
+      const denied = await fetch(`${t.url}/api/social/callback?error=access_denied&state=${state}`, {
+        redirect: 'manual',
+      });
+      expect(denied.headers.get('location')).toBe('app.till.mobile:/social/finish#error=denied');
+      const owner = await confirmedUser(t);
+      await stepUp(t, owner.token);
+      const connect = await t.call('/api/auth/social/connect', { token: owner.token, provider: 'corp', app: true });
+      corp.nextPerson = person();
+      const stop = await corp.browse((connect.data as { url: string }).url, `${t.url}/api/social/callback`);
+      if (!('location' in stop)) throw new Error('expected a redirect');
+      const location = (await fetch(stop.location, { redirect: 'manual' })).headers.get('location') ?? '';
+      expect(location.startsWith('app.till.mobile:/profile#connectTicket=')).toBe(true);
+      const ticket = new URLSearchParams(location.split('#')[1]).get('connectTicket');
+      expect(await t.call('/api/auth/social/connectFinish', { token: owner.token, ticket })).toMatchObject({
+        code: 900,
+        data: { identity: { provider: 'corp' } },
+      });
+    });
+  });
+
   describe('the phone’s ID token', () => {
     it('makes an account from a token for the app’s client id with a nonce from the server, once', async () => {
       const who = person();
@@ -327,6 +380,129 @@ describe.each(dialects)('social sign-in on %s', (dialect) => {
       } finally {
         shift = 0;
       }
+    });
+  });
+
+  describe('connecting a provider from the profile', () => {
+    /** The connect flow through the provider and back: where the server sends the browser. */
+    async function connectFlow(token: string, op: TestOp, provider: string, who: TestPerson): Promise<URL> {
+      const started = await t.call('/api/auth/social/connect', { token, provider });
+      expect(started.code).toBe(900);
+      op.nextPerson = who;
+      const stop = await op.browse((started.data as { url: string }).url, `${t.url}/api/social/callback`);
+      const res =
+        'location' in stop
+          ? await fetch(stop.location, { redirect: 'manual' })
+          : await fetch(stop.form.action, {
+              method: 'POST',
+              redirect: 'manual',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              body: new URLSearchParams(stop.form.fields).toString(),
+            });
+      expect(res.status).toBe(303);
+      const location = new URL(res.headers.get('location') ?? '');
+      expect(`${location.origin}${location.pathname}`).toBe(`${t.url}/profile`);
+      return location;
+    }
+    const ticketOf = (url: URL) => new URLSearchParams(url.hash.slice(1)).get('connectTicket');
+
+    it('links a provider to a password account after a step-up, logs it, mails the owner and signs in with it', async () => {
+      const owner = await confirmedUser(t);
+      expect(await t.call('/api/auth/social/connect', { token: owner.token, provider: 'corp' })).toMatchObject({
+        code: 914,
+      });
+      await stepUp(t, owner.token);
+      const who = person({ email: uniqueEmail('elsewhere') });
+      const back = await connectFlow(owner.token, corp, 'corp', who);
+      const done = await t.call('/api/auth/social/connectFinish', { token: owner.token, ticket: ticketOf(back) });
+      expect(done).toMatchObject({ code: 900, data: { identity: { provider: 'corp', email: who.email } } });
+      // The ticket is single use.
+      expect(await t.call('/api/auth/social/connectFinish', { token: owner.token, ticket: ticketOf(back) })).toEqual({
+        code: 911,
+      });
+      const list = (await t.call('/api/auth/social/list', { token: owner.token })).data as {
+        identities: { provider: string; email: string }[];
+      };
+      expect(list.identities).toEqual([expect.objectContaining({ provider: 'corp', email: who.email })]);
+      const linked = (await logKinds(owner.token)).filter((e) => e.kind === 'social_linked');
+      expect(linked).toHaveLength(1);
+      expect(linked[0]?.detail).toMatchObject({ provider: 'corp' });
+      const mail = await smtp.next(owner.email, /A change to your Till account/);
+      expect(mail.text).toContain('sign-in with Corp ID was linked');
+      // The provider account, whose address is another one, now signs in to the owner's account.
+      const signedIn = await webSignIn(who);
+      expect(signedIn.code).toBe(900);
+      expect(userOf(signedIn).id).toBe(owner.userId);
+    });
+
+    it('refuses a provider account linked to another account, and links nothing', async () => {
+      const who = person();
+      const other = await webSignIn(who);
+      expect(other.code).toBe(900);
+      const owner = await confirmedUser(t);
+      await stepUp(t, owner.token);
+      const back = await connectFlow(owner.token, corp, 'corp', who);
+      expect(await t.call('/api/auth/social/connectFinish', { token: owner.token, ticket: ticketOf(back) })).toEqual({
+        code: 907,
+        parameter: 'provider',
+        reason: 'taken',
+      });
+      expect((await t.call('/api/auth/social/list', { token: owner.token })).data).toEqual({
+        identities: [],
+        hasPassword: true,
+      });
+      expect(userOf(await webSignIn(who)).id).toBe(userOf(other).id);
+    });
+
+    it('lets an account without a password connect on its session alone, with Apple’s form post', async () => {
+      const who = person();
+      const made = await webSignIn(who);
+      const token = made.token as string;
+      const back = await connectFlow(token, apple, 'apple', {
+        sub: `apple-connect-${who.sub}`,
+        email: `r${Date.now()}@privaterelay.appleid.com`,
+        email_verified: 'true',
+        is_private_email: 'true',
+      });
+      const done = await t.call('/api/auth/social/connectFinish', { token, ticket: ticketOf(back) });
+      expect(done).toMatchObject({ code: 900, data: { identity: { provider: 'apple' } } });
+      const list = (await t.call('/api/auth/social/list', { token })).data as { identities: { provider: string }[] };
+      expect(list.identities.map((i) => i.provider).sort()).toEqual(['apple', 'corp']);
+    });
+
+    it('takes the ticket only from the session that started the flow', async () => {
+      const owner = await confirmedUser(t);
+      await stepUp(t, owner.token);
+      const second = await t.call('/api/login', { email: owner.email, password: GOOD_PASSWORD });
+      expect(second.code).toBe(900);
+      const stranger = await confirmedUser(t);
+      const back = await connectFlow(owner.token, corp, 'corp', person());
+      expect(await t.call('/api/auth/social/connectFinish', { token: stranger.token, ticket: ticketOf(back) })).toEqual(
+        { code: 911 },
+      );
+      const again = await connectFlow(owner.token, corp, 'corp', person());
+      expect(await t.call('/api/auth/social/connectFinish', { token: second.token, ticket: ticketOf(again) })).toEqual({
+        code: 911,
+      });
+      expect(
+        (await t.call('/api/auth/social/list', { token: owner.token })).data as { identities: unknown[] },
+      ).toMatchObject({ identities: [] });
+      // A plain sign-in's ticket is not a connect ticket either.
+      const signIn = await followCallback(await fetch(await toCallback(person()), { redirect: 'manual' }));
+      expect(
+        await t.call('/api/auth/social/connectFinish', { token: owner.token, ticket: signIn.get('ticket') }),
+      ).toEqual({ code: 911 });
+    });
+
+    it('comes back to the profile with the reason when the person cancels at the provider', async () => {
+      const owner = await confirmedUser(t);
+      await stepUp(t, owner.token);
+      const started = await t.call('/api/auth/social/connect', { token: owner.token, provider: 'corp' });
+      const state = new URL((started.data as { url: string }).url).searchParams.get('state') ?? '';
+      const res = await fetch(`${t.url}/api/social/callback?error=access_denied&state=${state}`, {
+        redirect: 'manual',
+      });
+      expect(res.headers.get('location')).toBe(`${t.url}/profile#connectError=denied`);
     });
   });
 

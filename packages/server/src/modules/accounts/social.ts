@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { Level, SocialPaths, type LinkedIdentity, type SocialProvider } from '@till/protocol';
 import { isUniqueViolation, iso, type Executor } from '../../db/rows.js';
 import { inTransaction, runInTransaction } from '../../db/transaction.js';
 import { AbortTransaction, fail, Failure, type Outcome } from '../../errors.js';
 import type { Caller } from '../../http/calls.js';
+import { safeEqual } from '../../security/tokens.js';
 import type { PasskeysRepo } from './passkeys-repo.js';
 import type { UserRow } from './repo.js';
 import type { AccountsService, ClientInfo, IssuedSession } from './service.js';
@@ -27,10 +28,18 @@ interface StateData {
   nonce: string;
   verifier: string;
   lang: string | undefined;
+  /** A connect flow's session: only it may spend the ticket the flow comes back with. */
+  sessionId?: string;
+  /** A flow a phone app runs in the system browser: it comes back to the app's URL scheme. */
+  app?: boolean;
+  /** A phone app's sign-in: SHA-256 (base64url) of the secret the ticket is spent with. */
+  appChallenge?: string;
 }
 interface IdentityData {
   identity: VerifiedIdentity;
   lang?: string | undefined;
+  sessionId?: string;
+  appChallenge?: string;
 }
 
 /** The passwords Till stores are argon2 hashes; an account made by a provider has none (`''`). */
@@ -48,6 +57,7 @@ function hasPassword(row: Pick<UserRow, 'password_hash'>): boolean {
 export class SocialFlows {
   readonly repo: SocialRepo;
   readonly providers: SocialProviders;
+  private readonly appScheme: string;
 
   constructor(
     private readonly accounts: AccountsService,
@@ -55,6 +65,7 @@ export class SocialFlows {
     config: SocialConfig,
     private readonly publicUrlOf: () => string,
   ) {
+    this.appScheme = config.appScheme;
     this.repo = new SocialRepo(accounts.db);
     this.providers = new SocialProviders(config.providers, () => this.callbackUrl, accounts.now);
   }
@@ -77,11 +88,12 @@ export class SocialFlows {
   }
 
   /** The provider's authorization page for a new web flow, its single-use values kept hashed. */
-  async start(providerId: string, lang: string | undefined): Promise<Outcome<{ url: string }>> {
+  async start(providerId: string, lang: string | undefined, appChallenge?: string): Promise<Outcome<{ url: string }>> {
     const p = this.providers.find(providerId);
     if (!p?.clientId) return fail.notFound('provider');
     const values = { nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier(), lang };
-    const state = await this.repo.issue('state', p.id, values, this.now, STATE_TTL_MS);
+    const kept: StateData = appChallenge ? { ...values, app: true, appChallenge } : values;
+    const state = await this.repo.issue('state', p.id, kept, this.now, STATE_TTL_MS);
     const url = await this.providers.authorizationUrl(p, { ...values, state });
     return { url: url.href };
   }
@@ -92,14 +104,19 @@ export class SocialFlows {
    * ticket or an error word in the fragment (never sent to a server, kept out of logs).
    */
   async callback(callback: URL | Request, params: URLSearchParams): Promise<string> {
-    const finish = `${this.publicUrl}/social/finish`;
     const stateValue = params.get('state');
-    if (!stateValue || stateValue.length > 128) return `${finish}#error=failed`;
+    if (!stateValue || stateValue.length > 128) return `${this.publicUrl}/social/finish#error=failed`;
     const state = await this.repo.take<StateData>('state', stateValue, this.now);
-    if (!state) return `${finish}#error=expired`;
+    // A connect flow (started by a signed-in session) comes back to the profile.
+    const connecting = state?.user_id != null && state.fields.sessionId !== undefined;
+    // A phone app's flow comes back to the app through its URL scheme; a browser's to the web app.
+    const base = state?.fields.app ? `${this.appScheme}:` : this.publicUrl;
+    const finish = connecting ? `${base}/profile` : `${base}/social/finish`;
+    const error = connecting ? 'connectError' : 'error';
+    if (!state) return `${finish}#${error}=expired`;
     const p = this.providers.find(state.provider);
-    if (!p) return `${finish}#error=failed`;
-    if (params.get('error')) return `${finish}#error=denied`;
+    if (!p) return `${finish}#${error}=failed`;
+    if (params.get('error')) return `${finish}#${error}=denied`;
     let identity: VerifiedIdentity;
     try {
       identity = await this.providers.exchange(
@@ -109,27 +126,109 @@ export class SocialFlows {
         appleName(params.get('user')),
       );
     } catch {
-      return `${finish}#error=failed`;
+      return `${finish}#${error}=failed`;
     }
+    if (connecting) {
+      const ticket = await this.repo.issue(
+        'connect',
+        p.id,
+        { identity, sessionId: state.fields.sessionId } satisfies IdentityData,
+        this.now,
+        TICKET_TTL_MS,
+        state.user_id,
+      );
+      return `${finish}#connectTicket=${ticket}`;
+    }
+    const appChallenge = state.fields.appChallenge;
     const ticket = await this.repo.issue(
       'ticket',
       p.id,
-      { identity, lang: state.fields.lang } satisfies IdentityData,
+      { identity, lang: state.fields.lang, ...(appChallenge ? { appChallenge } : {}) } satisfies IdentityData,
       this.now,
       TICKET_TTL_MS,
     );
     return `${finish}#ticket=${ticket}`;
   }
 
+  /**
+   * A signed-in session links a provider: the provider's page for a web flow whose state is bound
+   * to the session. The session is the proof that the account is the caller's; an account with a
+   * password proves it again first (step-up, 914), as for its other ways in.
+   */
+  async connect(
+    caller: Caller,
+    providerId: string,
+    lang: string | undefined,
+    app = false,
+  ): Promise<Outcome<{ url: string }>> {
+    const p = this.providers.find(providerId);
+    if (!p?.clientId) return fail.notFound('provider');
+    const row = await this.accounts.repo.findUserById(caller.userId);
+    if (!row || row.deleted_at != null) return fail.invalidToken();
+    if (hasPassword(row)) {
+      const missing = await this.accounts.recentProof(caller);
+      if (missing) return missing;
+    }
+    const values = { nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier(), lang };
+    const state = await this.repo.issue(
+      'state',
+      p.id,
+      { ...values, sessionId: caller.sessionId, ...(app ? { app } : {}) } satisfies StateData,
+      this.now,
+      STATE_TTL_MS,
+      caller.userId,
+    );
+    const url = await this.providers.authorizationUrl(p, { ...values, state });
+    return { url: url.href };
+  }
+
+  /**
+   * The session that started a connect flow spends its ticket: the provider account is linked to
+   * the caller's account (logged; the owner is mailed), or refused when another account has it.
+   */
+  async connectFinish(caller: Caller, ticket: string, client: ClientInfo): Promise<Outcome<LinkedIdentity>> {
+    const pending = await this.repo.take<IdentityData>('connect', ticket, this.now);
+    if (!pending || pending.user_id !== caller.userId || pending.fields.sessionId !== caller.sessionId)
+      return fail.badLinkToken();
+    const identity = pending.fields.identity;
+    let outcome: Outcome<{ row: UserRow; linked: SocialIdentityRow; added: boolean }>;
+    try {
+      outcome = await runInTransaction(this.accounts.db, async (trx) => {
+        const row = await this.accounts.repo.findUserById(caller.userId, trx);
+        if (!row || row.deleted_at != null) throw new AbortTransaction(fail.invalidToken());
+        const found = await this.repo.findIdentity(identity.provider, identity.subject, trx);
+        if (found && found.user_id !== row.id) throw new AbortTransaction(fail.invalidInput('provider', 'taken'));
+        if (found) return { row, linked: found, added: false };
+        const linked = await this.link(row, identity, client, trx);
+        return { row, linked, added: true };
+      });
+    } catch (error) {
+      // Linked to another account by a sign-in or connect racing this one.
+      if (isIdentityTaken(error)) return fail.invalidInput('provider', 'taken');
+      throw error;
+    }
+    if (outcome instanceof Failure) return outcome;
+    if (outcome.added)
+      this.accounts.notifyChange(outcome.row, 'social_linked', { provider: this.providerName(identity.provider) });
+    return this.toLinked(outcome.linked);
+  }
+
   /** The web app's page spends the ticket: a sign-in like a login's. */
   async finish(
-    input: { ticket: string; deviceToken?: string | undefined },
+    input: { ticket: string; deviceToken?: string | undefined; appVerifier?: string | undefined },
     client: ClientInfo,
   ): Promise<Outcome<IssuedSession>> {
     const wait = await this.accounts.limiters.loginPerIp.hit(client.ip);
     if (wait) return fail.rateLimited(wait);
     const ticket = await this.repo.take<IdentityData>('ticket', input.ticket, this.now);
     if (!ticket) return fail.badLinkToken();
+    // A phone app's ticket came through its URL scheme, which another app may claim: it signs in
+    // only with the secret whose hash started the flow.
+    const challenge = ticket.fields.appChallenge;
+    if (challenge !== undefined) {
+      const verifier = input.appVerifier ?? '';
+      if (!safeEqual(createHash('sha256').update(verifier).digest('base64url'), challenge)) return fail.badLinkToken();
+    }
     return this.signInWith(ticket.fields.identity, ticket.fields.lang, client, input.deviceToken);
   }
 
@@ -177,22 +276,50 @@ export class SocialFlows {
     client: ClientInfo,
     deviceToken: string | undefined,
   ): Promise<Outcome<IssuedSession>> {
-    const linked = await this.repo.findIdentity(identity.provider, identity.subject);
-    if (linked) {
-      const row = await this.accounts.repo.findUserById(linked.user_id);
-      if (!row || row.deleted_at != null) return fail.wrongCredentials();
-      await this.repo.touchIdentity(linked.id, this.now);
-      return this.accounts.signInVouched(row, client, identity.provider, deviceToken);
-    }
+    const signedIn = await this.signInLinked(identity, client, deviceToken);
+    if (signedIn) return signedIn;
     if (!identity.email || !identity.emailVerified) return fail.invalidInput('email', 'unverified');
-    const existing = await this.accounts.repo.findUserByEmail(identity.email);
-    if (existing) return this.linkRequired(existing, identity);
-    const made = await this.createAccount(identity, lang, client);
-    if (made === 'taken') {
-      const raced = await this.accounts.repo.findUserByEmail(identity.email);
-      return raced ? this.linkRequired(raced, identity) : fail.wrongCredentials();
+    if (!(await this.accounts.repo.findUserByEmail(identity.email))) {
+      const made = await this.createAccount(identity, lang, client);
+      if (made !== 'taken') return made;
     }
-    return made;
+    // The address has an account. A sign-in racing this one may have made it, since the look-up
+    // above, with this same provider account linked (its user and link commit together): then it
+    // signs in to that account. Read on the writer's side, which sees every commit the database
+    // refused this one's address for. Another provider account is asked for the owner's proof.
+    const { linked, row, owner } = await inTransaction(this.accounts.db, async (trx) => {
+      const found = await this.repo.findIdentity(identity.provider, identity.subject, trx);
+      return {
+        linked: found,
+        row: found && (await this.accounts.repo.findUserById(found.user_id, trx)),
+        owner: await this.accounts.repo.findUserByEmail(identity.email ?? '', trx),
+      };
+    });
+    if (linked) return this.signInAs(linked, row, identity, client, deviceToken);
+    return owner ? this.linkRequired(owner, identity) : fail.wrongCredentials();
+  }
+
+  /** The account linked to the identity signs in; `undefined` when none is linked. */
+  private async signInLinked(
+    identity: VerifiedIdentity,
+    client: ClientInfo,
+    deviceToken: string | undefined,
+  ): Promise<Outcome<IssuedSession> | undefined> {
+    const linked = await this.repo.findIdentity(identity.provider, identity.subject);
+    if (!linked) return undefined;
+    return this.signInAs(linked, await this.accounts.repo.findUserById(linked.user_id), identity, client, deviceToken);
+  }
+
+  private async signInAs(
+    linked: SocialIdentityRow,
+    row: UserRow | undefined,
+    identity: VerifiedIdentity,
+    client: ClientInfo,
+    deviceToken: string | undefined,
+  ): Promise<Outcome<IssuedSession>> {
+    if (!row || row.deleted_at != null) return fail.wrongCredentials();
+    await this.repo.touchIdentity(linked.id, this.now);
+    return this.accounts.signInVouched(row, client, identity.provider, deviceToken);
   }
 
   private async linkRequired(row: UserRow, identity: VerifiedIdentity): Promise<Failure> {
@@ -248,24 +375,28 @@ export class SocialFlows {
   }
 
   /** Links the identity to the account and logs it, in `trx`. */
-  private async link(row: UserRow, identity: VerifiedIdentity, client: ClientInfo, trx: Executor): Promise<void> {
+  private async link(
+    row: UserRow,
+    identity: VerifiedIdentity,
+    client: ClientInfo,
+    trx: Executor,
+  ): Promise<SocialIdentityRow> {
     const id = randomUUID();
-    await this.repo.insertIdentity(
-      {
-        id,
-        user_id: row.id,
-        provider: identity.provider,
-        subject: identity.subject,
-        email: identity.email,
-        created_at: this.now,
-        last_used_at: this.now,
-      },
-      trx,
-    );
+    const linked: SocialIdentityRow = {
+      id,
+      user_id: row.id,
+      provider: identity.provider,
+      subject: identity.subject,
+      email: identity.email,
+      created_at: this.now,
+      last_used_at: this.now,
+    };
+    await this.repo.insertIdentity(linked, trx);
     await this.accounts.securityLog.write(
       { userId: row.id, kind: 'social_linked', ...client, detail: { provider: identity.provider, identityId: id } },
       trx,
     );
+    return linked;
   }
 
   private providerName(id: string): string {

@@ -9,7 +9,9 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import type { SocialProvider } from '@till/protocol';
 import { useTranslation } from '@/lib/i18n-react';
 import { useTill } from '@/lib/till';
-import { nativeSocialSignIn, socialProvidersQuery, startSocialSignIn } from '../api/social';
+import { offeredProviders } from '@/lib/social-providers';
+import { isNativeShell, platformKind } from '@/platform/platform';
+import { nativeSocialSignIn, socialProvidersQuery, startInSystemBrowser, startSocialSignIn } from '../api/social';
 import type { SocialOutcome } from './social-outcome';
 
 function ProviderIcon({ provider }: { provider: SocialProvider }) {
@@ -21,7 +23,9 @@ function ProviderIcon({ provider }: { provider: SocialProvider }) {
 /**
  * "Continue with Google / Apple / ...": one button per provider the server offers, nothing when it
  * offers none. In the browser the button leaves for the provider's page; in the phone apps it opens
- * the provider's own sheet and the outcome comes back here.
+ * the provider's own sheet and the outcome comes back here, or, for a provider without a sheet on
+ * this platform, its page in the system browser, whose return comes back through the app's URL
+ * scheme to the finish page.
  */
 export function SocialButtons({ onOutcome }: { onOutcome: (outcome: SocialOutcome) => void }) {
   const { t, i18n } = useTranslation();
@@ -31,7 +35,9 @@ export function SocialButtons({ onOutcome }: { onOutcome: (outcome: SocialOutcom
     mutationFn: async (provider: SocialProvider) => {
       const signedIn = await nativeSocialSignIn(till, provider, i18n.language);
       if (signedIn) return signedIn;
-      window.location.assign(await startSocialSignIn(till, provider.id, i18n.language));
+      // A phone app without the provider's sheet: its page in the system browser, never in the app.
+      if (isNativeShell()) await startInSystemBrowser(till, provider, i18n.language);
+      else window.location.assign(await startSocialSignIn(till, provider.id, i18n.language));
       return undefined;
     },
     onSuccess: (res) => {
@@ -46,13 +52,14 @@ export function SocialButtons({ onOutcome }: { onOutcome: (outcome: SocialOutcom
       </Stack>
     );
   }
+  const offered = offeredProviders(providers.data ?? [], platformKind());
   // No provider, or the list could not be read: the password form stands alone.
-  if (!providers.data?.length) return null;
+  if (!offered.length) return null;
   return (
     <>
       <Divider sx={{ my: 2 }}>{t('passkeys.or')}</Divider>
       <Stack spacing={1}>
-        {providers.data.map((provider) => (
+        {offered.map((provider) => (
           <Button
             key={provider.id}
             variant={provider.kind === 'apple' ? 'contained' : 'outlined'}

@@ -26,15 +26,18 @@ describe('SocialButtons', () => {
     expect(screen.queryByRole('button')).toBeNull();
   });
 
-  it('shows a button per provider', async () => {
+  it('shows a button per provider with a web flow, none for one the browser cannot run', async () => {
     const providers = [
-      { id: 'apple', kind: 'apple', name: 'Apple', native: false, appClientIds: [] },
-      { id: 'google', kind: 'google', name: 'Google', native: false, appClientIds: [] },
+      { id: 'apple', kind: 'apple', name: 'Apple', native: false, web: true, appClientIds: [] },
+      { id: 'google', kind: 'google', name: 'Google', native: false, web: true, appClientIds: [] },
+      // Only the phone apps' client ids: its sheet is the apps', a browser has no flow for it.
+      { id: 'corp', kind: 'oidc', name: 'Corp ID', native: true, web: false, appClientIds: ['app'] },
     ];
     const till = fakeTill(() => ({ code: 900, data: { providers } }));
     renderWithApp(<SocialButtons onOutcome={vi.fn()} />, { till });
     expect(await screen.findByRole('button', { name: 'Continue with Apple' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Continue with Google' })).toBeEnabled();
+    expect(screen.queryByRole('button', { name: 'Continue with Corp ID' })).toBeNull();
   });
 });
 

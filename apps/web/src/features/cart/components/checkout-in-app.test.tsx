@@ -52,6 +52,8 @@ function phone(
     onLinkOpened: () => () => undefined,
     openPaymentPage: vi.fn(),
     closePaymentPage: vi.fn(),
+    openSignInPage: vi.fn(),
+    closeSignInPage: vi.fn(),
     socialSignIn: vi.fn(),
     inAppStore: () => (kind === 'ios' ? 'appstore' : 'googleplay'),
     startInAppStore: vi.fn(async () => undefined),
