@@ -163,8 +163,10 @@ export class PlayBilling {
         return { data: { products: this.account.products.filter((p) => inApp.has(p.productId)).map(productJson) } };
       }
       case 'getPurchases':
-        // queryPurchasesAsync runs after the call has resolved; its list comes as an event.
-        setTimeout(() => void this.notify('setPurchases', { purchases: this.account.owned.map(purchaseJson) }), 0);
+        // As PurchasePlugin.onQueryPurchasesFinished does: the list goes to the listener first
+        // (`setPurchases`), then the call is answered. Answering first let a restore read the
+        // device's purchases before they came, and say there were none.
+        await this.notify('setPurchases', { purchases: this.account.owned.map(purchaseJson) });
         return {};
       case 'buy': {
         // The bridge sends `productId@offerToken` when the offer has a token; one-time v11 offers have none.
