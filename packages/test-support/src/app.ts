@@ -12,7 +12,7 @@ import {
   PasswordHasher,
   TEST_ARGON2_SETTINGS,
 } from '@till/server/testing';
-import { createTestDb, testGroupCommit, whileMigrating, type TestDb } from './db.js';
+import { createTestDb, testGroupCommit, type TestDb } from './db.js';
 
 /** A running test server: the real app on a throwaway database. */
 export interface TestApp {
@@ -76,16 +76,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const config: Config = { ...base, rateLimits: { ...generous }, ...options.config };
   const answerCheck = new AnswerCheck();
-  const { app, ctx, jobs } = await whileMigrating(options.dialect ?? 'sqlite', () =>
-    buildApp(config, {
-      logger: false,
-      answerCheck,
-      jobs: false,
-      passwords: cheapHashing,
-      ...options,
-      db,
-    }),
-  );
+  const { app, ctx, jobs } = await buildApp(config, {
+    logger: false,
+    answerCheck,
+    jobs: false,
+    passwords: cheapHashing,
+    ...options,
+    db,
+  });
   let url = '';
   if (options.listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });

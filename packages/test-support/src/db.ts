@@ -29,26 +29,6 @@ function parseGroupCommit(value: string | undefined): boolean {
  */
 export const dialects: Dialect[] = pgUrl ? ['sqlite', 'postgres'] : ['sqlite'];
 
-/** The advisory lock that keeps test schemas from being dropped while another test's migrations run. */
-const SCHEMA_CHANGES = 7_201_004;
-
-/**
- * Runs `work` (which migrates a PostgreSQL test schema) while no test schema is dropped: the
- * migrations look through every schema's tables, and a schema dropped meanwhile fails that look-up
- * ("schema does not exist"). Several migrations may run at once; a drop waits for them.
- */
-export async function whileMigrating<T>(dialect: Dialect, work: () => Promise<T>): Promise<T> {
-  if (dialect !== 'postgres' || !pgUrl) return work();
-  const lock = new pg.Client({ connectionString: pgUrl });
-  await lock.connect();
-  try {
-    await lock.query('SELECT pg_advisory_lock_shared($1)', [SCHEMA_CHANGES]);
-    return await work();
-  } finally {
-    await lock.end();
-  }
-}
-
 /** A throwaway database: a temp SQLite file, or a fresh PostgreSQL schema. `drop()` removes it. */
 export interface TestDb extends Db {
   url: string;
@@ -86,7 +66,6 @@ export async function createTestDb(dialect: Dialect, poolSize = 10): Promise<Tes
       const c = new pg.Client({ connectionString: pgUrl });
       await c.connect();
       try {
-        await c.query('SELECT pg_advisory_lock($1)', [SCHEMA_CHANGES]);
         await c.query(`DROP SCHEMA ${schema} CASCADE`);
       } finally {
         await c.end();

@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import { CompiledQuery, Kysely } from 'kysely';
+import { SearchPathPostgresDialect } from './pg-introspector.js';
 import { BackgroundCheckpoints } from './checkpoints.js';
 import { EACH_ON_ITS_OWN, GroupCommitDriver, GroupCommitSqliteDialect } from './group-commit.js';
 import type { Database } from './schema.js';
@@ -191,7 +192,7 @@ export async function connect(
   // int8 (bigint) comes back from pg as a string; every bigint here is epoch millis or a count that fits.
   pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<Database>({ dialect: new SearchPathPostgresDialect({ pool }) });
   return {
     kysely,
     dialect: 'postgres',

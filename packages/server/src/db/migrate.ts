@@ -53,8 +53,8 @@ class ListProvider implements MigrationProvider {
 /** Applies every pending migration; throws with the failing migration's error. */
 export async function migrateToLatest<T>(db: Kysely<T>, dialect: Dialect): Promise<void> {
   const k = db as unknown as Kysely<unknown>;
-  // On PostgreSQL the bookkeeping tables go in the schema of the search path: Kysely otherwise finds
-  // another schema's tables on the same server and skips creating its own.
+  // On PostgreSQL the bookkeeping tables are named with the schema of the search path, where the
+  // introspection (pg-introspector.ts) looks for them.
   const schema =
     dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(k)).rows[0]?.s : undefined;
   const migrator = new Migrator({

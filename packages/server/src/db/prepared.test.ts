@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, dialects, whileMigrating, type TestDb } from '@till/test-support/db';
+import { createTestDb, dialects, type TestDb } from '@till/test-support/db';
 import { migrateToLatest } from './migrate.js';
 import { allParams, prepared, preparedInsert } from './prepared.js';
 import type { StoreMetaTable } from './schema.js';
@@ -9,7 +9,7 @@ describe.each(dialects)('prepared queries on %s', (dialect) => {
   let db: TestDb;
   beforeAll(async () => {
     db = await createTestDb(dialect);
-    await whileMigrating(db.dialect, () => migrateToLatest(db.kysely, db.dialect));
+    await migrateToLatest(db.kysely, db.dialect);
   });
   afterAll(() => db.drop());
 

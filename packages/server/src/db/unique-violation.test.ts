@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, dialects, type TestDb, whileMigrating } from '@till/test-support/db';
+import { createTestDb, dialects, type TestDb } from '@till/test-support/db';
 import { migrateToLatest } from './migrate.js';
 import { isUniqueViolation } from './rows.js';
 
@@ -8,7 +8,7 @@ describe.each(dialects)('isUniqueViolation on %s', (dialect) => {
   let db: TestDb;
   beforeAll(async () => {
     db = await createTestDb(dialect, 2);
-    await whileMigrating(db.dialect, () => migrateToLatest(db.kysely, db.dialect));
+    await migrateToLatest(db.kysely, db.dialect);
   });
   afterAll(() => db.drop());
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../db/migrate.js';
-import { createTestDb, dialects, whileMigrating, type TestDb } from '@till/test-support/db';
+import { createTestDb, dialects, type TestDb } from '@till/test-support/db';
 import { AccountsRepo, type UserRow } from './repo.js';
 
 describe.each(dialects)('AccountsRepo on %s', (dialect) => {
@@ -9,7 +9,7 @@ describe.each(dialects)('AccountsRepo on %s', (dialect) => {
   let repo: AccountsRepo;
   beforeAll(async () => {
     db = await createTestDb(dialect);
-    await whileMigrating(db.dialect, () => migrateToLatest(db.kysely, db.dialect));
+    await migrateToLatest(db.kysely, db.dialect);
     repo = new AccountsRepo(db.kysely);
   });
   afterAll(() => db.drop());
@@ -38,7 +38,7 @@ describe.each(dialects)('AccountsRepo on %s', (dialect) => {
   };
 
   it('migrates twice without harm', async () => {
-    await whileMigrating(db.dialect, () => migrateToLatest(db.kysely, db.dialect));
+    await migrateToLatest(db.kysely, db.dialect);
   });
 
   it('finds users by id and by e-mail in any case, and updates them', async () => {

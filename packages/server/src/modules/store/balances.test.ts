@@ -1,7 +1,7 @@
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, migrations } from '../../db/migrate.js';
-import { createTestDb, dialects, whileMigrating, type TestDb } from '@till/test-support/db';
+import { createTestDb, dialects, type TestDb } from '@till/test-support/db';
 
 const BEFORE = '015-subscription-period-end';
 const BALANCES = '016-credit-balances';
@@ -18,7 +18,7 @@ async function migrateTo(db: TestDb, target: string): Promise<void> {
     provider: { getMigrations: (): Promise<Record<string, Migration>> => Promise.resolve(migrations) },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error } = await whileMigrating(db.dialect, () => migrator.migrateTo(target));
+  const { error } = await migrator.migrateTo(target);
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }
 
@@ -51,7 +51,7 @@ describe.each(dialects)('balances in a table of the store’s own (%s)', (dialec
       .values([user('rich', 2_147_483_647), user('some', 30), user('none', 0)])
       .execute();
 
-    await whileMigrating(dialect, () => migrateToLatest(db!.kysely, dialect));
+    await migrateToLatest(db!.kysely, dialect);
     const moved = await k.selectFrom('credit_balances').selectAll().orderBy('user_id').execute();
     expect(moved).toEqual([
       { user_id: 'none', credits: 0 },
