@@ -103,17 +103,21 @@ describe.each(dialects)('shop mails on %s', (dialect) => {
   };
   const refund = (iden: string, extra: Record<string, unknown> = {}) =>
     ok(t, '/api/admin/orders/refund', { token: admin.token, iden, ...extra });
-  const queued = (orderId: string) =>
+  /** The queued mails of one order, or of every order. */
+  const queued = (orderId?: string) =>
     t.ctx.db.kysely
       .selectFrom('mail_outbox')
       .selectAll()
-      .where('order_id', '=', orderId)
+      .$if(orderId !== undefined, (q) => q.where('order_id', '=', orderId!))
       .orderBy('created_at')
       .execute();
   const mailsTo = (email: string, subject: RegExp) =>
     smtp.mails.filter((m) => m.to.includes(email) && subject.test(m.subject));
-  /** Waits until every mail queued for the order and due now has been tried, then answers the queued rows. */
-  const allSent = async (orderId: string) => {
+  /**
+   * Waits until every mail queued for the order (or for any order) and due now has been tried, then
+   * answers the queued rows.
+   */
+  const allSent = async (orderId?: string) => {
     for (;;) {
       const rows = await queued(orderId);
       const now = Date.now();
@@ -133,17 +137,7 @@ describe.each(dialects)('shop mails on %s', (dialect) => {
    * the test's; the deliveries after their commits run on the real one.
    */
   const runJob = async (now: number) => {
-    for (;;) {
-      const open = await t.ctx.db.kysely
-        .selectFrom('mail_outbox')
-        .select('id')
-        .where('sent_at', 'is', null)
-        .where('last_error', 'is', null)
-        .where('due_at', '<=', Date.now())
-        .execute();
-      if (open.length === 0) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await allSent();
     return shopJob().run(now);
   };
   const expectReceiptBasics = (mail: ReceivedMail, iden: string) => {
