@@ -60,18 +60,24 @@ export function pageOf(input: { page: number; pageSize: number }): { offset: num
 }
 
 /**
- * Whether `error` is the database refusing a row because `table.column` must be unique. Answers from
- * the refusal itself: when two writers race, the loser cannot count on reading the winner's row yet
- * (on SQLite the winner's commit may still be waiting for its batch).
+ * Whether `error` is the database refusing a row because `table.column` must be unique (or, with
+ * more columns, that combination of them, as the key names them in order). Answers from the refusal
+ * itself: when two writers race, the loser cannot count on reading the winner's row yet (on SQLite
+ * the winner's commit may still be waiting for its batch).
  */
-export function isUniqueViolation(error: unknown, table: string, column: string): boolean {
+export function isUniqueViolation(error: unknown, table: string, ...columns: [string, ...string[]]): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const e = error as { code?: unknown; message?: unknown; table?: unknown; detail?: unknown };
   if (e.code === 'SQLITE_CONSTRAINT_UNIQUE') {
-    return typeof e.message === 'string' && e.message.includes(`${table}.${column}`);
+    // "UNIQUE constraint failed: social_identities.provider, social_identities.subject"
+    const key = columns.map((c) => `${table}.${c}`).join(', ');
+    return typeof e.message === 'string' && e.message.endsWith(`: ${key}`);
   }
   // PostgreSQL's unique_violation names the table and, in its detail, the key: "Key (email)=(…) already exists."
   return (
-    e.code === '23505' && e.table === table && typeof e.detail === 'string' && e.detail.startsWith(`Key (${column})=`)
+    e.code === '23505' &&
+    e.table === table &&
+    typeof e.detail === 'string' &&
+    e.detail.startsWith(`Key (${columns.join(', ')})=`)
   );
 }

@@ -47,6 +47,35 @@ describe.each(dialects)('isUniqueViolation on %s', (dialect) => {
     expect(isUniqueViolation(error, 'files', 'email')).toBe(false);
   });
 
+  it('tells a taken key of several columns by all of them, in order', async () => {
+    const email = `${randomUUID()}@example.com`;
+    const owner = user(email);
+    await db.kysely.insertInto('users').values(owner).execute();
+    const identity = () => ({
+      id: randomUUID(),
+      user_id: owner.id,
+      provider: 'google',
+      subject: 'sub-1',
+      email,
+      created_at: 1,
+      last_used_at: null,
+    });
+    await db.kysely.insertInto('social_identities').values(identity()).execute();
+    const error = await db.kysely
+      .insertInto('social_identities')
+      .values(identity())
+      .execute()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeDefined();
+    expect(isUniqueViolation(error, 'social_identities', 'provider', 'subject')).toBe(true);
+    expect(isUniqueViolation(error, 'social_identities', 'provider')).toBe(false);
+    expect(isUniqueViolation(error, 'social_identities', 'subject', 'provider')).toBe(false);
+    expect(isUniqueViolation(error, 'users', 'provider', 'subject')).toBe(false);
+  });
+
   it('does not take other errors for one', async () => {
     const error = await db.kysely
       .insertInto('users')

@@ -13,14 +13,6 @@ export type SocialIdentityRow = SocialIdentitiesTable;
  */
 export type SocialFlowKind = 'state' | 'nonce' | 'ticket' | 'link' | 'link_mail' | 'connect' | 'apple_event';
 
-/** Whether an insert hit the one-link-per-provider-account key. */
-export function isIdentityTaken(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const e = error as { code?: unknown; message?: unknown; table?: unknown };
-  if (e.code === 'SQLITE_CONSTRAINT_UNIQUE') return String(e.message).includes('social_identities.');
-  return e.code === '23505' && e.table === 'social_identities';
-}
-
 /** The social tables: linked identities and the single-use values of flows in progress. */
 export class SocialRepo {
   constructor(private readonly db: Kysely<Database>) {}

@@ -11,7 +11,10 @@ import type { UserRow } from './repo.js';
 import type { AccountsService, ClientInfo, IssuedSession } from './service.js';
 import type { SocialConfig } from './social-config.js';
 import { identityOf, SocialProviders, type VerifiedIdentity } from './social-providers.js';
-import { isIdentityTaken, SocialRepo, type SocialIdentityRow } from './social-repo.js';
+import { SocialRepo, type SocialIdentityRow } from './social-repo.js';
+
+/** Whether an insert hit the one-link-per-provider-account key. */
+const identityTaken = (error: unknown) => isUniqueViolation(error, 'social_identities', 'provider', 'subject');
 
 /** A web flow's state lives while the person is at the provider. */
 const STATE_TTL_MS = 10 * 60_000;
@@ -204,7 +207,7 @@ export class SocialFlows {
       });
     } catch (error) {
       // Linked to another account by a sign-in or connect racing this one.
-      if (isIdentityTaken(error)) return fail.invalidInput('provider', 'taken');
+      if (identityTaken(error)) return fail.invalidInput('provider', 'taken');
       throw error;
     }
     if (outcome instanceof Failure) return outcome;
@@ -369,7 +372,7 @@ export class SocialFlows {
       return session;
     } catch (error) {
       // The provider account linked, or the address taken, by a sign-in racing this one.
-      if (isIdentityTaken(error) || isUniqueViolation(error, 'users', 'email')) return 'taken';
+      if (identityTaken(error) || isUniqueViolation(error, 'users', 'email')) return 'taken';
       throw error;
     }
   }
@@ -486,7 +489,7 @@ export class SocialFlows {
       });
     } catch (error) {
       // The provider's account was linked to another account meanwhile.
-      if (isIdentityTaken(error)) return fail.invalidInput('provider', 'taken');
+      if (identityTaken(error)) return fail.invalidInput('provider', 'taken');
       throw error;
     }
     if (!(outcome instanceof Failure))
