@@ -53,6 +53,11 @@ export class AccountsCore {
     return balance instanceof Promise ? balance.then((b) => b ?? 0) : (balance ?? 0);
   }
 
+  /** Opens a new account's balance at zero in the store, in the transaction that creates the account. */
+  async openBalance(trx: Kysely<Database>, userId: string): Promise<void> {
+    await this.deps.balances?.open(trx, userId);
+  }
+
   /** The user as the protocol shows it, with their balance. */
   toUser(row: SessionUser, credits: number): User {
     return {

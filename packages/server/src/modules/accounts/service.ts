@@ -76,8 +76,8 @@ export class AccountsService {
   }
 
   /** Opens a new account's balance at zero in the store, in the transaction that creates the account. */
-  async openBalance(trx: Kysely<Database>, userId: string): Promise<void> {
-    await this.core.deps.balances?.open(trx, userId);
+  async openBalance(...args: Parameters<AccountsCore['openBalance']>): Promise<void> {
+    return this.core.openBalance(...args);
   }
 
   /** Several users' balances, asked of the store; empty without a store. */

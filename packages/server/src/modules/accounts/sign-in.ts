@@ -60,7 +60,7 @@ export class SignInFlows extends AccountsPart {
     try {
       made = await inTransaction(this.deps.db, async (trx) => {
         await this.repo.insertUser(row, trx);
-        await this.deps.balances?.open(trx, row.id);
+        await this.core.openBalance(trx, row.id);
         const link = await this.core.newLink(row, 'confirm', CONFIRM_LINK_TTL_MS, undefined, trx);
         // The device the account was made on is its first known one: no notice for it.
         await rememberDevice(trx, row.id, client.ip, client.userAgent, now);
