@@ -1,6 +1,13 @@
 import { spawn } from 'node:child_process';
 import { cliEntry } from '@till/server/testing';
 
+/**
+ * The time limit of a test that runs commands: each is a Node process that compiles the server's
+ * TypeScript as it loads (tsx), a few seconds on a quiet machine and up to a minute when both cores
+ * are busy. Like every limit in the suite, it catches a command that hangs, not a slow machine.
+ */
+export const COMMAND_TEST_TIMEOUT = 240_000;
+
 /** Runs one of the server's commands (`cli/NAME.ts`) in a process of its own; answers its exit code and output. */
 export function runCli(
   name: string,

@@ -1,13 +1,13 @@
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '@till/test-support/cli';
+import { COMMAND_TEST_TIMEOUT, runCli } from '@till/test-support/cli';
 import { dialects } from '@till/test-support/db';
 import { startFilesApp, type FilesTestApp } from '@till/test-support/files';
 import { stockShop } from '@till/test-support/shop';
 import { checkData, type Finding } from './check-data.js';
 
-describe.each(dialects)('the data check on %s', (dialect) => {
+describe.each(dialects)('the data check on %s', { timeout: COMMAND_TEST_TIMEOUT }, (dialect) => {
   let t: FilesTestApp;
   let shop: Awaited<ReturnType<typeof stockShop>>;
   const check = () => checkData(t.ctx.db.kysely, t.storage);

@@ -10,7 +10,7 @@ import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { migrations } from '../db/migrate.js';
 import { openStorage } from '../modules/files/index.js';
-import { runCli } from '@till/test-support/cli';
+import { COMMAND_TEST_TIMEOUT, runCli } from '@till/test-support/cli';
 import { takeBackup } from '@till/test-support/backups';
 import { startFilesApp, uploadOne, type FilesTestApp } from '@till/test-support/files';
 import { buyCreditPack, stockShop } from '@till/test-support/shop';
@@ -66,7 +66,7 @@ async function rewritten(archive: string, out: string, edit: (db: SqliteDatabase
   }
 }
 
-describe('restoring a backup of a SQLite server', () => {
+describe('restoring a backup of a SQLite server', { timeout: COMMAND_TEST_TIMEOUT }, () => {
   let t: FilesTestApp;
   let work: string;
   let backupDir: string;
