@@ -3,24 +3,12 @@
 // long tasks, and prints the functions and scripts that took the most time. For finding what to
 // defer; figures vary with the machine, the split between them does not.
 import '../built.js';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../../e2e/support/chromium.js';
-import { buildApp, loadConfig } from '../../packages/server/dist/index.js';
-import type { AddressInfo } from 'node:net';
+import { serveTill } from './serve.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'till-profile-'));
-const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${join(dir, 'till.db')}` });
-const { app } = await buildApp(
-  { ...config, webDist: process.env.WEB_DIST ?? join(root, 'apps/web/dist') },
-  { logger: false },
-);
-await app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+const till = await serveTill();
+const base = till.base;
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
   args: CHROMIUM_FLAGS.filter((f) => f !== '--headless'),
@@ -132,5 +120,5 @@ try {
     console.log(`  ${(v / 1000).toFixed(1).padStart(8)}  ${k}`);
 } finally {
   await browser.close();
-  await app.close();
+  await till.close();
 }

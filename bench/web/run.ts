@@ -6,16 +6,15 @@
 // much the first screen carries beyond what its libraries alone weigh, and its Lighthouse runs,
 // printed beside Till's, what the stack alone scores on this machine and browser.
 import '../built.js';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { throttling as presets } from 'lighthouse/core/config/constants.js';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
 import {
@@ -26,7 +25,7 @@ import {
 } from '../../apps/web/vite-plugins.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../../e2e/support/chromium.js';
 import { checkQuiet, reportQuiet } from '../lib.js';
-import { buildApp, loadConfig } from '../../packages/server/dist/index.js';
+import { lighthouseChrome, serveTill, type LighthouseResult } from './serve.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SIZE_GOAL_KB = 150;
@@ -43,11 +42,8 @@ execFileSync('npm', ['run', 'build', '-w', '@till/web'], {
   env: { ...process.env, NODE_ENV: 'production' },
 });
 
-const dir = mkdtempSync(join(tmpdir(), 'till-bench-web-'));
-const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${join(dir, 'till.db')}` });
-const { app } = await buildApp({ ...config, webDist: join(root, 'apps/web/dist') }, { logger: false });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+const till = await serveTill(join(root, 'apps/web/dist'));
+const base = till.base;
 
 let ok = true;
 const floorDir = mkdtempSync(join(tmpdir(), 'till-bench-floor-'));
@@ -81,9 +77,8 @@ try {
   }
   reportQuiet();
 } finally {
-  await app.close();
+  await till.close();
   if (floorServer) await new Promise((r) => floorServer!.close(r));
-  rmSync(dir, { recursive: true, force: true });
   rmSync(floorDir, { recursive: true, force: true });
 }
 process.exit(ok ? 0 : 1);
@@ -154,17 +149,6 @@ async function measureFirstScreen(url: string): Promise<number> {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /** Serves the floor's build from `root` on a loopback port, its index.html for every other path. */
 async function serveStatic(root: string): Promise<Server> {
   const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
@@ -210,36 +194,15 @@ async function runLighthouse(
   goal: boolean,
   multiplier?: number,
 ): Promise<{ met: boolean; index: number }> {
-  const port = await freePort();
-  const profile = mkdtempSync(join(tmpdir(), 'till-bench-chrome-'));
-  const chrome = spawn(
-    CHROMIUM,
-    [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'],
-    {
-      stdio: 'ignore',
-    },
-  );
+  let chrome: Awaited<ReturnType<typeof lighthouseChrome>> | undefined;
   try {
-    await waitForDebugger(port);
-    const { default: lighthouse } = await import('lighthouse');
+    chrome = await lighthouseChrome();
     // Lighthouse's own advice on a shared machine: several runs, and the median one counts.
-    type Run = { lhr: NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr']; score: number };
+    type Run = { lhr: LighthouseResult; score: number };
     const runs: Run[] = [];
     for (let i = 0; i < RUNS; i++) {
-      const result = await lighthouse(url, {
-        port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance'],
-        // The preset's network (mobileSlow4G) as it is; only the CPU's slowdown changes.
-        ...(multiplier === undefined
-          ? {}
-          : { throttling: { ...presets.mobileSlow4G, cpuSlowdownMultiplier: multiplier } }),
-      });
-      if (!result) throw new Error('Lighthouse answered nothing');
-      if (result.lhr.runtimeError)
-        throw new Error(`${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
-      runs.push({ lhr: result.lhr, score: Math.round((result.lhr.categories.performance?.score ?? 0) * 100) });
+      const lhr = await chrome.run(url, multiplier);
+      runs.push({ lhr, score: Math.round((lhr.categories.performance?.score ?? 0) * 100) });
     }
     const lcpElement = (r: Run) => {
       const details = r.lhr.audits['largest-contentful-paint-element']?.details as
@@ -304,23 +267,6 @@ async function runLighthouse(
     console.log(`Lighthouse could not run here: ${error instanceof Error ? error.message : String(error)}`);
     return { met: true, index: 1533 };
   } finally {
-    const exited = new Promise((r) => chrome.once('exit', r));
-    chrome.kill();
-    await exited;
-    rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
-  }
-}
-
-async function waitForDebugger(port: number): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/json/version`);
-      if (res.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) throw new Error(`Chromium opened no debugging port ${port} within 15 s`);
-    await new Promise((r) => setTimeout(r, 200));
+    await chrome?.close();
   }
 }

@@ -2,25 +2,13 @@
 // multiplies them by its CPU slowdown: every task longer than MIN ms (8 by default; at 4x a task
 // above 12.5 ms blocks) with what took its time. For splitting start-up work into short tasks.
 import '../built.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../../e2e/support/chromium.js';
-import { buildApp, loadConfig } from '../../packages/server/dist/index.js';
-import type { AddressInfo } from 'node:net';
+import { serveTill } from './serve.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const MIN = Number(process.env.MIN ?? 8);
-const dir = mkdtempSync(join(tmpdir(), 'till-trace-'));
-const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${join(dir, 'till.db')}` });
-const { app } = await buildApp(
-  { ...config, webDist: process.env.WEB_DIST ?? join(root, 'apps/web/dist') },
-  { logger: false },
-);
-await app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+const till = await serveTill();
+const base = till.base;
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
 type Ev = {
   name: string;
@@ -93,6 +81,5 @@ try {
   }
 } finally {
   await browser.close();
-  await app.close();
-  rmSync(dir, { recursive: true, force: true });
+  await till.close();
 }
