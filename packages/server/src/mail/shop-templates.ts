@@ -288,21 +288,47 @@ const de: Texts = {
 // The languages shop mails are written in; any other `lang` falls back to English.
 const catalogs: Record<string, Texts> = { en, de };
 
+/**
+ * Formatters kept by language (and currency), built once: each `Intl` formatter is an ICU object of
+ * tens of kilobytes, and a receipt built four of them anew. At hundreds of purchases a second their
+ * destructors ran by the thousand after a garbage collection, on the event loop, in one go: pauses of
+ * 380-640 ms on a quiet machine, up to 2 s on a busy one, that held every request (bench/README.md,
+ * "backup"). Languages and currencies are few; the cache forgets its oldest entry past {@link FORMATTERS}.
+ */
+const FORMATTERS = 64;
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function kept<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, build: () => T): T {
+  let formatter = formatters.get(key) as T | undefined;
+  if (!formatter) {
+    formatter = build();
+    if (formatters.size >= FORMATTERS) formatters.delete(formatters.keys().next().value as string);
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
 /** Money in minor units as the reader's language writes it (2 digits for USD, none for JPY). */
 export function formatMoney(money: Money, lang: string): string {
   const digits =
-    new Intl.NumberFormat('en', { style: 'currency', currency: money.currency }).resolvedOptions()
-      .maximumFractionDigits ?? 2;
-  return new Intl.NumberFormat(lang, { style: 'currency', currency: money.currency }).format(
-    money.amount / 10 ** digits,
-  );
+    kept(
+      `money:en:${money.currency}`,
+      () => new Intl.NumberFormat('en', { style: 'currency', currency: money.currency }),
+    ).resolvedOptions().maximumFractionDigits ?? 2;
+  return kept(
+    `money:${lang}:${money.currency}`,
+    () => new Intl.NumberFormat(lang, { style: 'currency', currency: money.currency }),
+  ).format(money.amount / 10 ** digits);
 }
 
 /** A moment as the reader's language writes it, in UTC (the mail cannot know the reader's zone). */
 export function formatDate(millis: number, lang: string): string {
-  const date = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(millis);
-  const time = new Intl.DateTimeFormat(lang, { timeStyle: 'short', timeZone: 'UTC', hourCycle: 'h23' }).format(millis);
-  return `${date}, ${time} UTC`;
+  const date = kept(`date:${lang}`, () => new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }));
+  const time = kept(
+    `time:${lang}`,
+    () => new Intl.DateTimeFormat(lang, { timeStyle: 'short', timeZone: 'UTC', hourCycle: 'h23' }),
+  );
+  return `${date.format(millis)}, ${time.format(millis)} UTC`;
 }
 
 function blocksOf(m: ShopMail, t: Texts, lang: string): Block[] {
