@@ -1,4 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -166,6 +168,119 @@ export function backupsTab(viewport: Viewport): void {
       expect(named.database.size).toBeGreaterThan(0);
       expect(named.database.sha256).toMatch(/^[0-9a-f]{64}$/);
       expect(entries).toEqual(expect.arrayContaining(['manifest.json', 'database/till.db']));
+    });
+  });
+}
+
+/**
+ * An S3 endpoint whose bucket lists (empty) but refuses every write, as a bucket does whose
+ * credentials may read and not write: a backup's archive cannot be stored.
+ */
+async function refusingBucket(): Promise<{ url: string; refused: () => number; close: () => Promise<void> }> {
+  let refused = 0;
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/xml');
+      if (req.method === 'GET') {
+        res.end(
+          '<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">' +
+            '<Name>kept</Name><Prefix></Prefix><KeyCount>0</KeyCount><MaxKeys>1000</MaxKeys><IsTruncated>false</IsTruncated>' +
+            '</ListBucketResult>',
+        );
+        return;
+      }
+      refused += 1;
+      res.statusCode = 403;
+      res.end(
+        '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>',
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: `s3://kept?endpoint=${encodeURIComponent(endpoint)}&region=us-east-1`,
+    refused: () => refused,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * A backup that fails for real: its archive is made, and the place that keeps backups refuses it. The
+ * tab says in which step it failed and sends the administrator to the server's log, without the
+ * error itself; nothing is listed, and a backup can be started again.
+ */
+export function failedBackupTab(viewport: Viewport): void {
+  describe(`a failed backup on the Backups tab at ${viewport.name} size`, () => {
+    let env: Env;
+    let bucket: Awaited<ReturnType<typeof refusingBucket>>;
+    let ctx: BrowserContext;
+    let page: Page;
+    let token = '';
+    const admin = `refused.${viewport.name}${Date.now().toString(36)}@example.test`;
+
+    beforeAll(async () => {
+      bucket = await refusingBucket();
+      // The AWS SDK signs with credentials from the environment, as it would real ones.
+      process.env.AWS_ACCESS_KEY_ID ??= 'E2EREFUSED';
+      process.env.AWS_SECRET_ACCESS_KEY ??= 'E2EREFUSED';
+      env = await startEnv(admin, { env: { BACKUP_URL: bucket.url, BACKUP_KEEP: '3' } });
+      expect(
+        (await env.app.call('/api/register', { email: admin, password: PASSWORD, name: 'Rey Refused', lang: 'en' }))
+          .code,
+      ).toBe(900);
+      const confirm = await mailedToken(env, admin, /Confirm your e-mail/, 'confirm');
+      expect((await env.app.app.inject({ method: 'GET', url: `/api/confirmUser/${confirm}` })).json().code).toBe(900);
+      const login = await env.app.call('/api/login', { email: admin, password: PASSWORD });
+      expect(login.code).toBe(900);
+      token = String(login.token);
+      ctx = await newContext(env, viewport, 'block');
+      const state = {
+        token: login.token,
+        issuedAt: Math.floor(Date.now() / 1000),
+        expire: login.expire,
+        level: (login.user as { level: number }).level,
+        user: login.user,
+      };
+      await ctx.addInitScript((stored: string) => {
+        if (!localStorage.getItem('till.session')) localStorage.setItem('till.session', stored);
+      }, JSON.stringify(state));
+      page = await ctx.newPage();
+      page.on('pageerror', (error) => console.error(`[browser ${viewport.name}] ${error.message}`));
+    });
+    afterAll(async () => {
+      await ctx?.close();
+      await env?.close();
+      await bucket?.close();
+    });
+    afterEach((context) => screenshotIfFailed(context, { [`${viewport.name}-backups-failed`]: page }));
+
+    it('says in which step the backup failed, lists none, and lets the administrator start one again', async () => {
+      await page.goto('/admin?tab=backups');
+      await page.getByText('No backups yet').waitFor();
+      const started = page.waitForResponse('**/api/admin/backups/start');
+      await page.getByRole('button', { name: 'Take a backup now' }).click();
+      expect((await started).status()).toBe(202);
+
+      const failed = page.getByRole('alert').filter({ hasText: /^The backup started .+ failed while/ });
+      await failed.waitFor();
+      const listed = (await env.app.call('/api/admin/backups/list', { token })) as unknown as {
+        data: Listed & { run: { state: string; step: string; startedAt: string } | null };
+      };
+      expect(listed.data.run).toMatchObject({ state: 'failed', step: 'store' });
+      expect(listed.data.backups).toEqual([]);
+      // The archive was made and offered to the bucket, which refused it.
+      expect(bucket.refused()).toBeGreaterThan(0);
+      expect(await failed.textContent()).toBe(
+        `The backup started ${formatDate(listed.data.run!.startedAt, 'en-US')} failed while storing the archive. ` +
+          "The server's log says why. Take a backup again once it is fixed.",
+      );
+      // The bucket's own words stay in the server's log.
+      expect(await page.getByText(/Access Denied|AccessDenied/).count()).toBe(0);
+      await page.getByText('No backups yet').waitFor();
+      expect(await page.getByRole('button', { name: 'Take a backup now' }).isEnabled()).toBe(true);
+      await checkScreen(page, viewport, 'backups-failed');
     });
   });
 }
