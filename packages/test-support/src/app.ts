@@ -13,6 +13,7 @@ import {
   TEST_ARGON2_SETTINGS,
 } from '@till/server/testing';
 import { createTestDb, testGroupCommit, type TestDb } from './db.js';
+import { eventually } from './eventually.js';
 
 /** A running test server: the real app on a throwaway database. */
 export interface TestApp {
@@ -91,6 +92,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     config.publicUrl = url;
   } else {
     await app.ready();
+  }
+  // Until its Redis client is connected a server counts rate limits in its own memory (as it does while
+  // Redis is away): a test of budgets shared through Redis starts once they are counted there.
+  if (config.redisUrl) {
+    const redis = await eventually(
+      async () => (await app.inject({ method: 'GET', url: '/api/health' })).json<{ redis?: string }>().redis,
+      (state) => state === 'ok',
+      30_000,
+    );
+    if (redis !== 'ok') throw new Error(`the test server's Redis client did not connect to ${config.redisUrl}`);
   }
   return {
     app,
