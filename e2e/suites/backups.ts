@@ -10,10 +10,9 @@ import { formatBytes, formatDate } from '../../apps/web/src/lib/format.js';
 import { fill } from '../support/flows.js';
 import {
   checkScreen,
-  mailedToken,
-  newContext,
   PASSWORD,
   screenshotIfFailed,
+  signedInAccount,
   startEnv,
   type Env,
   type Viewport,
@@ -41,28 +40,7 @@ export function backupsTab(viewport: Viewport): void {
     beforeAll(async () => {
       folder = mkdtempSync(join(tmpdir(), 'till-e2e-backups-'));
       env = await startEnv(admin, { env: { BACKUP_URL: `file:${join(folder, 'kept')}`, BACKUP_KEEP: '3' } });
-      expect(
-        (await env.app.call('/api/register', { email: admin, password: PASSWORD, name: 'Kim Keeper', lang: 'en' }))
-          .code,
-      ).toBe(900);
-      const confirm = await mailedToken(env, admin, /Confirm your e-mail/, 'confirm');
-      expect((await env.app.app.inject({ method: 'GET', url: `/api/confirmUser/${confirm}` })).json().code).toBe(900);
-      const login = await env.app.call('/api/login', { email: admin, password: PASSWORD });
-      expect(login.code).toBe(900);
-      token = String(login.token);
-      ctx = await newContext(env, viewport, 'block', { acceptDownloads: true });
-      const state = {
-        token: login.token,
-        issuedAt: Math.floor(Date.now() / 1000),
-        expire: login.expire,
-        level: (login.user as { level: number }).level,
-        user: login.user,
-      };
-      await ctx.addInitScript((stored: string) => {
-        if (!localStorage.getItem('till.session')) localStorage.setItem('till.session', stored);
-      }, JSON.stringify(state));
-      page = await ctx.newPage();
-      page.on('pageerror', (error) => console.error(`[browser ${viewport.name}] ${error.message}`));
+      ({ ctx, page, token } = await signedInAccount(env, viewport, admin, 'Kim Keeper', { acceptDownloads: true }));
     });
     afterAll(async () => {
       await ctx?.close();
@@ -226,28 +204,7 @@ export function failedBackupTab(viewport: Viewport): void {
       process.env.AWS_ACCESS_KEY_ID ??= 'E2EREFUSED';
       process.env.AWS_SECRET_ACCESS_KEY ??= 'E2EREFUSED';
       env = await startEnv(admin, { env: { BACKUP_URL: bucket.url, BACKUP_KEEP: '3' } });
-      expect(
-        (await env.app.call('/api/register', { email: admin, password: PASSWORD, name: 'Rey Refused', lang: 'en' }))
-          .code,
-      ).toBe(900);
-      const confirm = await mailedToken(env, admin, /Confirm your e-mail/, 'confirm');
-      expect((await env.app.app.inject({ method: 'GET', url: `/api/confirmUser/${confirm}` })).json().code).toBe(900);
-      const login = await env.app.call('/api/login', { email: admin, password: PASSWORD });
-      expect(login.code).toBe(900);
-      token = String(login.token);
-      ctx = await newContext(env, viewport, 'block');
-      const state = {
-        token: login.token,
-        issuedAt: Math.floor(Date.now() / 1000),
-        expire: login.expire,
-        level: (login.user as { level: number }).level,
-        user: login.user,
-      };
-      await ctx.addInitScript((stored: string) => {
-        if (!localStorage.getItem('till.session')) localStorage.setItem('till.session', stored);
-      }, JSON.stringify(state));
-      page = await ctx.newPage();
-      page.on('pageerror', (error) => console.error(`[browser ${viewport.name}] ${error.message}`));
+      ({ ctx, page, token } = await signedInAccount(env, viewport, admin, 'Rey Refused'));
     });
     afterAll(async () => {
       await ctx?.close();

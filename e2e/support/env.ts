@@ -129,6 +129,39 @@ export async function newContext(
 }
 
 /**
+ * A confirmed account `email` (registered through the API, confirmed through the mailed link) and a
+ * browser profile signed in as it: the session from the API, stored where the app keeps it, once.
+ * Answers the profile, its page and the session's token.
+ */
+export async function signedInAccount(
+  env: Env,
+  viewport: Viewport,
+  email: string,
+  name: string,
+  options: BrowserContextOptions = {},
+): Promise<{ ctx: BrowserContext; page: Page; token: string }> {
+  expect((await env.app.call('/api/register', { email, password: PASSWORD, name, lang: 'en' })).code).toBe(900);
+  const confirm = await mailedToken(env, email, /Confirm your e-mail/, 'confirm');
+  expect((await env.app.app.inject({ method: 'GET', url: `/api/confirmUser/${confirm}` })).json().code).toBe(900);
+  const login = await env.app.call('/api/login', { email, password: PASSWORD });
+  expect(login.code).toBe(900);
+  const ctx = await newContext(env, viewport, 'block', options);
+  const state = {
+    token: login.token,
+    issuedAt: Math.floor(Date.now() / 1000),
+    expire: login.expire,
+    level: (login.user as { level: number }).level,
+    user: login.user,
+  };
+  await ctx.addInitScript((stored: string) => {
+    if (!localStorage.getItem('till.session')) localStorage.setItem('till.session', stored);
+  }, JSON.stringify(state));
+  const page = await ctx.newPage();
+  page.on('pageerror', (error) => console.error(`[browser ${viewport.name}] ${error.message}`));
+  return { ctx, page, token: String(login.token) };
+}
+
+/**
  * Keeps a screenshot of the screen and checks it with axe: no serious or critical violation. Also
  * checks the page does not scroll sideways (the phone-size requirement). `exclude` leaves parts
  * out of axe's check: a provider's page framed in the app is the provider's, not the app's.
