@@ -4,8 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chooseLanguage, fill, proveItsMe, waitForText } from '../support/flows.js';
 import {
   checkScreen,
-  mailedToken,
+  confirmedAccount,
   PASSWORD,
+  signedInProfile,
   startEnv,
   type Env,
   type Viewport,
@@ -53,44 +54,8 @@ export function shopOwner(viewport: Viewport): void {
       }
     }
 
-    /** Registers through the API and confirms through the mailed link. */
-    async function confirmedAccount(email: string, name: string): Promise<void> {
-      const reg = await env.app.call('/api/register', { email, password: PASSWORD, name, lang: 'en' });
-      expect(reg.code).toBe(900);
-      const token = await mailedToken(env, email, /Confirm your e-mail/, 'confirm');
-      expect((await env.app.app.inject({ method: 'GET', url: `/api/confirmUser/${token}` })).json().code).toBe(900);
-    }
-
-    /**
-     * A browser profile signed in as `email` (a session from the API, stored where the app keeps it,
-     * once), speaking `locale`. The stored level is what the server said at sign-in.
-     */
-    async function signedIn(email: string, locale: string, vp: Viewport = viewport) {
-      const login = await env.app.call('/api/login', { email, password: PASSWORD });
-      expect(login.code).toBe(900);
-      const user = login.user as { level: number };
-      const state = {
-        token: login.token,
-        issuedAt: Math.floor(Date.now() / 1000),
-        expire: login.expire,
-        level: user.level,
-        user,
-      };
-      const ctx = await env.browser.newContext({
-        baseURL: env.url,
-        viewport: { width: vp.width, height: vp.height },
-        isMobile: vp.isMobile,
-        hasTouch: vp.isMobile,
-        serviceWorkers: 'block',
-        locale,
-      });
-      await ctx.addInitScript((stored: string) => {
-        if (!localStorage.getItem('till.session')) localStorage.setItem('till.session', stored);
-      }, JSON.stringify(state));
-      const page = await ctx.newPage();
-      page.on('pageerror', (error) => console.error(`[browser ${vp.name}] ${error.message}`));
-      return { ctx, page, token: String(login.token) };
-    }
+    const signedIn = (email: string, locale: string, vp: Viewport = viewport) =>
+      signedInProfile(env, vp, email, { locale });
 
     const adminProducts = async () =>
       (
@@ -101,9 +66,9 @@ export function shopOwner(viewport: Viewport): void {
 
     beforeAll(async () => {
       env = await startEnv(admin);
-      await confirmedAccount(admin, 'Olga Owner');
-      await confirmedAccount(buyer, 'Karl Käufer');
-      await confirmedAccount(member, 'Mia Member');
+      await confirmedAccount(env, admin, 'Olga Owner');
+      await confirmedAccount(env, buyer, 'Karl Käufer');
+      await confirmedAccount(env, member, 'Mia Member');
       ({ ctx: adminCtx, page: ap, token: adminToken } = await signedIn(admin, 'en-US'));
       ({ ctx: buyerCtx, page: bp } = await signedIn(buyer, 'de-DE'));
     });

@@ -115,34 +115,37 @@ export async function newContext(
   options: BrowserContextOptions = {},
 ): Promise<BrowserContext> {
   const context = await env.browser.newContext({
+    locale: 'en-US',
     ...options,
     baseURL: env.url,
     viewport: { width: viewport.width, height: viewport.height },
     isMobile: viewport.isMobile,
     hasTouch: viewport.isMobile,
     serviceWorkers,
-    locale: 'en-US',
   });
   // Waits end on what the page does; their limit catches a page that never does it, not a slow machine.
   context.setDefaultTimeout(60_000);
   return context;
 }
 
-/**
- * A confirmed account `email` (registered through the API, confirmed through the mailed link) and a
- * browser profile signed in as it: the session from the API, stored where the app keeps it, once.
- * Answers the profile, its page and the session's token.
- */
-export async function signedInAccount(
-  env: Env,
-  viewport: Viewport,
-  email: string,
-  name: string,
-  options: BrowserContextOptions = {},
-): Promise<{ ctx: BrowserContext; page: Page; token: string }> {
+/** Registers `email` through the API and confirms it through the mailed link. */
+export async function confirmedAccount(env: Env, email: string, name: string): Promise<void> {
   expect((await env.app.call('/api/register', { email, password: PASSWORD, name, lang: 'en' })).code).toBe(900);
   const confirm = await mailedToken(env, email, /Confirm your e-mail/, 'confirm');
   expect((await env.app.app.inject({ method: 'GET', url: `/api/confirmUser/${confirm}` })).json().code).toBe(900);
+}
+
+/**
+ * A browser profile signed in as `email` (a session from the API, stored where the app keeps it,
+ * once; the stored level is what the server said at sign-in). Answers the profile, its page and the
+ * session's token.
+ */
+export async function signedInProfile(
+  env: Env,
+  viewport: Viewport,
+  email: string,
+  options: BrowserContextOptions = {},
+): Promise<{ ctx: BrowserContext; page: Page; token: string }> {
   const login = await env.app.call('/api/login', { email, password: PASSWORD });
   expect(login.code).toBe(900);
   const ctx = await newContext(env, viewport, 'block', options);
@@ -159,6 +162,18 @@ export async function signedInAccount(
   const page = await ctx.newPage();
   page.on('pageerror', (error) => console.error(`[browser ${viewport.name}] ${error.message}`));
   return { ctx, page, token: String(login.token) };
+}
+
+/** A confirmed account `email` (`confirmedAccount`) and a browser profile signed in as it (`signedInProfile`). */
+export async function signedInAccount(
+  env: Env,
+  viewport: Viewport,
+  email: string,
+  name: string,
+  options: BrowserContextOptions = {},
+): Promise<{ ctx: BrowserContext; page: Page; token: string }> {
+  await confirmedAccount(env, email, name);
+  return signedInProfile(env, viewport, email, options);
 }
 
 /**
