@@ -55,8 +55,11 @@ export function LinkedProviders() {
   const { hash } = useLocation();
   const back = useMemo(() => readConnectReturn(hash), [hash]);
   const nameOf = (id: string) => providers.data?.find((p) => p.id === id)?.name ?? id;
-  // A link added or removed is in the security log too.
-  const refresh = () => {
+  // A link added or removed is in the security log too. A list still on its way was read before
+  // the change (the profile asks for it while it spends a return's ticket): invalidating alone would
+  // wait for that answer and keep it, so it is cancelled and asked for again.
+  const refresh = async () => {
+    await client.cancelQueries({ queryKey: linkedKey });
     void client.invalidateQueries({ queryKey: linkedKey });
     void client.invalidateQueries({ queryKey: securityLogKeys });
   };
