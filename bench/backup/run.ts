@@ -156,6 +156,8 @@ const backups: { ms: number; size: number }[] = [];
 const loopByStep: Record<string, number> = {};
 /** The WAL's size as each copy of the database ended: what the purchases wrote while it read. */
 const walAfterSnapshot: number[] = [];
+/** The WAL's largest size while a backup ran: it cannot start over until the backup has ended. */
+let walLargest = 0;
 /** The purchases over whole backups: one, and more one after another until SECONDS have passed. */
 async function during(): Promise<number> {
   const t0 = Date.now();
@@ -177,7 +179,9 @@ async function during(): Promise<number> {
       do {
         await new Promise((resolve) => setTimeout(resolve, 500));
         run = ((await call('/api/admin/backups/list', { token: admin.token })).data as { run: Run }).run;
-        if (step === 'snapshot' && run?.step !== 'snapshot') walAfterSnapshot.push(statSync(`${dbFile}-wal`).size);
+        const wal = statSync(`${dbFile}-wal`).size;
+        walLargest = Math.max(walLargest, wal);
+        if (step === 'snapshot' && run?.step !== 'snapshot') walAfterSnapshot.push(wal);
         step = run?.step ?? step;
       } while (run?.state === 'running');
       clearInterval(sampler);
@@ -217,7 +221,8 @@ console.log(
 console.log(
   `event loop's longest delay by the backup's step: ${Object.entries(loopByStep)
     .map(([step, ms]) => `${step} ${ms.toFixed(0)} ms`)
-    .join(', ')}; the WAL as the database's copy ended: ${walAfterSnapshot.map(mb).join(', ')}`,
+    .join(', ')}; the WAL as the database's copy ended: ${walAfterSnapshot.map(mb).join(', ')}, ` +
+    `at most ${mb(walLargest)} while a backup ran`,
 );
 reportQuiet();
 // The checkpoint worker is unref'd and may still be copying a large WAL when the database closes:

@@ -31,7 +31,7 @@ export function takenAtOf(name: string): number | undefined {
  * temporary name and renamed, on S3 an upload's object appears only when the upload completes.
  */
 export interface BackupStore {
-  /** Stores the archive at `file` under `name`. */
+  /** Stores the archive at `file` under `name`; a store on the file's disk may move it there. */
   save(name: string, file: string): Promise<void>;
   /** The complete backups, newest first. */
   list(): Promise<StoredBackup[]>;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,5 +50,35 @@ describe.each(['folder', 's3'] as const)('backups kept in a %s', (kind) => {
     await expect(store.save(name, join(dir, 'absent'))).rejects.toThrow();
     expect((await store.list()).map((b) => b.name)).not.toContain(name);
     if (kind === 'folder') expect(readdirSync(join(dir, 'kept')).filter((n) => n.endsWith('.partial'))).toEqual([]);
+  });
+});
+
+describe('backups kept in a folder', () => {
+  it('moves an archive on its own disk (written once), and copies one from another disk', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'till-backup-store-'));
+    // A memory file system: another device than the folder's.
+    const elsewhere = mkdtempSync('/dev/shm/till-backup-store-');
+    try {
+      expect(statSync(elsewhere).dev).not.toBe(statSync(dir).dev);
+      const store = await openBackupStore(`file:${join(dir, 'kept')}`);
+      const here = join(dir, 'archive');
+      const there = join(elsewhere, 'archive');
+      writeFileSync(here, 'made on the same disk');
+      writeFileSync(there, 'made on another disk');
+      const first = backupName(Date.UTC(2026, 10, 28, 1));
+      const second = backupName(Date.UTC(2026, 10, 28, 2));
+      await store.save(first, here);
+      await store.save(second, there);
+      expect(existsSync(here)).toBe(false);
+      expect(readFileSync(there, 'utf8')).toBe('made on another disk');
+      expect(readFileSync(join(dir, 'kept', first), 'utf8')).toBe('made on the same disk');
+      expect(readFileSync(join(dir, 'kept', second), 'utf8')).toBe('made on another disk');
+      expect(readdirSync(join(dir, 'kept')).sort()).toEqual([first, second]);
+      expect(statSync(join(dir, 'kept', first)).mode & 0o777).toBe(0o600);
+      store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
-import { chmod, copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,26 @@ import { takenAtOf, type BackupStore, type StoredBackup } from './backup-names.j
 
 export { backupName, takenAtOf, type BackupStore, type StoredBackup } from './backup-names.js';
 
+/** Waits until a file's (or a folder's) contents are on the disk; on the thread pool. */
+async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Moves `from` to `to` (a new name), or copies it when they are on different file systems. */
+async function moveOrCopy(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await copyFile(from, to, constants.COPYFILE_EXCL);
+  }
+}
+
 class FolderStore implements BackupStore {
   constructor(private readonly dir: string) {}
 
@@ -16,10 +36,15 @@ class FolderStore implements BackupStore {
     await mkdir(this.dir, { recursive: true });
     const partial = join(this.dir, `.${name}.${randomBytes(6).toString('hex')}.partial`);
     try {
-      // Copied by the thread pool in one call: no chunk of a large archive passes the event loop.
-      await copyFile(file, partial, constants.COPYFILE_EXCL);
+      // Moved when the folder is on the archive's disk: a backup's size is not written twice. Otherwise
+      // copied by the thread pool in one call: no chunk of a large archive passes the event loop.
+      await moveOrCopy(file, partial);
       await chmod(partial, 0o600);
+      // On the disk before it takes its name, and the name with it: a crash never leaves a backup
+      // listed that is empty or cut short.
+      await syncFile(partial);
       await rename(partial, join(this.dir, name));
+      await syncFile(this.dir);
     } catch (error) {
       await rm(partial, { force: true });
       throw error;

@@ -128,6 +128,55 @@ describe('backups of a SQLite server', () => {
     expect(steps.at(-1)).toEqual({ step: 'store', done: 0, total: taken.size });
   });
 
+  it("holds the writer's own checkpoints until the archive is stored and the staged copy is gone", async () => {
+    await stockShop(t);
+    const dir = join(work, 'held');
+    const folder = await openBackupStore(`file:${dir}`);
+    const beside = dirname(t.ctx.db.file!);
+    const staged = () => readdirSync(beside).filter((n) => n.startsWith('.till-backup-'));
+    const seen: string[] = [];
+    let held = false;
+    const taken = await takeBackupHere({
+      databaseFile: t.ctx.db.file!,
+      storage: t.storage,
+      store: {
+        close: () => folder.close(),
+        list: () => folder.list(),
+        remove: (name) => folder.remove(name),
+        open: (name) => folder.open(name),
+        save: async (name, file) => {
+          seen.push(`save, held: ${held}`);
+          await folder.save(name, file);
+        },
+      },
+      keep: 1,
+      now: Date.now,
+      onProgress: (p) => {
+        if (seen.at(-1) !== `${p.step}, held: ${held}`) seen.push(`${p.step}, held: ${held}`);
+      },
+      holdCheckpoints: () => {
+        held = true;
+        seen.push('hold');
+        return () => {
+          seen.push(`release, staged: ${staged().length}`);
+          held = false;
+        };
+      },
+    });
+    expect(seen).toEqual([
+      'snapshot, held: false',
+      'hold',
+      'uploads, held: true',
+      'archive, held: true',
+      'store, held: true',
+      'save, held: true',
+      'release, staged: 0',
+    ]);
+    // Stored whole, under its name, with nothing partial beside it.
+    expect(readdirSync(dir)).toEqual([taken.name]);
+    expect(readFileSync(join(dir, taken.name)).length).toBe(taken.size);
+  });
+
   it('refuses a second backup while one is being taken, asked at once of one server', async () => {
     const answers = await Promise.all(
       [1, 2].map(() => t.app.inject({ method: 'POST', url: '/api/admin/backups/start', payload: admin })),

@@ -91,6 +91,9 @@ function snapshot() {
   let db = new Database(workerData.file, { readonly: true, fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
+    // The copy takes this connection's sync setting. It is read back into the archive and removed:
+    // syncing it would only queue a whole database's writes at the disk ahead of the server's.
+    db.pragma('synchronous = OFF');
     db.prepare('VACUUM INTO ?').run(join(staging, paths.database));
   } finally {
     db.close();
@@ -277,8 +280,10 @@ export interface BackupParts {
   /** Told as the backup goes from step to step, and of the bytes its thread has hashed and packed. */
   onProgress?: (progress: BackupProgress) => void;
   /**
-   * Holds the server's writer off checkpointing itself while the database is copied, until its
-   * checkpoint thread has caught up (`BackgroundCheckpoints.holdWriter`); answers the release.
+   * Holds the server's writer off checkpointing itself for the whole backup, until its checkpoint
+   * thread has caught up (`BackgroundCheckpoints.holdWriter`); answers the release. The writer's own
+   * checkpoints sync the database file on the event loop, and while a backup writes its copy and its
+   * archive that sync waits behind them at the disk (about 190 ms at a time against a 300 MB one).
    */
   holdCheckpoints?: () => () => void;
 }
@@ -317,7 +322,6 @@ export async function takeBackup(parts: BackupParts): Promise<TakenBackup> {
       tell({ step: 'archive', done, total }),
     );
     const snapshot = await thread.next();
-    releaseCheckpoints();
     if (snapshot.type !== 'snapshot') throw new Error(`the backup's thread answered ${snapshot.type}`);
     tell({ step: 'uploads', done: 0, total: snapshot.keys.length });
     const uploads: { key: string; path: string }[] = [];
@@ -349,9 +353,14 @@ export async function takeBackup(parts: BackupParts): Promise<TakenBackup> {
     const removed = await prune(parts.store, parts.keep);
     return { name, size, takenAt, manifest: packed.manifest, removed };
   } finally {
-    releaseCheckpoints();
-    await thread?.stop();
-    await rm(staging, { recursive: true, force: true });
+    try {
+      await thread?.stop();
+      // The staged copy goes before the writer checkpoints again: what of it the disk has not written
+      // yet is dropped, not written back ahead of the writer's sync.
+      await rm(staging, { recursive: true, force: true });
+    } finally {
+      releaseCheckpoints();
+    }
   }
 }
 
