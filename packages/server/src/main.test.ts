@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { COMMAND_TEST_TIMEOUT } from '@till/test-support/cli';
 
 const entry = fileURLToPath(new URL('./main.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'till-main-'));
@@ -96,7 +97,8 @@ const uploadHead = (token: string) =>
 const uploadTail = `\r\n--${BOUNDARY}--\r\n`;
 const multipartHeaders = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
 
-describe('the server process', () => {
+// Each test starts the server as a process of its own, which compiles its TypeScript as it loads.
+describe('the server process', { timeout: COMMAND_TEST_TIMEOUT }, () => {
   it('starts on its config, serves, and shuts down cleanly on SIGTERM', async () => {
     const p = await serve({ DATABASE_URL: `sqlite:${join(dir, 'till.db')}` });
     expect(p.health).toEqual({ code: 900, status: 'ok', database: 'ok' });
@@ -112,7 +114,7 @@ describe('the server process', () => {
   });
 });
 
-describe('graceful shutdown', () => {
+describe('graceful shutdown', { timeout: COMMAND_TEST_TIMEOUT }, () => {
   // Long enough for the work the tests let finish, however slow the machine: what a test proves is
   // that the server left before the grace ran out, or that it waited for the grace and then cut.
   const grace = 8000;

@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import { cliEntry } from '@till/server/testing';
 
 /**
- * The time limit of a test that runs commands: each is a Node process that compiles the server's
- * TypeScript as it loads (tsx), a few seconds on a quiet machine and up to a minute when both cores
- * are busy. Like every limit in the suite, it catches a command that hangs, not a slow machine.
+ * The time limit of a test that runs commands or the server in processes of their own: each is a
+ * Node process that compiles the server's TypeScript as it loads (tsx), a few seconds on a quiet
+ * machine and up to half a minute on a slow one with both cores busy. Like every limit in the suite,
+ * it catches a process that hangs, not a slow machine.
  */
 export const COMMAND_TEST_TIMEOUT = 240_000;
 
