@@ -3,7 +3,7 @@
 // any purchase waited. The database is grown first to BENCH_BACKUP_MB (60 by default; 1024 for the
 // issue's 1 GB) by bulk inserts straight into SQLite before the server opens it (./grow.ts).
 import '../built.js';
-import { closeSync, copyFileSync, existsSync, fsyncSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,22 +12,13 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { buildApp, loadConfig } from '../../packages/server/dist/index.js';
 import { inRounds, reportQuiet, roundMedian, roundRatios } from '../lib.js';
-import { growDatabase } from './grow.js';
+import { growDatabase, syncFile } from './grow.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const TARGET_MB = Number(process.env.BENCH_BACKUP_MB ?? 60);
 const CONNECTIONS = 10;
 const GOAL = 2;
-/** Writes a file's pages to the disk before the server opens it: its first sync would otherwise. */
-function syncFile(file: string): void {
-  const fd = openSync(file, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 const dir = mkdtempSync(join(tmpdir(), 'till-bench-backup-'));

@@ -11,7 +11,7 @@ import { stockShop } from '@till/test-support/shop';
 import { anAdmin, ok } from '@till/test-support/store';
 import { registerUser } from '@till/test-support/users';
 import { migrations } from '../db/migrate.js';
-import { openBackupStore } from './backup-store.js';
+import { openBackupStore, type BackupStore } from './backup-store.js';
 import { ARCHIVE, digestOf, takeBackup as takeBackupHere, type BackupProgress, type Manifest } from './backup.js';
 import { BackupInProgress, Backups } from './backups.js';
 
@@ -139,16 +139,13 @@ describe('backups of a SQLite server', () => {
     const taken = await takeBackupHere({
       databaseFile: t.ctx.db.file!,
       storage: t.storage,
-      store: {
-        close: () => folder.close(),
-        list: () => folder.list(),
-        remove: (name) => folder.remove(name),
-        open: (name) => folder.open(name),
-        save: async (name, file) => {
+      // The folder store, telling when it is asked to store the archive.
+      store: Object.assign(Object.create(folder) as BackupStore, {
+        save: async (name: string, file: string) => {
           seen.push(`save, held: ${held}`);
           await folder.save(name, file);
         },
-      },
+      }),
       keep: 1,
       now: Date.now,
       onProgress: (p) => {
