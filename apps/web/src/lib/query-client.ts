@@ -22,3 +22,14 @@ export function createQueryClient(): QueryClient {
     },
   });
 }
+
+/**
+ * Marks queries stale after a change and asks for them again, dropping any answer still on its way.
+ * `invalidateQueries` alone cancels a running fetch only once the query holds data: a first read
+ * still on its way (sent before the change) is joined and its stale answer kept, so a list opened
+ * together with the change (a provider's return spent as the profile loads) would miss it.
+ */
+export async function refreshAfterChange(client: QueryClient, ...queryKeys: readonly (readonly unknown[])[]) {
+  await Promise.all(queryKeys.map((queryKey) => client.cancelQueries({ queryKey })));
+  await Promise.all(queryKeys.map((queryKey) => client.invalidateQueries({ queryKey })));
+}

@@ -15,6 +15,7 @@ import type { SocialProvider } from '@till/protocol';
 import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { unwrap } from '@/lib/api-error';
 import { formatDate } from '@/lib/format';
+import { refreshAfterChange } from '@/lib/query-client';
 import { useTranslation } from '@/lib/i18n-react';
 import { connectableProviders } from '@/lib/social-providers';
 import { useTill } from '@/lib/till';
@@ -55,14 +56,9 @@ export function LinkedProviders() {
   const { hash } = useLocation();
   const back = useMemo(() => readConnectReturn(hash), [hash]);
   const nameOf = (id: string) => providers.data?.find((p) => p.id === id)?.name ?? id;
-  // A link added or removed is in the security log too. A list still on its way was read before
-  // the change (the profile asks for it while it spends a return's ticket): invalidating alone would
-  // wait for that answer and keep it, so it is cancelled and asked for again.
-  const refresh = async () => {
-    await client.cancelQueries({ queryKey: linkedKey });
-    void client.invalidateQueries({ queryKey: linkedKey });
-    void client.invalidateQueries({ queryKey: securityLogKeys });
-  };
+  // A link added or removed is in the security log too. Both lists are asked for as the profile
+  // opens, while it spends a return's ticket: what is still on its way was read before the change.
+  const refresh = () => refreshAfterChange(client, linkedKey, securityLogKeys);
   const remove = useMutation({
     mutationFn: async (id: string) => unwrap(await till.api.social.unlink(id)),
     onSettled: refresh,
