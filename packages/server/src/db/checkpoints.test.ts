@@ -128,6 +128,38 @@ describe('checkpoints off the server thread (SQLite)', () => {
     });
   });
 
+  it("reads the WAL file's old blocks ahead of the writer once the WAL starts over, and next to nothing while it grows", async () => {
+    const window = 256 * PAGE;
+    await withWriter({ everyMs: 10, writerLimit: 100_000, readAhead: window }, async (writer, checkpoints) => {
+      checkpoints.noteCommit();
+      await vi.waitFor(() => expect(checkpoints.runs).toBeGreaterThan(0), { timeout: 20_000 });
+      // A long read pins the WAL: it grows into new blocks, which the worker leaves alone.
+      const reader = new Driver(file, { readonly: true });
+      try {
+        reader.exec('BEGIN');
+        reader.prepare('select count(*) from notes').get();
+        await writePages(writer, checkpoints, 600);
+        const from = checkpoints.runs;
+        await vi.waitFor(() => expect(checkpoints.runs).toBeGreaterThanOrEqual(from + 2), { timeout: 20_000 });
+        reader.exec('COMMIT');
+      } finally {
+        reader.close();
+      }
+      // At most the few frames written between a turn's checkpoint and its look at the file.
+      expect(checkpoints.readAheadBytes).toBeLessThan(16 * PAGE);
+      const grown = walBytes();
+      expect(grown).toBeGreaterThan(1500 * PAGE);
+      // Once a turn has copied it all, the next commit starts the WAL over, at the file's first blocks.
+      const copied = checkpoints.runs;
+      await vi.waitFor(() => expect(checkpoints.runs).toBeGreaterThanOrEqual(copied + 3), { timeout: 20_000 });
+      await writePages(writer, checkpoints, 30);
+      await vi.waitFor(() => expect(checkpoints.readAheadBytes).toBeGreaterThanOrEqual(window), { timeout: 20_000 });
+      expect(walBytes()).toBe(grown);
+      // Each block once, and never past where the file went.
+      expect(checkpoints.readAheadBytes).toBeLessThanOrEqual(grown);
+    });
+  });
+
   it('holds the writer off copying, inside a commit, what a long read held back', async () => {
     await withWriter({ everyMs: 60_000, writerLimit: 500 }, async (writer, checkpoints) => {
       checkpoints.noteCommit();

@@ -20,24 +20,72 @@ export interface BackgroundCheckpointOptions {
    * does lets SQLite start the WAL over (4,000 pages: 16 MB).
    */
   writerLimit?: number;
+  /**
+   * Bytes of the WAL file the worker reads past the writer's end after each checkpoint, where the file
+   * extends that far (16 MB; 0 reads nothing).
+   */
+  readAhead?: number;
   /** Told when checkpoints go back to the writer because the worker failed or stopped by itself. */
   onFailure?: (error: unknown) => void;
 }
 
 /**
  * The worker: its own connection to the file, and a PASSIVE checkpoint (it never waits for a lock and
- * never blocks the writer or a reader) every `everyMs`, backing off while the WAL stands still.
+ * never blocks the writer or a reader) every `everyMs`, backing off while the WAL stands still. After
+ * each, it reads the WAL file's next `readAhead` bytes past the writer's end, where the file already
+ * extends that far (see {@link BackgroundCheckpoints}).
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
+// A WAL frame: its 24-byte header and a page; the file starts with a 32-byte header.
+const frame = Number(db.pragma('page_size', { simple: true })) + 24;
+const buffer = Buffer.allocUnsafe(1 << 20);
+let wal;
+let readTo = 0;
+let lastEnd = -1;
+// How far the file went when the WAL last started over: the blocks past it were written since, and
+// are still in memory.
+let oldEnd = 0;
+function readAhead(log) {
+  const end = 32 + log * frame;
+  let size;
+  try {
+    if (wal === undefined) wal = fs.openSync(workerData.file + '-wal', 'r');
+    size = fs.fstatSync(wal).size;
+  } catch {
+    return 0;
+  }
+  // The WAL started over (or this is the first look): the writer goes through the file's old blocks.
+  if (end < lastEnd || lastEnd < 0) {
+    oldEnd = size;
+    readTo = 0;
+  }
+  lastEnd = end;
+  const to = Math.min(oldEnd, end + workerData.readAhead);
+  let read = 0;
+  try {
+    for (let at = Math.max(readTo, end); at < to; ) {
+      const n = fs.readSync(wal, buffer, 0, Math.min(buffer.length, to - at), at);
+      if (n <= 0) break;
+      at += n;
+      read += n;
+    }
+  } catch {
+    // A failed read only leaves the writer to read the block itself.
+  }
+  readTo = Math.max(readTo, to);
+  return read;
+}
 let wait = workerData.everyMs;
 let lastLog = -1;
 let timer;
 const turn = () => {
   const [{ log, checkpointed }] = db.pragma('wal_checkpoint(PASSIVE)');
-  parentPort.postMessage({ log, checkpointed });
+  const ahead = log >= 0 && workerData.readAhead > 0 ? readAhead(log) : 0;
+  parentPort.postMessage({ log, checkpointed, ahead });
   wait = log === lastLog ? Math.min(wait * 2, workerData.everyMs * 10) : workerData.everyMs;
   lastLog = log;
   timer = setTimeout(turn, wait);
@@ -45,6 +93,7 @@ const turn = () => {
 timer = setTimeout(turn, wait);
 parentPort.on('message', () => {
   clearTimeout(timer);
+  if (wal !== undefined) fs.closeSync(wal);
   db.close();
   parentPort.close();
 });
@@ -64,6 +113,12 @@ parentPort.on('message', () => {
  * itself past `writerLimit` pages. Those checkpoints have little left to copy, and let the WAL start
  * over. If the worker fails, the writer checkpoints itself again as SQLite does by default. Why:
  * docs/decisions/004-checkpoint-worker.md.
+ *
+ * The WAL file keeps its size when SQLite starts it over, and a long read (a backup) lets it grow to
+ * hundreds of megabytes. A frame (24 + 4,096 bytes) never covers whole blocks, so when the writer
+ * comes back to blocks the system has dropped from memory meanwhile, each write first reads its block
+ * from the disk, on the event loop, behind whatever else the disk is doing. The worker reads the next
+ * blocks ahead of the writer instead, once each, where the file already extends past its end.
  */
 export class BackgroundCheckpoints {
   private commits = 0;
@@ -73,6 +128,8 @@ export class BackgroundCheckpoints {
   private writerThreshold = 0;
   /** Checkpoints the worker has run, for tests and measurements. */
   runs = 0;
+  /** Bytes of the WAL file the worker has read ahead of the writer, for tests and measurements. */
+  readAheadBytes = 0;
   /** Long reads going on (see {@link holdWriter}). */
   private holds = 0;
   /** The writer's own checkpoints are off until the worker has copied what long reads held back. */
@@ -97,15 +154,21 @@ export class BackgroundCheckpoints {
   private start(): void {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { file: this.options.file, driver: this.options.driver, everyMs: this.options.everyMs ?? 100 },
+      workerData: {
+        file: this.options.file,
+        driver: this.options.driver,
+        everyMs: this.options.everyMs ?? 100,
+        readAhead: this.options.readAhead ?? 16 * 1024 * 1024,
+      },
     });
     // A server that forgets to close its database still exits.
     worker.unref();
     this.worker = worker;
     this.writerThreshold = Number(this.writer.pragma('wal_autocheckpoint', { simple: true }));
     this.writer.pragma(`wal_autocheckpoint = ${this.writerLimit}`);
-    worker.on('message', ({ log, checkpointed }: { log: number; checkpointed: number }) => {
+    worker.on('message', ({ log, checkpointed, ahead }: { log: number; checkpointed: number; ahead: number }) => {
       this.runs += 1;
+      this.readAheadBytes += ahead;
       // Once the backlog is under the writer's limit, its own checkpoints have little to copy again.
       if (this.held && this.holds === 0 && log - checkpointed < this.writerLimit) this.releaseWriter();
     });
