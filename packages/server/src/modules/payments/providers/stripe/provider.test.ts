@@ -291,10 +291,16 @@ describe.each(dialects)('card route (Stripe Checkout) on %s', (dialect) => {
     const made = await checkout(b.token, { products: 'credits-100' });
     await stripe.pay(sessionIdOf(made.payment.url));
     const { token } = await anAdmin(t);
-    const asked = await Promise.all(
-      [1, 2, 3].map(() => ok<{ order: AdminOrder }>(t, '/api/admin/orders/refund', { token, iden: made.order.iden })),
-    );
-    for (const a of asked) expect(a.order.status).toMatch(/^(paid|refunded)$/);
+    const asked = (await Promise.all(
+      [1, 2, 3].map(() => t.call('/api/admin/orders/refund', { token, iden: made.order.iden })),
+    )) as ({ code: 900; data: { order: AdminOrder } } | { code: 912; status: string })[];
+    // Stripe's confirmation may come back before a later ask has read the order: that ask finds it
+    // refunded already (912), never paid twice.
+    for (const a of asked) {
+      if (a.code === 912) expect(a.status).toBe('refunded');
+      else expect(a.data.order.status).toMatch(/^(paid|refunded)$/);
+    }
+    expect(asked.some((a) => a.code === 900)).toBe(true);
     await stripe.flush();
     expect(stripe.objects('refund').filter((r) => r.metadata?.iden === made.order.iden)).toHaveLength(1);
     expect(await status(b.token, made.order.iden)).toBe('refunded');
