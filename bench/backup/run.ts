@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { buildApp, loadConfig } from '../../packages/server/dist/index.js';
 import { inRounds, reportQuiet, roundMedian, roundRatios } from '../lib.js';
@@ -120,6 +120,8 @@ interface Taken {
   max: number;
   /** The event loop's longest delay meanwhile. */
   loopMax: number;
+  /** The longest garbage collection pause meanwhile (the server and the load share the process). */
+  gcMax: number;
 }
 const taken: Record<'without' | 'during', Taken[]> = { without: [], during: [] };
 
@@ -130,6 +132,11 @@ const taken: Record<'without' | 'during', Taken[]> = { without: [], during: [] }
 async function purchases(until: () => Promise<unknown>): Promise<Taken> {
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
+  let gcMax = 0;
+  const gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMax = Math.max(gcMax, entry.duration);
+  });
+  gc.observe({ entryTypes: ['gc'] });
   let stop: () => void = () => undefined;
   const result = new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
@@ -151,8 +158,9 @@ async function purchases(until: () => Promise<unknown>): Promise<Taken> {
   stop();
   const r = await result;
   loop.disable();
+  gc.disconnect();
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${r.non2xx} non-2xx answers, ${r.errors} errors`);
-  return { p99: r.latency.p99, max: r.latency.max, loopMax: loop.max / 1e6 };
+  return { p99: r.latency.p99, max: r.latency.max, loopMax: loop.max / 1e6, gcMax };
 }
 
 async function without(): Promise<number> {
@@ -210,7 +218,8 @@ rounds.forEach((round, i) => {
   console.log(
     `round ${i + 1}: p99 without ${round.without.toFixed(1)} ms, during ${round.during.toFixed(1)} ms, ` +
       `ratio ${(round.during / round.without).toFixed(2)}; longest wait ${w.max} / ${d.max} ms, ` +
-      `event loop's longest delay ${w.loopMax.toFixed(0)} / ${d.loopMax.toFixed(0)} ms (without / during)`,
+      `event loop's longest delay ${w.loopMax.toFixed(0)} / ${d.loopMax.toFixed(0)} ms, ` +
+      `longest garbage collection ${w.gcMax.toFixed(0)} / ${d.gcMax.toFixed(0)} ms (without / during)`,
   );
 });
 const backupMs = backups.map((b) => b.ms).sort((a, b) => a - b);
