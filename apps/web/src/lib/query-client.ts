@@ -4,7 +4,7 @@ import { codeOf } from './api-error';
 
 /** Server state cache over the SDK; a failed call is retried once unless retrying cannot help. */
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  return new AppQueryClient({
     defaultOptions: {
       queries: {
         staleTime: 30_000,
@@ -24,12 +24,14 @@ export function createQueryClient(): QueryClient {
 }
 
 /**
- * Marks queries stale after a change and asks for them again, dropping any answer still on its way.
- * `invalidateQueries` alone cancels a running fetch only once the query holds data: a first read
- * still on its way (sent before the change) is joined and its stale answer kept, so a list opened
- * together with the change (a provider's return spent as the profile loads) would miss it.
+ * TanStack Query's client, with invalidation that drops every matching fetch still on its way and asks
+ * again. TanStack Query's own cancels a running fetch only once the query holds data: a first read
+ * sent before a change was joined and its stale answer kept, so a list opened together with the change
+ * (a provider's return spent as the profile loads) missed it.
  */
-export async function refreshAfterChange(client: QueryClient, ...queryKeys: readonly (readonly unknown[])[]) {
-  await Promise.all(queryKeys.map((queryKey) => client.cancelQueries({ queryKey })));
-  await Promise.all(queryKeys.map((queryKey) => client.invalidateQueries({ queryKey })));
+export class AppQueryClient extends QueryClient {
+  override async invalidateQueries(...args: Parameters<QueryClient['invalidateQueries']>): Promise<void> {
+    await this.cancelQueries(args[0]);
+    return super.invalidateQueries(...args);
+  }
 }

@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { AppQueryClient } from '@/lib/query-client';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router-dom';
@@ -42,7 +42,9 @@ export function renderWithApp(
   ui: ReactElement,
   options: { till: Till; cart?: CartStore; route?: string; i18n?: ReturnType<typeof createI18n> },
 ) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const queryClient = new AppQueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
   const cart = options.cart ?? new CartStore(null);
   const result = render(
     <AppProvider till={options.till} queryClient={queryClient} i18n={options.i18n ?? testI18n()} cart={cart}>

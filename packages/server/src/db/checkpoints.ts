@@ -45,11 +45,10 @@ const frame = Number(db.pragma('page_size', { simple: true })) + 24;
 const buffer = Buffer.allocUnsafe(1 << 20);
 let wal;
 let readTo = 0;
-let lastEnd = -1;
 // How far the file went when the WAL last started over: the blocks past it were written since, and
 // are still in memory.
 let oldEnd = 0;
-function readAhead(log) {
+function readAhead(log, lastLog) {
   const end = 32 + log * frame;
   let size;
   try {
@@ -59,11 +58,10 @@ function readAhead(log) {
     return 0;
   }
   // The WAL started over (or this is the first look): the writer goes through the file's old blocks.
-  if (end < lastEnd || lastEnd < 0) {
+  if (log < lastLog || lastLog < 0) {
     oldEnd = size;
     readTo = 0;
   }
-  lastEnd = end;
   const to = Math.min(oldEnd, end + workerData.readAhead);
   let read = 0;
   try {
@@ -84,7 +82,7 @@ let lastLog = -1;
 let timer;
 const turn = () => {
   const [{ log, checkpointed }] = db.pragma('wal_checkpoint(PASSIVE)');
-  const ahead = log >= 0 && workerData.readAhead > 0 ? readAhead(log) : 0;
+  const ahead = log >= 0 && workerData.readAhead > 0 ? readAhead(log, lastLog) : 0;
   parentPort.postMessage({ log, checkpointed, ahead });
   wait = log === lastLog ? Math.min(wait * 2, workerData.everyMs * 10) : workerData.everyMs;
   lastLog = log;

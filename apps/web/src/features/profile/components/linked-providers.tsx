@@ -15,7 +15,6 @@ import type { SocialProvider } from '@till/protocol';
 import { EmptyState, ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { unwrap } from '@/lib/api-error';
 import { formatDate } from '@/lib/format';
-import { refreshAfterChange } from '@/lib/query-client';
 import { useTranslation } from '@/lib/i18n-react';
 import { connectableProviders } from '@/lib/social-providers';
 import { useTill } from '@/lib/till';
@@ -57,8 +56,13 @@ export function LinkedProviders() {
   const back = useMemo(() => readConnectReturn(hash), [hash]);
   const nameOf = (id: string) => providers.data?.find((p) => p.id === id)?.name ?? id;
   // A link added or removed is in the security log too. Both lists are asked for as the profile
-  // opens, while it spends a return's ticket: what is still on its way was read before the change.
-  const refresh = () => refreshAfterChange(client, linkedKey, securityLogKeys);
+  // opens, while it spends a return's ticket: what is still on its way was read before the change
+  // (the app's query client drops it, `AppQueryClient`).
+  const refresh = () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: linkedKey }),
+      client.invalidateQueries({ queryKey: securityLogKeys }),
+    ]);
   const remove = useMutation({
     mutationFn: async (id: string) => unwrap(await till.api.social.unlink(id)),
     onSettled: refresh,

@@ -15,7 +15,6 @@ import { ErrorState, LoadingState, useErrorMessage } from '@/components/states';
 import { SubmitButton } from '@/components/submit-button';
 import { isApiError } from '@/lib/api-error';
 import { formatDate } from '@/lib/format';
-import { refreshAfterChange } from '@/lib/query-client';
 import { formLevelError, schemaResolver, showFieldError } from '@/lib/form';
 import { useTill } from '@/lib/till';
 import {
@@ -285,7 +284,7 @@ export function TwoFactor() {
             setCodes({ list, renewed: true });
             refresh();
             // The renewal is the log's newest entry.
-            void refreshAfterChange(client, securityLogKeys);
+            void client.invalidateQueries({ queryKey: securityLogKeys });
           }}
         />
         <DisableForm
