@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
-import { chmod, copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, open, readdir, rename, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../config.js';
 import { takenAtOf, type BackupStore, type StoredBackup } from './backup-names.js';
+import { removeGradually } from './gradual-removal.js';
 
 export { backupName, takenAtOf, type BackupStore, type StoredBackup } from './backup-names.js';
 
@@ -46,7 +47,7 @@ class FolderStore implements BackupStore {
       await rename(partial, join(this.dir, name));
       await syncFile(this.dir);
     } catch (error) {
-      await rm(partial, { force: true });
+      await removeGradually(partial);
       throw error;
     }
   }
@@ -80,7 +81,8 @@ class FolderStore implements BackupStore {
   }
 
   async remove(name: string): Promise<void> {
-    if (takenAtOf(name) !== undefined) await rm(join(this.dir, name), { force: true });
+    // An archive is hundreds of megabytes: freed at once, it held every sync on the disk meanwhile.
+    if (takenAtOf(name) !== undefined) await removeGradually(join(this.dir, name));
   }
 
   close(): void {}

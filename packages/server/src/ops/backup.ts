@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
 import type { ObjectStorage } from '../modules/files/index.js';
 import { backupName, type BackupStore, type StoredBackup } from './backup-store.js';
+import { removeGradually } from './gradual-removal.js';
 
 const requireHere = createRequire(import.meta.url);
 
@@ -309,7 +310,7 @@ export async function takeBackup(parts: BackupParts): Promise<TakenBackup> {
   // one process has the file, and it takes one backup at a time.
   const beside = dirname(parts.databaseFile);
   for (const name of await readdir(beside))
-    if (name.startsWith(STAGING)) await rm(join(beside, name), { recursive: true, force: true });
+    if (name.startsWith(STAGING)) await removeGradually(join(beside, name));
   const staging = await mkdtemp(join(beside, STAGING));
   const archive = join(staging, 'archive.tar.gz');
   let thread: BackupThread | undefined;
@@ -355,11 +356,27 @@ export async function takeBackup(parts: BackupParts): Promise<TakenBackup> {
   } finally {
     try {
       await thread?.stop();
-      // The staged copy goes before the writer checkpoints again: what of it the disk has not written
-      // yet is dropped, not written back ahead of the writer's sync.
-      await rm(staging, { recursive: true, force: true });
+      // What of the staged copy is not on the disk yet is written now, while the writer does not
+      // checkpoint itself: its first sync after the release would otherwise wait for it.
+      await syncFiles(staging).catch(() => undefined);
     } finally {
       releaseCheckpoints();
+    }
+    // Then removed a few megabytes at a time: freed at once, a copy of the database made the
+    // writer's next sync wait for the disk to discard all of it (docs/decisions/020).
+    await removeGradually(staging);
+  }
+}
+
+/** Writes every file under `path` to the disk (on the thread pool). */
+async function syncFiles(path: string): Promise<void> {
+  for (const entry of await readdir(path, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const handle = await open(join(entry.parentPath, entry.name), 'r');
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
     }
   }
 }
