@@ -309,8 +309,7 @@ export async function takeBackup(parts: BackupParts): Promise<TakenBackup> {
   // would have to hold the whole database. What a backup cut short (a crash) left there goes first:
   // one process has the file, and it takes one backup at a time.
   const beside = dirname(parts.databaseFile);
-  for (const name of await readdir(beside))
-    if (name.startsWith(STAGING)) await removeGradually(join(beside, name));
+  for (const name of await readdir(beside)) if (name.startsWith(STAGING)) await removeGradually(join(beside, name));
   const staging = await mkdtemp(join(beside, STAGING));
   const archive = join(staging, 'archive.tar.gz');
   let thread: BackupThread | undefined;

@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -46,7 +55,10 @@ describe('removeGradually', () => {
     const cut: string[] = [];
     await removeGradually(staging, { step, pauseMs: 0, onStep: (path, size) => cut.push(`${path}:${size}`) });
     expect(existsSync(staging)).toBe(false);
-    expect(cut).toEqual([`${join(staging, 'archive.tar.gz')}:${2 * step}`, `${join(staging, 'archive.tar.gz')}:${step}`]);
+    expect(cut).toEqual([
+      `${join(staging, 'archive.tar.gz')}:${2 * step}`,
+      `${join(staging, 'archive.tar.gz')}:${step}`,
+    ]);
     // The link's target is untouched.
     expect(readFileSync(outside)).toEqual(Buffer.alloc(5 * step, 3));
   });
