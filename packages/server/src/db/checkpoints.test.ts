@@ -160,6 +160,31 @@ describe('checkpoints off the server thread (SQLite)', () => {
     });
   });
 
+  it('reads ahead of the writer on a thread of its own, while no checkpoint turn runs', async () => {
+    const window = 128 * PAGE;
+    // The worker's first turn would come after a minute: here the writer checkpoints itself past 100 pages.
+    await withWriter({ everyMs: 60_000, writerLimit: 100, readAhead: window }, async (writer, checkpoints) => {
+      checkpoints.noteCommit();
+      const reader = new Driver(file, { readonly: true });
+      try {
+        reader.exec('BEGIN');
+        reader.prepare('select count(*) from notes').get();
+        // Pinned by the read, the WAL grows into a larger file.
+        await writePages(writer, checkpoints, 600);
+        reader.exec('COMMIT');
+      } finally {
+        reader.close();
+      }
+      // The writer's own checkpoint copies it all; its next commits start the WAL over at the file's start.
+      await writePages(writer, checkpoints, 30);
+      const grown = walBytes();
+      expect(grown).toBeGreaterThan(500 * PAGE);
+      await vi.waitFor(() => expect(checkpoints.readAheadBytes).toBeGreaterThanOrEqual(window), { timeout: 20_000 });
+      expect(checkpoints.runs).toBe(0);
+      expect(checkpoints.readAheadBytes).toBeLessThanOrEqual(grown);
+    });
+  });
+
   it('holds the writer off copying, inside a commit, what a long read held back', async () => {
     await withWriter({ everyMs: 60_000, writerLimit: 500 }, async (writer, checkpoints) => {
       checkpoints.noteCommit();

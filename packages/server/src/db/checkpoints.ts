@@ -21,8 +21,8 @@ export interface BackgroundCheckpointOptions {
    */
   writerLimit?: number;
   /**
-   * Bytes of the WAL file the worker reads past the writer's end after each checkpoint, where the file
-   * extends that far (16 MB; 0 reads nothing).
+   * Bytes of the WAL file read past the writer's end, where the file extends that far (64 MB; 0 reads
+   * nothing).
    */
   readAhead?: number;
   /** Told when checkpoints go back to the writer because the worker failed or stopped by itself. */
@@ -31,59 +31,18 @@ export interface BackgroundCheckpointOptions {
 
 /**
  * The worker: its own connection to the file, and a PASSIVE checkpoint (it never waits for a lock and
- * never blocks the writer or a reader) every `everyMs`, backing off while the WAL stands still. After
- * each, it reads the WAL file's next `readAhead` bytes past the writer's end, where the file already
- * extends that far (see {@link BackgroundCheckpoints}).
+ * never blocks the writer or a reader) every `everyMs`, backing off while the WAL stands still.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const fs = require('node:fs');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
-// A WAL frame: its 24-byte header and a page; the file starts with a 32-byte header.
-const frame = Number(db.pragma('page_size', { simple: true })) + 24;
-const buffer = Buffer.allocUnsafe(1 << 20);
-let wal;
-let readTo = 0;
-// How far the file went when the WAL last started over: the blocks past it were written since, and
-// are still in memory.
-let oldEnd = 0;
-function readAhead(log, lastLog) {
-  const end = 32 + log * frame;
-  let size;
-  try {
-    if (wal === undefined) wal = fs.openSync(workerData.file + '-wal', 'r');
-    size = fs.fstatSync(wal).size;
-  } catch {
-    return 0;
-  }
-  // The WAL started over (or this is the first look): the writer goes through the file's old blocks.
-  if (log < lastLog || lastLog < 0) {
-    oldEnd = size;
-    readTo = 0;
-  }
-  const to = Math.min(oldEnd, end + workerData.readAhead);
-  let read = 0;
-  try {
-    for (let at = Math.max(readTo, end); at < to; ) {
-      const n = fs.readSync(wal, buffer, 0, Math.min(buffer.length, to - at), at);
-      if (n <= 0) break;
-      at += n;
-      read += n;
-    }
-  } catch {
-    // A failed read only leaves the writer to read the block itself.
-  }
-  readTo = Math.max(readTo, to);
-  return read;
-}
 let wait = workerData.everyMs;
 let lastLog = -1;
 let timer;
 const turn = () => {
   const [{ log, checkpointed }] = db.pragma('wal_checkpoint(PASSIVE)');
-  const ahead = log >= 0 && workerData.readAhead > 0 ? readAhead(log, lastLog) : 0;
-  parentPort.postMessage({ log, checkpointed, ahead });
+  parentPort.postMessage({ log, checkpointed });
   wait = log === lastLog ? Math.min(wait * 2, workerData.everyMs * 10) : workerData.everyMs;
   lastLog = log;
   timer = setTimeout(turn, wait);
@@ -91,8 +50,92 @@ const turn = () => {
 timer = setTimeout(turn, wait);
 parentPort.on('message', () => {
   clearTimeout(timer);
-  if (wal !== undefined) fs.closeSync(wal);
   db.close();
+  parentPort.close();
+});
+`;
+
+/**
+ * The read-ahead thread: it follows the writer through the WAL file and reads the file's next
+ * `readAhead` bytes past the writer's end, where the file already extends that far from an earlier
+ * cycle, each block once per cycle (docs/decisions/019-wal-read-ahead.md). It takes no lock and opens
+ * no connection: where the writer is and when the WAL started over, it reads from the wal-index header
+ * at the start of the \`-shm\` file (SQLite's walformat: the last valid frame, mxFrame, at byte 16, and
+ * the salts, new at every start over, at 32, in the machine's byte order; the header is kept twice, and
+ * a look where the copies differ, a header being written, is skipped). A thread of its own, so that a
+ * checkpoint's sync, which waits for the disk for a second and more while a backup writes, never
+ * holds it back. Posts the bytes it has read.
+ */
+const READ_AHEAD_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const little = require('node:os').endianness() === 'LE';
+// A WAL frame: its 24-byte header and a page; the file starts with a 32-byte header.
+const frame = workerData.pageSize + 24;
+const header = Buffer.alloc(96);
+const buffer = Buffer.allocUnsafe(1 << 20);
+let wal;
+let shm;
+let salts = '';
+let readTo = 0;
+// How far the file went when the WAL last started over: the blocks past it were written since, and
+// are still in memory.
+let oldEnd = 0;
+let stopped = false;
+function look() {
+  try {
+    if (shm === undefined) shm = fs.openSync(workerData.file + '-shm', 'r');
+    if (wal === undefined) wal = fs.openSync(workerData.file + '-wal', 'r');
+    if (fs.readSync(shm, header, 0, 96, 0) < 96 || header[12] !== 1) return 0;
+  } catch {
+    return 0;
+  }
+  if (!header.subarray(0, 48).equals(header.subarray(48, 96))) return 0;
+  const frames = little ? header.readUInt32LE(16) : header.readUInt32BE(16);
+  const end = 32 + frames * frame;
+  const now = header.toString('hex', 32, 40);
+  if (now !== salts) {
+    // The WAL started over (or this is the first look): the writer goes through the file's old blocks.
+    salts = now;
+    try {
+      oldEnd = fs.fstatSync(wal).size;
+    } catch {
+      return 0;
+    }
+    readTo = 0;
+  }
+  const to = Math.min(oldEnd, end + workerData.readAhead);
+  let read = 0;
+  try {
+    for (let at = Math.max(readTo, end); at < to && !stopped; ) {
+      const n = fs.readSync(wal, buffer, 0, Math.min(buffer.length, to - at), at);
+      if (n <= 0) break;
+      at += n;
+      read += n;
+      readTo = at;
+    }
+  } catch {
+    // A failed read only leaves the writer to read the block itself.
+  }
+  return read;
+}
+let wait = workerData.everyMs;
+let seen = '';
+let timer;
+const turn = () => {
+  const read = look();
+  if (read > 0) parentPort.postMessage(read);
+  // Every few milliseconds while the writer goes on, less often while the WAL stands still.
+  const now = header.toString('hex', 16, 40);
+  wait = now === seen ? Math.min(wait * 2, workerData.everyMs * 50) : workerData.everyMs;
+  seen = now;
+  timer = setTimeout(turn, wait);
+};
+timer = setTimeout(turn, wait);
+parentPort.on('message', () => {
+  stopped = true;
+  clearTimeout(timer);
+  for (const fd of [wal, shm]) if (fd !== undefined) fs.closeSync(fd);
   parentPort.close();
 });
 `;
@@ -115,18 +158,19 @@ parentPort.on('message', () => {
  * The WAL file keeps its size when SQLite starts it over, and a long read (a backup) lets it grow to
  * hundreds of megabytes. A frame (24 + 4,096 bytes) never covers whole blocks, so when the writer
  * comes back to blocks the system has dropped from memory meanwhile, each write first reads its block
- * from the disk, on the event loop, behind whatever else the disk is doing. The worker reads the next
- * blocks ahead of the writer instead, once each, where the file already extends past its end.
+ * from the disk, on the event loop, behind whatever else the disk is doing. A second thread reads the
+ * next blocks ahead of the writer instead, once each, where the file already extends past its end.
  */
 export class BackgroundCheckpoints {
   private commits = 0;
   private worker: Worker | undefined;
+  private reader: Worker | undefined;
   private stopping = false;
   /** The writer's own threshold before the worker raised it, given back when the worker goes. */
   private writerThreshold = 0;
   /** Checkpoints the worker has run, for tests and measurements. */
   runs = 0;
-  /** Bytes of the WAL file the worker has read ahead of the writer, for tests and measurements. */
+  /** Bytes of the WAL file read ahead of the writer, for tests and measurements. */
   readAheadBytes = 0;
   /** Long reads going on (see {@link holdWriter}). */
   private holds = 0;
@@ -156,7 +200,6 @@ export class BackgroundCheckpoints {
         file: this.options.file,
         driver: this.options.driver,
         everyMs: this.options.everyMs ?? 100,
-        readAhead: this.options.readAhead ?? 16 * 1024 * 1024,
       },
     });
     // A server that forgets to close its database still exits.
@@ -164,15 +207,36 @@ export class BackgroundCheckpoints {
     this.worker = worker;
     this.writerThreshold = Number(this.writer.pragma('wal_autocheckpoint', { simple: true }));
     this.writer.pragma(`wal_autocheckpoint = ${this.writerLimit}`);
-    worker.on('message', ({ log, checkpointed, ahead }: { log: number; checkpointed: number; ahead: number }) => {
+    this.startReadAhead();
+    worker.on('message', ({ log, checkpointed }: { log: number; checkpointed: number }) => {
       this.runs += 1;
-      this.readAheadBytes += ahead;
       // Once the backlog is under the writer's limit, its own checkpoints have little to copy again.
       if (this.held && this.holds === 0 && log - checkpointed < this.writerLimit) this.releaseWriter();
     });
     worker.on('error', (error) => this.fallBack(worker, error));
     worker.on('exit', (code) => {
       if (!this.stopping) this.fallBack(worker, new Error(`the checkpoint worker exited with code ${code}`));
+    });
+  }
+
+  /** The read-ahead thread (see {@link READ_AHEAD_SOURCE}); a read-ahead that fails only ends. */
+  private startReadAhead(): void {
+    const bytes = this.options.readAhead ?? 64 * 1024 * 1024;
+    if (bytes <= 0) return;
+    const reader = new Worker(READ_AHEAD_SOURCE, {
+      eval: true,
+      workerData: {
+        file: this.options.file,
+        pageSize: Number(this.writer.pragma('page_size', { simple: true })),
+        everyMs: 10,
+        readAhead: bytes,
+      },
+    });
+    reader.unref();
+    this.reader = reader;
+    reader.on('message', (read: number) => (this.readAheadBytes += read));
+    reader.on('error', () => {
+      if (this.reader === reader) this.reader = undefined;
     });
   }
 
@@ -232,6 +296,13 @@ export class BackgroundCheckpoints {
   /** Stops the worker (after its checkpoint in progress, if any) and gives checkpoints back to the writer. */
   async stop(): Promise<void> {
     this.stopping = true;
+    const reader = this.reader;
+    this.reader = undefined;
+    if (reader) {
+      const done = new Promise<void>((resolve) => reader.once('exit', () => resolve()));
+      reader.postMessage('stop');
+      await done;
+    }
     const worker = this.worker;
     if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
