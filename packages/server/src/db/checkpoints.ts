@@ -82,6 +82,7 @@ let readTo = 0;
 // are still in memory.
 let oldEnd = 0;
 let stopped = false;
+let more = false;
 function look() {
   try {
     if (shm === undefined) shm = fs.openSync(workerData.file + '-shm', 'r');
@@ -104,10 +105,14 @@ function look() {
     }
     readTo = 0;
   }
-  const to = Math.min(oldEnd, end + workerData.readAhead);
+  // A few megabytes a turn, the next turn at once while there is more: a stop is heard in between.
+  const goal = Math.min(oldEnd, end + workerData.readAhead);
+  const from = Math.max(readTo, end);
+  const to = Math.min(goal, from + (8 << 20));
+  more = to < goal;
   let read = 0;
   try {
-    for (let at = Math.max(readTo, end); at < to && !stopped; ) {
+    for (let at = from; at < to && !stopped; ) {
       const n = fs.readSync(wal, buffer, 0, Math.min(buffer.length, to - at), at);
       if (n <= 0) break;
       at += n;
@@ -129,7 +134,7 @@ const turn = () => {
   const now = header.toString('hex', 16, 40);
   wait = now === seen ? Math.min(wait * 2, workerData.everyMs * 50) : workerData.everyMs;
   seen = now;
-  timer = setTimeout(turn, wait);
+  timer = setTimeout(turn, more && read > 0 ? 0 : wait);
 };
 timer = setTimeout(turn, wait);
 parentPort.on('message', () => {
