@@ -13,6 +13,7 @@ import autocannon from 'autocannon';
 import { buildApp, loadConfig } from '../../packages/server/dist/index.js';
 import { inRounds, reportQuiet, roundMedian, roundRatios } from '../lib.js';
 import { growDatabase, syncFile } from './grow.js';
+import { watchStalls } from './stalls.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
@@ -211,7 +212,10 @@ async function during(): Promise<number> {
   return t.p99;
 }
 
+// BENCH_STALLS=1 (Linux): what the server's thread waited for in the kernel, over 40 ms at a time.
+const stalls = process.env.BENCH_STALLS ? watchStalls() : undefined;
 const rounds = await inRounds(ROUNDS, { without, during });
+const stalled = await stalls?.();
 const { ratio, low, high } = roundRatios(rounds, 'during', 'without');
 rounds.forEach((round, i) => {
   const [w, d] = [taken.without[i]!, taken.during[i]!];
@@ -243,6 +247,10 @@ console.log(
     .join(', ')}; the WAL as the database's copy ended: ${walAfterSnapshot.map(mb).join(', ')}, ` +
     `at most ${mb(walLargest)} while a backup ran`,
 );
+if (stalled) {
+  console.log(`the server's thread in the kernel over 40 ms at a time, during the rounds: ${stalled.length}`);
+  for (const line of stalled) console.log(`  ${line}`);
+}
 reportQuiet();
 // The checkpoint worker is unref'd and may still be copying a large WAL when the database closes:
 // a timer keeps the process up until the close has waited for it.
