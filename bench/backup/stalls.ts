@@ -24,15 +24,16 @@ let since = 0;
 let stacks = new Map();
 let seen = '';
 let others = [];
+let looked = false;
 setInterval(() => {
   const now = performance.now();
   const state = stateOf(workerData.pid);
   if (state === 'D') {
-    if (!since) { since = now; stacks = new Map(); seen = call(workerData.pid); others = []; }
+    if (!since) { since = now; stacks = new Map(); seen = call(workerData.pid); others = []; looked = false; }
     const stack = frames(read(task(workerData.pid) + '/stack'));
     stacks.set(stack, (stacks.get(stack) || 0) + 1);
-    if (now - since > 30 && others.length === 0) {
-      others.push('');
+    if (now - since > 30 && !looked) {
+      looked = true;
       for (const tid of fs.readdirSync('/proc/' + workerData.pid + '/task')) {
         if (tid === String(workerData.pid)) continue;
         const c = call(tid);
@@ -48,7 +49,7 @@ setInterval(() => {
       parentPort.postMessage([
         new Date().toISOString().slice(11, 23) + ' ' + Math.round(ms) + ' ms: ' + seen,
         '    ' + (top ? top[0] : ''),
-        ...others.filter(Boolean).map((o) => '    ' + o),
+        ...others.map((o) => '    ' + o),
       ].join('\\n'));
     }
   }

@@ -81,17 +81,18 @@ let readTo = 0;
 // How far the file went when the WAL last started over: the blocks past it were written since, and
 // are still in memory.
 let oldEnd = 0;
-let stopped = false;
-let more = false;
+// Reads what is due next, up to a few megabytes (a stop is heard between turns): the bytes read, and
+// whether more is due at once.
 function look() {
+  const none = { read: 0, more: false };
   try {
     if (shm === undefined) shm = fs.openSync(workerData.file + '-shm', 'r');
     if (wal === undefined) wal = fs.openSync(workerData.file + '-wal', 'r');
-    if (fs.readSync(shm, header, 0, 96, 0) < 96 || header[12] !== 1) return 0;
+    if (fs.readSync(shm, header, 0, 96, 0) < 96 || header[12] !== 1) return none;
   } catch {
-    return 0;
+    return none;
   }
-  if (!header.subarray(0, 48).equals(header.subarray(48, 96))) return 0;
+  if (!header.subarray(0, 48).equals(header.subarray(48, 96))) return none;
   const frames = little ? header.readUInt32LE(16) : header.readUInt32BE(16);
   const end = 32 + frames * frame;
   const now = header.toString('hex', 32, 40);
@@ -101,18 +102,16 @@ function look() {
     try {
       oldEnd = fs.fstatSync(wal).size;
     } catch {
-      return 0;
+      return none;
     }
     readTo = 0;
   }
-  // A few megabytes a turn, the next turn at once while there is more: a stop is heard in between.
   const goal = Math.min(oldEnd, end + workerData.readAhead);
   const from = Math.max(readTo, end);
   const to = Math.min(goal, from + (8 << 20));
-  more = to < goal;
   let read = 0;
   try {
-    for (let at = from; at < to && !stopped; ) {
+    for (let at = from; at < to; ) {
       const n = fs.readSync(wal, buffer, 0, Math.min(buffer.length, to - at), at);
       if (n <= 0) break;
       at += n;
@@ -122,23 +121,22 @@ function look() {
   } catch {
     // A failed read only leaves the writer to read the block itself.
   }
-  return read;
+  return { read, more: read > 0 && to < goal };
 }
 let wait = workerData.everyMs;
 let seen = '';
 let timer;
 const turn = () => {
-  const read = look();
+  const { read, more } = look();
   if (read > 0) parentPort.postMessage(read);
   // Every few milliseconds while the writer goes on, less often while the WAL stands still.
   const now = header.toString('hex', 16, 40);
   wait = now === seen ? Math.min(wait * 2, workerData.everyMs * 50) : workerData.everyMs;
   seen = now;
-  timer = setTimeout(turn, more && read > 0 ? 0 : wait);
+  timer = setTimeout(turn, more ? 0 : wait);
 };
 timer = setTimeout(turn, wait);
 parentPort.on('message', () => {
-  stopped = true;
   clearTimeout(timer);
   for (const fd of [wal, shm]) if (fd !== undefined) fs.closeSync(fd);
   parentPort.close();
@@ -303,16 +301,17 @@ export class BackgroundCheckpoints {
     this.stopping = true;
     const reader = this.reader;
     this.reader = undefined;
-    if (reader) {
-      const done = new Promise<void>((resolve) => reader.once('exit', () => resolve()));
-      reader.postMessage('stop');
-      await done;
-    }
+    if (reader) await stopThread(reader);
     const worker = this.worker;
     if (!worker) return;
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    worker.postMessage('stop');
-    await exited;
+    await stopThread(worker);
     this.handBack();
   }
+}
+
+/** Asks a checkpoint or read-ahead thread to stop (after the turn it is in) and waits until it has. */
+async function stopThread(worker: Worker): Promise<void> {
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.postMessage('stop');
+  await exited;
 }

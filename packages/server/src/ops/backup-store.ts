@@ -11,7 +11,7 @@ import { removeGradually } from './gradual-removal.js';
 export { backupName, takenAtOf, type BackupStore, type StoredBackup } from './backup-names.js';
 
 /** Waits until a file's (or a folder's) contents are on the disk; on the thread pool. */
-async function syncFile(path: string): Promise<void> {
+export async function syncFile(path: string): Promise<void> {
   const handle = await open(path, 'r');
   try {
     await handle.sync();

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, open, readdir, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
 import type { ObjectStorage } from '../modules/files/index.js';
-import { backupName, type BackupStore, type StoredBackup } from './backup-store.js';
+import { backupName, syncFile, type BackupStore, type StoredBackup } from './backup-store.js';
 import { removeGradually } from './gradual-removal.js';
 
 const requireHere = createRequire(import.meta.url);
@@ -369,15 +369,8 @@ export async function takeBackup(parts: BackupParts): Promise<TakenBackup> {
 
 /** Writes every file under `path` to the disk (on the thread pool). */
 async function syncFiles(path: string): Promise<void> {
-  for (const entry of await readdir(path, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    const handle = await open(join(entry.parentPath, entry.name), 'r');
-    try {
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-  }
+  for (const entry of await readdir(path, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) await syncFile(join(entry.parentPath, entry.name));
 }
 
 /** Removes the oldest backups beyond the latest `keep`; answers their names. */
