@@ -184,6 +184,7 @@ async function during(): Promise<number> {
     do {
       const b0 = Date.now();
       const r = await call('/api/admin/backups/start', { token: admin.token });
+      if (stalls) steps.push(`${new Date().toISOString().slice(11, 23)} backup started`);
       if (r.code !== 900) throw new Error(`the backup was refused: ${JSON.stringify(r)}`);
       let step = 'snapshot';
       let last = performance.now();
@@ -201,6 +202,8 @@ async function during(): Promise<number> {
         const wal = statSync(`${dbFile}-wal`).size;
         walLargest = Math.max(walLargest, wal);
         if (step === 'snapshot' && run?.step !== 'snapshot') walAfterSnapshot.push(wal);
+        if (stalls && run?.step && run.step !== step)
+          steps.push(`${new Date().toISOString().slice(11, 23)} ${run.step}`);
         step = run?.step ?? step;
       } while (run?.state === 'running');
       clearInterval(sampler);
@@ -214,6 +217,8 @@ async function during(): Promise<number> {
 
 // BENCH_STALLS=1 (Linux): what the server's thread waited for in the kernel, over 40 ms at a time.
 const stalls = process.env.BENCH_STALLS ? watchStalls() : undefined;
+/** With BENCH_STALLS, when each backup started and went to its next step, beside the stretches' times. */
+const steps: string[] = [];
 const rounds = await inRounds(ROUNDS, { without, during });
 const stalled = await stalls?.();
 const { ratio, low, high } = roundRatios(rounds, 'during', 'without');
@@ -250,6 +255,7 @@ console.log(
 if (stalled) {
   console.log(`the server's thread in the kernel over 40 ms at a time, during the rounds: ${stalled.length}`);
   for (const line of stalled) console.log(`  ${line}`);
+  console.log(`the backups' steps: ${steps.join(', ')}`);
 }
 reportQuiet();
 // The checkpoint worker is unref'd and may still be copying a large WAL when the database closes:

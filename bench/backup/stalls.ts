@@ -1,7 +1,8 @@
 // What the server's thread waits for in the kernel (Linux): a thread of the bench's own process reads
 // the main thread's state every 5 ms (`/proc/<pid>/task/<pid>/stat`) and, while it sleeps
 // uninterruptibly, its kernel stack and the system call it is in, with the file the call names; once
-// such a stretch has lasted 30 ms, the other threads that are in one too, or reading the WAL. Each
+// such a stretch has lasted 30 ms, the other threads that are in one too, or reading the WAL, and the
+// memory waiting to be written and the disks' requests in flight. Each
 // stretch over 40 ms is kept. For tracing the writer's long waits during backups (bench/README.md).
 import { Worker } from 'node:worker_threads';
 
@@ -25,6 +26,21 @@ let stacks = new Map();
 let seen = '';
 let others = [];
 let looked = false;
+let disk = '';
+// How much the system holds to write and is writing, and the disks' requests in flight (reads, writes).
+function pressure() {
+  const info = read('/proc/meminfo');
+  const kb = (name) => { const line = info.split('\\n').find((l) => l.startsWith(name + ':')); return line ? Math.round(parseInt(line.split(/\\s+/)[1], 10) / 1024) : '?'; };
+  let flight = '';
+  try {
+    for (const dev of fs.readdirSync('/sys/block')) {
+      if (/^(loop|zram|ram)/.test(dev)) continue;
+      const [r, w] = read('/sys/block/' + dev + '/inflight').trim().split(/\\s+/);
+      flight += ' ' + dev + ' ' + r + '/' + w;
+    }
+  } catch {}
+  return 'dirty ' + kb('Dirty') + ' MB, writeback ' + kb('Writeback') + ' MB, in flight (read/write)' + flight;
+}
 setInterval(() => {
   const now = performance.now();
   const state = stateOf(workerData.pid);
@@ -34,6 +50,7 @@ setInterval(() => {
     stacks.set(stack, (stacks.get(stack) || 0) + 1);
     if (now - since > 30 && !looked) {
       looked = true;
+      disk = pressure();
       for (const tid of fs.readdirSync('/proc/' + workerData.pid + '/task')) {
         if (tid === String(workerData.pid)) continue;
         const c = call(tid);
@@ -49,6 +66,7 @@ setInterval(() => {
       parentPort.postMessage([
         new Date().toISOString().slice(11, 23) + ' ' + Math.round(ms) + ' ms: ' + seen,
         '    ' + (top ? top[0] : ''),
+        '    ' + disk,
         ...others.map((o) => '    ' + o),
       ].join('\\n'));
     }
