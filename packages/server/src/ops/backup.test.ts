@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -6,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '@till/test-support/app';
 import { dialects } from '@till/test-support/db';
 import { backupRun, takeBackup } from '@till/test-support/backups';
-import { startFilesApp, type FilesTestApp } from '@till/test-support/files';
+import { startFilesApp, uploadOne, type FilesTestApp } from '@till/test-support/files';
 import { stockShop } from '@till/test-support/shop';
 import { anAdmin, ok } from '@till/test-support/store';
 import { registerUser } from '@till/test-support/users';
@@ -126,6 +127,30 @@ describe('backups of a SQLite server', () => {
     expect(archived.map((p) => p.done)).toEqual([...archived.map((p) => p.done)].sort((a, b) => a - b));
     expect(archived.at(-1)!.done).toBe(2 * files);
     expect(steps.at(-1)).toEqual({ step: 'store', done: 0, total: taken.size });
+    // A small archive goes to the disk once, whole, before it is stored.
+    expect(taken.archiveSyncs).toEqual([taken.size]);
+  });
+
+  it('writes the archive to the disk as it grows, a step at a time, not all at once when it is stored', async () => {
+    // Some megabytes that compress little: the archive is written a gzip member (a megabyte of tar) at a time.
+    const owner = await registerUser(t);
+    for (const n of [1, 2, 3])
+      await uploadOne(t, owner.token, randomBytes(768 * 1024).toString('base64'), `noise-${n}.txt`);
+    const step = 4096;
+    const taken = await takeBackupHere({
+      databaseFile: t.ctx.db.file!,
+      storage: t.storage,
+      store: await openBackupStore(`file:${join(work, 'steps')}`),
+      keep: 1,
+      now: Date.now,
+      syncStep: step,
+    });
+    const along = taken.archiveSyncs.slice(0, -1);
+    expect(along.length).toBeGreaterThan(1);
+    // Each sync writes what came since the last one: a step's worth or a little more (one gzip member).
+    expect(along.every((bytes) => bytes >= step)).toBe(true);
+    expect(taken.archiveSyncs.at(-1)!).toBeLessThan(step);
+    expect(taken.archiveSyncs.reduce((sum, bytes) => sum + bytes, 0)).toBe(taken.size);
   });
 
   it("holds the writer's own checkpoints until the archive is stored and the staged copy is on the disk, and removes that copy", async () => {

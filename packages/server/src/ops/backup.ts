@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { ObjectStorage } from '../modules/files/index.js';
 import { backupName, syncFile, type BackupStore, type StoredBackup } from './backup-store.js';
 import { removeGradually } from './gradual-removal.js';
+import { syncAsItGrows, type GrowingFileSync } from './sync-as-it-grows.js';
 
 const requireHere = createRequire(import.meta.url);
 
@@ -68,7 +69,7 @@ const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const { join } = require('node:path');
 const { pipeline } = require('node:stream/promises');
-const { Transform } = require('node:stream');
+const { Transform, Writable } = require('node:stream');
 const { gzipSync } = require('node:zlib');
 const Database = require(workerData.driver);
 const tar = require(workerData.tar);
@@ -173,10 +174,53 @@ async function pack({ uploads, missing, till, migration, takenAt }) {
     tar.c({ cwd: staging, portable: true }, entries),
     counted,
     gzip,
-    fs.createWriteStream(archive, { highWaterMark: chunk }),
+    syncedAsWritten(archive),
   );
   if (done < total) advance(total - done);
   return manifest;
+}
+
+// The archive is written to the disk as it grows, a few megabytes at a time, here on this thread: left
+// to the system, hundreds of megabytes would wait in memory and then go to the disk at once (when they
+// are stored, or when the system's writeback comes for them), and every read and sync of the server's
+// on that disk would wait behind them (docs/decisions/021-backup-files-synced-as-they-grow.md).
+const archiveSyncs = [];
+function syncedAsWritten(path) {
+  let fd;
+  let unsynced = 0;
+  return new Writable({
+    highWaterMark: chunk,
+    construct(next) {
+      fs.open(path, 'w', 0o600, (error, opened) => { fd = opened; next(error); });
+    },
+    write(part, _encoding, next) {
+      try {
+        for (let at = 0; at < part.length; ) at += fs.writeSync(fd, part, at);
+        unsynced += part.length;
+        if (unsynced >= workerData.syncStep) {
+          fs.fdatasyncSync(fd);
+          archiveSyncs.push(unsynced);
+          unsynced = 0;
+        }
+        next();
+      } catch (error) {
+        next(error);
+      }
+    },
+    final(next) {
+      try {
+        fs.fdatasyncSync(fd);
+        archiveSyncs.push(unsynced);
+        next();
+      } catch (error) {
+        next(error);
+      }
+    },
+    destroy(error, next) {
+      if (fd === undefined) return next(error);
+      fs.close(fd, () => next(error));
+    },
+  });
 }
 
 function failed(error) {
@@ -186,7 +230,7 @@ function failed(error) {
 try {
   parentPort.postMessage({ type: 'snapshot', ...snapshot() });
   parentPort.once('message', (parts) =>
-    pack(parts).then((manifest) => parentPort.postMessage({ type: 'done', manifest }), failed),
+    pack(parts).then((manifest) => parentPort.postMessage({ type: 'done', manifest, archiveSyncs }), failed),
   );
 } catch (error) {
   failed(error);
@@ -204,7 +248,7 @@ export interface BackupProgress {
 type WorkerMessage =
   | { type: 'snapshot'; keys: string[]; migration: string }
   | { type: 'progress'; done: number; total: number }
-  | { type: 'done'; manifest: Manifest }
+  | { type: 'done'; manifest: Manifest; archiveSyncs: number[] }
   | { type: 'failed'; message: string };
 
 /** A backup's thread (see BACKUP_WORKER), as the steps of the backup wait for it. */
@@ -214,7 +258,7 @@ class BackupThread {
   private ended: Error | undefined;
 
   constructor(
-    data: { file: string; staging: string; archive: string },
+    data: { file: string; staging: string; archive: string; syncStep: number },
     private readonly onProgress: (done: number, total: number) => void,
   ) {
     this.worker = new Worker(BACKUP_WORKER, {
@@ -287,12 +331,16 @@ export interface BackupParts {
    * archive that sync waits behind them at the disk (about 190 ms at a time against a 300 MB one).
    */
   holdCheckpoints?: () => () => void;
+  /** Bytes of the archive written between its syncs to the disk (8 MiB). */
+  syncStep?: number;
 }
 
 export interface TakenBackup extends StoredBackup {
   manifest: Manifest;
   /** Older backups removed to keep `keep`. */
   removed: string[];
+  /** The bytes of the archive each of its syncs to the disk wrote, in order, the last one included. */
+  archiveSyncs: number[];
 }
 
 /**
@@ -313,15 +361,20 @@ export async function takeBackup(parts: BackupParts): Promise<TakenBackup> {
   const staging = await mkdtemp(join(beside, STAGING));
   const archive = join(staging, 'archive.tar.gz');
   let thread: BackupThread | undefined;
+  let copying: GrowingFileSync | undefined;
   let releaseCheckpoints: () => void = () => undefined;
   try {
     await mkdir(join(staging, dirname(ARCHIVE.database)), { recursive: true });
     tell({ step: 'snapshot', done: 0, total: 0 });
     if (parts.holdCheckpoints) releaseCheckpoints = parts.holdCheckpoints();
-    thread = new BackupThread({ file: parts.databaseFile, staging, archive }, (done, total) =>
+    const syncStep = parts.syncStep ?? 8 * 1024 * 1024;
+    thread = new BackupThread({ file: parts.databaseFile, staging, archive, syncStep }, (done, total) =>
       tell({ step: 'archive', done, total }),
     );
+    // The copy goes to the disk as SQLite writes it, like the archive (decision record 021).
+    copying = syncAsItGrows(join(staging, ARCHIVE.database), { step: syncStep });
     const snapshot = await thread.next();
+    await copying.stop();
     if (snapshot.type !== 'snapshot') throw new Error(`the backup's thread answered ${snapshot.type}`);
     tell({ step: 'uploads', done: 0, total: snapshot.keys.length });
     const uploads: { key: string; path: string }[] = [];
@@ -351,10 +404,10 @@ export async function takeBackup(parts: BackupParts): Promise<TakenBackup> {
     const name = backupName(takenAt);
     await parts.store.save(name, archive);
     const removed = await prune(parts.store, parts.keep);
-    return { name, size, takenAt, manifest: packed.manifest, removed };
+    return { name, size, takenAt, manifest: packed.manifest, removed, archiveSyncs: packed.archiveSyncs };
   } finally {
     try {
-      await thread?.stop();
+      await Promise.all([thread?.stop(), copying?.stop()]);
       // What of the staged copy is not on the disk yet is written now, while the writer does not
       // checkpoint itself: its first sync after the release would otherwise wait for it.
       await syncFiles(staging).catch(() => undefined);
