@@ -31,7 +31,9 @@ describe('one server process per SQLite file', () => {
         '--import',
         'tsx',
         '-e',
-        `import(${JSON.stringify(module)}).then((m) => m.connect(${JSON.stringify(url)})).then(() => console.log('held'))`,
+        // It holds the database, as a server does, until it is killed: unreferenced, the lock's connection
+        // would be closed by the garbage collector, and nothing else would keep the process running.
+        `import(${JSON.stringify(module)}).then((m) => m.connect(${JSON.stringify(url)})).then((db) => { globalThis.held = db; console.log('held'); setInterval(() => undefined, 60_000); })`,
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
