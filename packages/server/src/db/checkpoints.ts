@@ -309,8 +309,11 @@ export class BackgroundCheckpoints {
   }
 }
 
-/** Asks a checkpoint or read-ahead thread to stop (after the turn it is in) and waits until it has. */
-async function stopThread(worker: Worker): Promise<void> {
+/**
+ * Asks a thread that ends on any message (the checkpoint and read-ahead threads, a backup's copy syncer)
+ * to stop, after the turn it is in, and waits until it has.
+ */
+export async function stopThread(worker: Worker): Promise<void> {
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.postMessage('stop');
   await exited;

@@ -331,7 +331,7 @@ export interface BackupParts {
    * archive that sync waits behind them at the disk (about 190 ms at a time against a 300 MB one).
    */
   holdCheckpoints?: () => () => void;
-  /** Bytes of the archive written between its syncs to the disk (8 MiB). */
+  /** Bytes written between syncs to the disk, of the database's copy and of the archive (8 MiB). */
   syncStep?: number;
 }
 

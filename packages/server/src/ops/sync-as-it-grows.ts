@@ -1,10 +1,11 @@
 import { Worker } from 'node:worker_threads';
+import { stopThread } from '../db/checkpoints.js';
 
 /**
  * The thread of {@link syncAsItGrows}: it looks at the file's size every `everyMs` and syncs it
  * (`fdatasync`) each time it has grown by `step` bytes since the last sync, posting the bytes it grew by.
- * A file that is not there yet is looked for again at the next turn. Plain CommonJS, as the other
- * threads' sources.
+ * A file that is not there yet is looked for again at the next turn; any other failure ends the looking.
+ * Any message stops it. Plain CommonJS, as the other threads' sources.
  */
 const SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -23,17 +24,14 @@ function turn() {
       synced = size;
     }
   } catch (error) {
-    if (!error || error.code !== 'ENOENT') {
-      parentPort.postMessage({ failed: String((error && error.message) || error) });
-      return;
-    }
+    if (!error || error.code !== 'ENOENT') return;
   }
   timer = setTimeout(turn, everyMs);
 }
 parentPort.on('message', () => {
   clearTimeout(timer);
   if (fd !== undefined) fs.closeSync(fd);
-  parentPort.postMessage('stopped');
+  parentPort.close();
 });
 timer = setTimeout(turn, 0);
 `;
@@ -60,24 +58,10 @@ export function syncAsItGrows(path: string, options: { step: number; everyMs?: n
     workerData: { path, step: options.step, everyMs: options.everyMs ?? 20 },
   });
   worker.unref();
+  worker.on('message', (bytes: number) => syncs.push(bytes));
   let stopped: Promise<void> | undefined;
-  const ended = new Promise<void>((resolve) => {
-    worker.on('message', (message: number | 'stopped' | { failed: string }) => {
-      if (typeof message === 'number') syncs.push(message);
-      else if (message === 'stopped') resolve();
-    });
-    worker.on('exit', () => resolve());
-    worker.on('error', () => resolve());
-  });
   return {
     syncs,
-    stop() {
-      stopped ??= (async () => {
-        worker.postMessage('stop');
-        await ended;
-        await worker.terminate();
-      })();
-      return stopped;
-    },
+    stop: () => (stopped ??= stopThread(worker)),
   };
 }
