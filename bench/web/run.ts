@@ -4,10 +4,12 @@
 // served by the real server, as `npm start` serves it. The baseline, built in the same run with the
 // same build steps, is the smallest app on the same stack (bench/web/floor): the size ratio says how
 // much the first screen carries beyond what its libraries alone weigh, and its Lighthouse runs,
-// printed beside Till's, what the stack alone scores on this machine and browser.
+// printed beside Till's, what the stack alone scores on this machine and browser. The same page with
+// no script at all (the server's drawn store page alone) is run at both slowdowns too: what any page
+// of Till's can score on this machine and browser, with nothing to start.
 import '../built.js';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -44,6 +46,8 @@ execFileSync('npm', ['run', 'build', '-w', '@till/web'], {
 
 const till = await serveTill(join(root, 'apps/web/dist'));
 const base = till.base;
+const drawnDir = scriptlessCopy(join(root, 'apps/web/dist'));
+let drawn: Awaited<ReturnType<typeof serveTill>> | undefined;
 
 let ok = true;
 const floorDir = mkdtempSync(join(tmpdir(), 'till-bench-floor-'));
@@ -62,6 +66,8 @@ try {
     // the slowdown that makes this machine the preset's phone (decision record 011), which the goal
     // is judged on. The floor app gets the same slowdown.
     const preset = await runLighthouse(base, 'Till, default 4x slowdown', false);
+    drawn = await serveTill(drawnDir);
+    await runLighthouse(`${drawn.base}/`, 'drawn page alone (no script), default 4x slowdown', false);
     const multiplier = slowdownFor(preset.index);
     console.log(
       `  machine benchmark index ${Math.round(preset.index)}: ${multiplier.toFixed(2)}x slowdown makes it Lighthouse's mobile device`,
@@ -74,10 +80,18 @@ try {
       false,
       multiplier,
     );
+    await runLighthouse(
+      `${drawn.base}/`,
+      `drawn page alone (no script), ${multiplier.toFixed(2)}x slowdown`,
+      false,
+      multiplier,
+    );
   }
   reportQuiet();
 } finally {
   await till.close();
+  await drawn?.close();
+  rmSync(drawnDir, { recursive: true, force: true });
   if (floorServer) await new Promise((r) => floorServer!.close(r));
   rmSync(floorDir, { recursive: true, force: true });
 }
@@ -147,6 +161,23 @@ async function measureFirstScreen(url: string): Promise<number> {
   } finally {
     await browser.close();
   }
+}
+
+/**
+ * A copy of the web build whose page names no script: the server still draws the store's catalog in
+ * it, so Lighthouse measures that page with nothing started. Its precompressed copies go, since they
+ * name the script.
+ */
+function scriptlessCopy(dist: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'till-bench-drawn-'));
+  cpSync(dist, dir, { recursive: true });
+  const page = readFileSync(join(dir, 'index.html'), 'utf8');
+  const bare = page.replace(/<script type="module"[^>]*><\/script>/g, '');
+  if (bare === page) throw new Error('the built index.html names no module script to leave out');
+  writeFileSync(join(dir, 'index.html'), bare);
+  rmSync(join(dir, 'index.html.gz'), { force: true });
+  rmSync(join(dir, 'index.html.br'), { force: true });
+  return dir;
 }
 
 /** Serves the floor's build from `root` on a loopback port, its index.html for every other path. */
