@@ -3,7 +3,7 @@ import type { PurchaseProduct } from '@till/client';
 import type { AppPayments, Money, Product } from '@till/protocol';
 import { useAppPayments } from '@/lib/app-payments';
 import { payableWithoutStore } from '@/lib/payment';
-import { getPlatform } from './platform';
+import { getPlatform, isNativeShell } from './platform';
 import type { InAppStore } from './types';
 
 /**
@@ -72,6 +72,9 @@ export function useInAppStore(): InAppStoreView | null {
     offer: (product: Product, app: AppPayments | undefined) => InAppOffer;
   } | null>(null);
   useEffect(() => {
+    // A browser has no in-app store: the catalog's cards do not load the platform's module to
+    // hear that, on the first screen.
+    if (!isNativeShell()) return;
     let stop: (() => void) | null = null;
     let live = true;
     void getPlatform().then((platform) => {
