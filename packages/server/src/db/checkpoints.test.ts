@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BackgroundCheckpoints, type BackgroundCheckpointOptions } from './checkpoints.js';
+import { BackgroundCheckpoints, stopThread, type BackgroundCheckpointOptions } from './checkpoints.js';
 import { connect } from './connect.js';
 
 const require = createRequire(import.meta.url);
@@ -264,5 +265,23 @@ describe('checkpoints off the server thread (SQLite)', () => {
       expect(checkpoints.active).toBe(false);
       expect(writer.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     });
+  });
+});
+
+describe('stopThread', () => {
+  it('stops a thread that ends on a message, and answers at once for one that has already ended', async () => {
+    const waiting = new Worker("require('node:worker_threads').parentPort.once('message', () => process.exit(0));", {
+      eval: true,
+    });
+    let exited = false;
+    waiting.once('exit', () => (exited = true));
+    await stopThread(waiting);
+    expect(exited).toBe(true);
+
+    const ended = new Worker("throw new Error('failed at start')", { eval: true });
+    ended.on('error', () => undefined);
+    await new Promise((resolve) => ended.once('exit', resolve));
+    await stopThread(ended);
+    expect(ended.threadId).toBe(-1);
   });
 });

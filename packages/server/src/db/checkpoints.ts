@@ -314,6 +314,8 @@ export class BackgroundCheckpoints {
  * to stop, after the turn it is in, and waits until it has.
  */
 export async function stopThread(worker: Worker): Promise<void> {
+  // A thread that has already ended (a failure it did not survive) has no 'exit' left to wait for.
+  if (worker.threadId === -1) return;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.postMessage('stop');
   await exited;
