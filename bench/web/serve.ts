@@ -1,7 +1,7 @@
 // What every first-screen tool here starts: the built web app served by the real server, as
 // `npm start` serves it (on a throwaway SQLite database), and Chromium for Lighthouse to drive.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,11 +58,26 @@ async function waitForDebugger(port: number): Promise<void> {
 export type LighthouseResult = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
 
 /**
+ * One page load recorded by Lighthouse's mobile preset, to be scored at any CPU slowdown. The preset
+ * simulates its phone (its throttling method is `simulate`): it records the load on the host at full
+ * speed, then multiplies what the main thread did by the slowdown when it computes the metrics, so
+ * one recording can be scored at several slowdowns. `index` is the benchmark index Lighthouse
+ * measured on the host right before this load.
+ */
+export type LighthouseRecording = {
+  index: number;
+  score: (multiplier: number) => Promise<LighthouseResult>;
+  dispose: () => void;
+};
+
+/**
  * A Chromium with a debugging port, for Lighthouse: `run` takes one run of its mobile preset with
- * the CPU slowed down `multiplier` times (the preset's 4 when not given; its network as it is).
+ * the CPU slowed down `multiplier` times (the preset's 4 when not given; its network as it is);
+ * `record` records one load to be scored at any slowdown afterwards.
  */
 export async function lighthouseChrome(): Promise<{
   run: (url: string, multiplier?: number) => Promise<LighthouseResult>;
+  record: (url: string) => Promise<LighthouseRecording>;
   close: () => Promise<void>;
 }> {
   const port = await freePort();
@@ -84,22 +99,50 @@ export async function lighthouseChrome(): Promise<{
     await close();
     throw error;
   }
-  const { default: run } = await import('lighthouse');
+  const { default: lighthouse } = await import('lighthouse');
+  const flags = (multiplier: number) => ({
+    port,
+    output: 'json' as const,
+    logLevel: 'error' as const,
+    onlyCategories: ['performance'],
+    throttling: { ...presets.mobileSlow4G, cpuSlowdownMultiplier: multiplier },
+  });
+  const answer = (result: Awaited<ReturnType<typeof lighthouse>>): LighthouseResult => {
+    if (!result) throw new Error('Lighthouse answered nothing');
+    if (result.lhr.runtimeError) throw new Error(`${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
+    return result.lhr;
+  };
   return {
-    run: async (url, multiplier) => {
-      const result = await run(url, {
-        port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance'],
-        ...(multiplier === undefined
-          ? {}
-          : { throttling: { ...presets.mobileSlow4G, cpuSlowdownMultiplier: multiplier } }),
-      });
-      if (!result) throw new Error('Lighthouse answered nothing');
-      if (result.lhr.runtimeError)
-        throw new Error(`${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
-      return result.lhr;
+    run: async (url, multiplier = presets.mobileSlow4G.cpuSlowdownMultiplier) =>
+      answer(await lighthouse(url, flags(multiplier))),
+    record: async (url) => {
+      // Lighthouse's own gather-then-audit split (its CLI's -G and -A): the load is recorded into
+      // `dir`, then audited from there as often as asked.
+      const dir = mkdtempSync(join(tmpdir(), 'till-bench-lighthouse-'));
+      try {
+        const preset = presets.mobileSlow4G.cpuSlowdownMultiplier;
+        await lighthouse(url, { ...flags(preset), gatherMode: dir });
+        const file = join(dir, 'artifacts.json');
+        const artifacts = JSON.parse(readFileSync(file, 'utf8')) as {
+          BenchmarkIndex: number;
+          settings: { throttling: { cpuSlowdownMultiplier: number } };
+        };
+        return {
+          index: artifacts.BenchmarkIndex,
+          score: async (multiplier) => {
+            // Lighthouse audits only with the settings it recorded with. The slowdown is not one it
+            // recorded with: under `simulate` the load runs at full speed, and the slowdown reaches the
+            // page only through requestIdleCallback's deadlines, which Till does not use.
+            artifacts.settings.throttling.cpuSlowdownMultiplier = multiplier;
+            writeFileSync(file, JSON.stringify(artifacts));
+            return answer(await lighthouse(undefined, { ...flags(multiplier), auditMode: dir }));
+          },
+          dispose: () => rmSync(dir, { recursive: true, force: true }),
+        };
+      } catch (error) {
+        rmSync(dir, { recursive: true, force: true });
+        throw error;
+      }
     },
     close,
   };
