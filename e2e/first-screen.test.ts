@@ -83,6 +83,30 @@ describe('the first screen', () => {
     await ctx.close();
   });
 
+  it("starts React's scheduler in a stage of its own, not inside React DOM's evaluation", async () => {
+    const ctx = await newContext(env, viewports[1]);
+    // The scheduler's first act is to open a message channel: where it is opened from says which
+    // stage evaluated the scheduler.
+    await ctx.addInitScript(() => {
+      const stacks: string[] = [];
+      (window as unknown as { channels: string[] }).channels = stacks;
+      const Native = window.MessageChannel;
+      window.MessageChannel = class extends Native {
+        constructor() {
+          super();
+          stacks.push(new Error().stack ?? '');
+        }
+      };
+    });
+    const page = await ctx.newPage();
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Pro unlock' }).waitFor();
+    const stacks = await page.evaluate(() => (window as unknown as { channels: string[] }).channels);
+    expect(stacks.length).toBeGreaterThan(0);
+    expect(stacks[0]).toMatch(/\/assets\/scheduler-[^/]*\.js/);
+    await ctx.close();
+  });
+
   it('draws the catalog before any script has run, where the app then draws it, as the largest paint', async () => {
     for (const viewport of viewports) {
       const ctx = await newContext(env, viewport);

@@ -16,7 +16,13 @@ import {
 
 // What runs at start, after the small entry (src/main.tsx): its stages, the app, and the page a
 // visitor sees first. Their chunks compile as they stream in, and the entry preloads them all at once.
-const AT_START = ['src/boot/react.ts', 'src/boot/ui.ts', 'src/start.tsx', 'src/app/routes/catalog.tsx'];
+const AT_START = [
+  'src/boot/scheduler.ts',
+  'src/boot/react.ts',
+  'src/boot/ui.ts',
+  'src/start.tsx',
+  'src/app/routes/catalog.tsx',
+];
 const startChunks = startChunkList(AT_START);
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -82,7 +88,7 @@ export default defineConfig({
         // them into several small chunks along the start's stages (a request each, and worse compression).
         codeSplitting: {
           groups: [
-            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom)[\\/]/, priority: 2 },
             { name: 'query', test: /[\\/]node_modules[\\/]@tanstack[\\/]/, priority: 1 },
           ],
         },

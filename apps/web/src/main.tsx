@@ -52,6 +52,10 @@ async function preloadStart(): Promise<void> {
 async function begin() {
   await preloadStart();
   await nextTask();
+  // React's scheduler opens its message channel as it is evaluated, the first one on the page and
+  // several milliseconds of a slow phone's main thread: on its own, before React DOM's evaluation.
+  await import('./boot/scheduler');
+  await nextTask();
   await import('./boot/react');
   await nextTask();
   await import('./boot/ui');
