@@ -57,6 +57,12 @@ describe('the production build', () => {
     expect(read(entries[0]!)).toMatch(/requestAnimationFrame\(/);
   });
 
+  it('gives the page raster icons only: an SVG image builds a document of its own on the main thread', () => {
+    const icons = [...html.matchAll(/<link rel="(?:icon|apple-touch-icon)"[^>]*href="([^"]+)"/g)].map((m) => m[1]!);
+    expect(icons.length).toBeGreaterThan(0);
+    for (const icon of icons) expect(icon, icon).toMatch(/\.png$/);
+  });
+
   it('keeps the precompressed copies the server sends equal to the hinted scripts', () => {
     for (const path of atStart.filter((p) => read(p).length >= 1024)) {
       expect(brotliDecompressSync(readFileSync(join(webDist, `${path}.br`))).toString('utf8'), path).toBe(read(path));

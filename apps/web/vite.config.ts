@@ -50,7 +50,7 @@ export default defineConfig({
       // start.tsx registers the worker itself, after checking that the script is really served.
       injectRegister: false,
       registerType: 'autoUpdate',
-      includeAssets: ['favicon.svg', 'icon-192.png'],
+      includeAssets: ['favicon-48.png', 'icon-192.png'],
       manifest: {
         name: 'Till',
         short_name: 'Till',
