@@ -107,6 +107,32 @@ describe('the first screen', () => {
     await ctx.close();
   });
 
+  it("draws the store's front page in the app's first commit, without suspending on the page's chunk", async () => {
+    const ctx = await newContext(env, viewports[1]);
+    // React reports each commit to a developer tools hook when one is there; this one counts them.
+    await ctx.addInitScript({
+      content: `window.__commits = [];
+        window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+          supportsFiber: true, isDisabled: false, renderers: new Map(),
+          inject: function () { return 1; }, checkDCE: function () {},
+          onScheduleFiberRoot: function () {}, onCommitFiberUnmount: function () {}, onPostCommitFiberRoot: function () {},
+          onCommitFiberRoot: function () {
+            window.__commits.push(document.querySelectorAll('#root li h2').length > 0 && !document.querySelector('.shell-page'));
+          },
+        };`,
+    });
+    const page = await ctx.newPage();
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Pro unlock' }).waitFor();
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __commits: boolean[] }).__commits))
+      .toContain(true);
+    // The first commit already holds the app's catalog.
+    const commits = await page.evaluate(() => (window as unknown as { __commits: boolean[] }).__commits);
+    expect(commits[0]).toBe(true);
+    await ctx.close();
+  });
+
   it('draws the catalog before any script has run, where the app then draws it, as the largest paint', async () => {
     for (const viewport of viewports) {
       const ctx = await newContext(env, viewport);

@@ -38,7 +38,7 @@ till.session.subscribe((event) => {
 });
 
 const { pathname } = window.location;
-preloadPage(pathname);
+const firstPage = preloadPage(pathname);
 // The store's pages come with the catalog in them; without it (a page from the worker's cache),
 // they ask for the products at once, in parallel with their own script, instead of after it has
 // loaded and rendered.
@@ -61,6 +61,8 @@ if (storePage) {
 // The phone apps read the session from the device's preferences, which answer asynchronously: the
 // first render waits for it (behind the splash screen), so that a signed-in user is not sent to sign in.
 if (isNativeShell()) await till.session.ready;
+// The first page's chunk was preloaded with the start's: the first render draws it in the same pass.
+await firstPage;
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

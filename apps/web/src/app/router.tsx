@@ -37,14 +37,27 @@ const routes: {
   { path: '*', load: () => import('./routes/not-found'), name: 'NotFoundRoute' },
 ];
 
+/** First-screen pages whose chunk has loaded, by path: the router renders them without suspending. */
+const loaded = new Map<string, Record<string, ComponentType>>();
+
 /**
  * Starts loading the chunk of the page being opened at once, in parallel with React's start,
  * instead of after the first render asks for it (one round trip less before the first screen).
+ * Answers once it has loaded (or failed to: the page's own render then tries again and shows the
+ * failure). A first-screen page loaded before the first render is rendered with it, in the same
+ * pass: a lazy page suspends that render even when its chunk is there, and React then draws the
+ * page in a second render and commit, held back 300 ms after the first.
  */
-export function preloadPage(pathname: string): void {
+export async function preloadPage(pathname: string): Promise<void> {
   const hit = routes.find((r) => r.path !== '*' && matchPath(r.path, pathname)) ?? routes[routes.length - 1];
-  void hit?.load();
-  if (!hit?.firstScreen) preloadScreenTexts();
+  if (!hit) return;
+  if (!hit.firstScreen) preloadScreenTexts();
+  try {
+    const module = await hit.load();
+    if (hit.firstScreen) loaded.set(hit.path, module);
+  } catch {
+    // The render's own import says it.
+  }
 }
 
 export function AppRouter() {
@@ -53,10 +66,12 @@ export function AppRouter() {
     () =>
       routes.map((r) => ({
         path: r.path,
-        Component: lazy(async () => {
-          const [module] = await Promise.all([r.load(), r.firstScreen ? undefined : loadScreenTexts(i18n)]);
-          return { default: module[r.name] as ComponentType };
-        }),
+        Component:
+          (loaded.get(r.path)?.[r.name] as ComponentType | undefined) ??
+          lazy(async () => {
+            const [module] = await Promise.all([r.load(), r.firstScreen ? undefined : loadScreenTexts(i18n)]);
+            return { default: module[r.name] as ComponentType };
+          }),
       })),
     [i18n],
   );
