@@ -27,7 +27,7 @@ import {
 } from '../../apps/web/vite-plugins.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../../e2e/support/chromium.js';
 import { checkQuiet, reportQuiet } from '../lib.js';
-import { lighthouseChrome, serveTill, type LighthouseResult } from './serve.js';
+import { lighthouseChrome, serveTill, slowdownFor, type LighthouseResult } from './serve.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SIZE_GOAL_KB = 150;
@@ -201,17 +201,6 @@ function assertNoIdleCallbacks(dir: string): void {
         `${join(entry.parentPath, entry.name)} uses requestIdleCallback: score each load once, at its slowdown`,
       );
   }
-}
-
-/**
- * The CPU slowdown that turns a machine of this Lighthouse benchmark index into the device the mobile
- * preset stands for (its 4x assumes a machine of index 1,533): the formula of Lighthouse's CPU
- * throttling calculator, to which its docs/throttling.md sends a slower or faster machine.
- */
-export function slowdownFor(index: number): number {
-  if (index >= 1300) return 3 + (index - 1300) / 233;
-  if (index >= 800) return 2 + (index - 800) / 500;
-  return Math.max(1, 1 + (index - 150) / 650);
 }
 
 /**

@@ -147,3 +147,14 @@ export async function lighthouseChrome(): Promise<{
     close,
   };
 }
+
+/**
+ * The CPU slowdown that turns a machine of this Lighthouse benchmark index into the device the mobile
+ * preset stands for (its 4x assumes a machine of index 1,533): the formula of Lighthouse's CPU
+ * throttling calculator, to which its docs/throttling.md sends a slower or faster machine.
+ */
+export function slowdownFor(index: number): number {
+  if (index >= 1300) return 3 + (index - 1300) / 233;
+  if (index >= 800) return 2 + (index - 800) / 500;
+  return Math.max(1, 1 + (index - 150) / 650);
+}
