@@ -4,7 +4,7 @@
 // drift, which moves these figures as much as a change does: build the before into one folder and
 // the after into another (`npm run build -w @till/web`, then copy apps/web/dist).
 import '../built.js';
-import { lighthouseChrome, serveTill, slowdownFor } from './serve.js';
+import { lighthouseChrome, performanceScore, scoreLoad, serveTill, slowdownFor } from './serve.js';
 
 const dists = (process.env.WEB_DISTS ?? '').split(',').filter(Boolean);
 if (dists.length < 2) throw new Error('WEB_DISTS names at least two build folders, comma-separated');
@@ -14,21 +14,19 @@ const lines = new Map<string, string[]>(dists.map((d) => [d, []]));
 try {
   for (let round = 0; round < Number(process.env.ROUNDS ?? 3); round++) {
     for (const [i, dist] of dists.entries()) {
-      const recording = await chrome.record(`${servers[i]!.base}/`);
-      try {
-        const scores: string[] = [];
-        for (const multiplier of [4, 6, slowdownFor(recording.index)]) {
-          const lhr = await recording.score(multiplier);
-          const score = Math.round((lhr.categories.performance?.score ?? 0) * 100);
-          const tbt = Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0);
-          scores.push(`${multiplier.toFixed(2)}x ${score}, TBT ${tbt} ms`);
-        }
-        const line = `index ${Math.round(recording.index)}   ${scores.join('   ')}`;
-        lines.get(dist)!.push(line);
-        console.log(`${dist}: ${line}`);
-      } finally {
-        recording.dispose();
-      }
+      const load = await scoreLoad(
+        chrome,
+        `${servers[i]!.base}/`,
+        (index) => [4, 6, slowdownFor(index)],
+        (reason) => console.log(`${dist}: load taken again: ${reason}`),
+      );
+      const scores = load.results.map(
+        (lhr) =>
+          `${(lhr.configSettings.throttling.cpuSlowdownMultiplier ?? 4).toFixed(2)}x ${performanceScore(lhr)}, TBT ${Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0)} ms`,
+      );
+      const line = `index ${Math.round(load.index)}   ${scores.join('   ')}`;
+      lines.get(dist)!.push(line);
+      console.log(`${dist}: ${line}`);
     }
   }
 } finally {

@@ -2,7 +2,7 @@
 // slowdown, 4x unless RATE says otherwise): for each run, the score, TBT and every task Lighthouse
 // counts as long with the script it blames. For finding which start-up work still blocks.
 import '../built.js';
-import { lighthouseChrome, serveTill } from './serve.js';
+import { lighthouseChrome, performanceScore, serveTill } from './serve.js';
 
 const RUNS = Number(process.env.RUNS ?? 2);
 const RATE = process.env.RATE ? Number(process.env.RATE) : undefined;
@@ -14,7 +14,7 @@ try {
     const lhr = await chrome.run(url, RATE);
     const ms = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? 0);
     console.log(
-      `score ${Math.round((lhr.categories.performance?.score ?? 0) * 100)} FCP ${ms('first-contentful-paint')} LCP ${ms('largest-contentful-paint')} TBT ${ms('total-blocking-time')} TTI ${ms('interactive')} index ${Math.round(lhr.environment.benchmarkIndex)}`,
+      `score ${performanceScore(lhr)} FCP ${ms('first-contentful-paint')} LCP ${ms('largest-contentful-paint')} TBT ${ms('total-blocking-time')} TTI ${ms('interactive')} index ${Math.round(lhr.environment.benchmarkIndex)}`,
     );
     const items =
       (lhr.audits['long-tasks']?.details as { items?: { url: string; startTime: number; duration: number }[] })

@@ -27,7 +27,14 @@ import {
 } from '../../apps/web/vite-plugins.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../../e2e/support/chromium.js';
 import { checkQuiet, reportQuiet } from '../lib.js';
-import { lighthouseChrome, serveTill, slowdownFor, type LighthouseResult } from './serve.js';
+import {
+  lighthouseChrome,
+  performanceScore,
+  scoreLoad,
+  serveTill,
+  slowdownFor,
+  type LighthouseResult,
+} from './serve.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SIZE_GOAL_KB = 150;
@@ -214,36 +221,20 @@ async function runLighthouse(url: string, label: string, goal: boolean): Promise
     chrome = await lighthouseChrome();
     // Lighthouse's own advice on a shared machine: several runs, and the median one counts.
     type Run = { lhr: LighthouseResult; score: number };
-    const scored = (lhr: LighthouseResult): Run => ({
-      lhr,
-      score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
-    });
+    const scored = (lhr: LighthouseResult): Run => ({ lhr, score: performanceScore(lhr) });
     const preset: Run[] = [];
     const calibrated: Run[] = [];
     const indexes: number[] = [];
-    /** One load, recorded and scored at both slowdowns. */
-    const take = async () => {
-      const recording = await chrome!.record(url);
-      try {
-        const index = recording.index;
-        return {
-          index,
-          preset: scored(await recording.score(4)),
-          calibrated: scored(await recording.score(slowdownFor(index))),
-        };
-      } finally {
-        recording.dispose();
-      }
-    };
     for (let i = 0; i < RUNS; i++) {
-      // Lighthouse now and then records no navigation (NO_NAVSTART): that load is taken again, once.
-      const load = await take().catch((error: unknown) => {
-        console.log(`  load ${i + 1} taken again: ${error instanceof Error ? error.message : String(error)}`);
-        return take();
-      });
+      const load = await scoreLoad(
+        chrome,
+        url,
+        (index) => [4, slowdownFor(index)],
+        (reason) => console.log(`  load ${i + 1} taken again: ${reason}`),
+      );
       indexes.push(load.index);
-      preset.push(load.preset);
-      calibrated.push(load.calibrated);
+      preset.push(scored(load.results[0]!));
+      calibrated.push(scored(load.results[1]!));
     }
     const lcpElement = (r: Run) => {
       const details = r.lhr.audits['largest-contentful-paint-element']?.details as

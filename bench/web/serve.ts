@@ -158,3 +158,35 @@ export function slowdownFor(index: number): number {
   if (index >= 800) return 2 + (index - 800) / 500;
   return Math.max(1, 1 + (index - 150) / 650);
 }
+
+/** Lighthouse's performance score of a run, 0-100. */
+export function performanceScore(lhr: LighthouseResult): number {
+  return Math.round((lhr.categories.performance?.score ?? 0) * 100);
+}
+
+/**
+ * One load of `url`, recorded once and scored at each slowdown `slowdowns` names for the benchmark
+ * index measured right before it. Lighthouse now and then records no navigation (NO_NAVSTART): such
+ * a load is taken again, once, and `onRetry` hears why.
+ */
+export async function scoreLoad(
+  chrome: Awaited<ReturnType<typeof lighthouseChrome>>,
+  url: string,
+  slowdowns: (index: number) => number[],
+  onRetry: (reason: string) => void = () => {},
+): Promise<{ index: number; results: LighthouseResult[] }> {
+  const take = async () => {
+    const recording = await chrome.record(url);
+    try {
+      const results: LighthouseResult[] = [];
+      for (const multiplier of slowdowns(recording.index)) results.push(await recording.score(multiplier));
+      return { index: recording.index, results };
+    } finally {
+      recording.dispose();
+    }
+  };
+  return take().catch((error: unknown) => {
+    onRetry(error instanceof Error ? error.message : String(error));
+    return take();
+  });
+}
