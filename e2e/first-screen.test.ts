@@ -133,6 +133,27 @@ describe('the first screen', () => {
     await ctx.close();
   });
 
+  it('makes no error object while the app starts (a debugger records a stack for each)', async () => {
+    const ctx = await newContext(env, viewports[1]);
+    // Every Error made, by call or by new, is noted with the scripts on its stack.
+    await ctx.addInitScript({
+      content: `window.__errorsMade = [];
+        const Native = Error;
+        const note = () => { const limit = Native.stackTraceLimit; window.__errorsMade.push(String(Reflect.construct(Native, []).stack)); Native.stackTraceLimit = limit; };
+        window.Error = new Proxy(Native, {
+          apply(target, self, args) { note(); return Reflect.apply(target, self, args); },
+          construct(target, args, newTarget) { note(); return Reflect.construct(target, args, newTarget); },
+        });`,
+    });
+    const page = await ctx.newPage();
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Pro unlock' }).waitFor();
+    await expect.poll(() => page.locator('.shell-page').count()).toBe(0);
+    const made = await page.evaluate(() => (window as unknown as { __errorsMade: string[] }).__errorsMade);
+    expect(made).toEqual([]);
+    await ctx.close();
+  });
+
   it('draws the catalog before any script has run, where the app then draws it, as the largest paint', async () => {
     for (const viewport of viewports) {
       const ctx = await newContext(env, viewport);

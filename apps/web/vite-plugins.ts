@@ -61,6 +61,48 @@ export function axiosWithoutFetch(): Plugin {
 }
 
 /**
+ * Creates React DOM's sentinel errors without a stack. React DOM makes four `Error`s as its module
+ * is evaluated (`SuspenseException` and its kin: values React throws and compares by identity, never
+ * shown). While a debugger is attached, as in every Lighthouse run, the browser records a detailed
+ * stack for each new error, and for that collects the source positions of every function on the
+ * stack: React DOM's whole module, a re-parse of about 200 KB, 50-80 ms of the start's longest task
+ * on this project's machines (decision record 022). The sentinels keep their message and prototype.
+ * The build fails if React DOM no longer makes them this way, rather than quietly paying again.
+ */
+export function reactSentinelsWithoutStacks(): Plugin {
+  const sentinel = /^(var | {2})(\w+Exception) = Error\((formatProdErrorMessage\(\d+\))\)([,;])$/gm;
+  return {
+    name: 'till-react-sentinels-without-stacks',
+    enforce: 'pre',
+    apply: 'build',
+    transform(code, id) {
+      if (!id.replaceAll('\\', '/').endsWith('/react-dom/cjs/react-dom-client.production.js')) return null;
+      const found: string[] = [];
+      const rewritten = code.replace(sentinel, (_all, lead: string, name: string, message: string, end: string) => {
+        found.push(name);
+        return `${lead}${name} = stacklessError(${message})${end}`;
+      });
+      const expected = [
+        'SuspenseException',
+        'SuspenseyCommitException',
+        'SuspenseActionException',
+        'SelectiveHydrationException',
+      ];
+      if (expected.some((name) => !found.includes(name)))
+        this.error(
+          `React DOM's sentinel errors changed: found ${found.join(', ') || 'none'}; see reactSentinelsWithoutStacks`,
+        );
+      const helper =
+        'function stacklessError(message) {\n' +
+        '  return Object.create(Error.prototype, { message: { value: message, writable: true, configurable: true } });\n' +
+        '}\n';
+      // After the module's "use strict" directive (a declaration, hoisted): appended.
+      return { code: `${rewritten}\n${helper}`, map: null };
+    },
+  };
+}
+
+/**
  * Builds MUI's `createTheme` as the theme-without-CSS-variables function it calls for such themes.
  * `createTheme` picks between that and the CSS-variables theme at run time, so both ship, and
  * every styled component imports it through MUI's default theme: the CSS-variables half (its

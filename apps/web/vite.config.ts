@@ -11,6 +11,7 @@ import {
   muiThemeWithoutVars,
   precompress,
   reactRouterProduction,
+  reactSentinelsWithoutStacks,
   startChunkList,
 } from './vite-plugins.ts';
 
@@ -42,6 +43,7 @@ export default defineConfig({
     axiosWithoutFetch(),
     muiThemeWithoutVars(),
     reactRouterProduction(),
+    reactSentinelsWithoutStacks(),
     eagerCompileHint(AT_START),
     startChunks.plugin,
     lowPriorityScripts(),
