@@ -48,6 +48,29 @@ describe('the production build', () => {
     expect(listed(entries[0]!)).toEqual([]);
   });
 
+  it('runs each start stage from a chunk of its own, which no earlier stage loads', () => {
+    const list = preloaded(entries[0]!);
+    // Left to the bundler, the start came in some 35 chunks along what later pages share.
+    expect(list.length).toBeLessThanOrEqual(14);
+    const closure = (path: string, seen = new Set<string>()): Set<string> => {
+      if (!seen.has(path)) {
+        seen.add(path);
+        for (const dep of imports(path)) closure(dep, seen);
+      }
+      return seen;
+    };
+    const stages = ['scheduler', 'react', 'ui', 'start', 'catalog'].map((stage) => {
+      const chunks = list.filter((p) => p.startsWith(`assets/start-${stage}-`));
+      expect(chunks, stage).toHaveLength(1);
+      return chunks[0]!;
+    });
+    for (const [i, chunk] of stages.entries()) {
+      const loads = closure(chunk);
+      for (const earlier of stages.slice(0, i)) expect(loads, `${chunk} loads ${earlier}`).toContain(earlier);
+      for (const later of stages.slice(i + 1)) expect(loads, `${chunk} loads ${later}`).not.toContain(later);
+    }
+  });
+
   it('names only the small entry in the page, fetched at low priority: the page paints before the app is fetched', () => {
     const tags = [...html.matchAll(/<(?:script|link rel="modulepreload")[^>]*>/g)].map((m) => m[0]);
     expect(tags).toHaveLength(1);

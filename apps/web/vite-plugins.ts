@@ -275,3 +275,56 @@ export function eagerCompileHint(atStart: string[]): Plugin {
     },
   };
 }
+
+/**
+ * The modules each start stage is the first to run (decision record 015), by stage (the modules of
+ * `atStart`, as `src/start.tsx`), from a build of the app kept in memory: the chunks a stage loads
+ * that no earlier stage loaded, less the stages' own modules, which stay what the stages import
+ * (`start.tsx` waits at its top level for the first page's chunk, which must not import the chunk it
+ * is in). What the entry loads itself stays apart. `build` makes the app's build with nothing
+ * grouped by stage and nothing written.
+ */
+export async function startStageModules(
+  atStart: string[],
+  build: () => Promise<Bundle[string][]>,
+): Promise<Map<string, string>> {
+  const output = await build();
+  const bundle = Object.fromEntries(output.map((o) => [o.fileName, o])) as Bundle;
+  const chunks = output.flatMap((o) => (o.type === 'chunk' ? [o] : []));
+  const roots = atStart.map((module) => {
+    const chunk = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(module));
+    if (!chunk?.facadeModuleId) throw new Error(`startStageModules: no chunk for ${module}`);
+    return { stage: module.replace(/^.*\//, '').replace(/\.[jt]sx?$/, ''), chunk };
+  });
+  const rootIds = new Set(roots.map((r) => r.chunk.facadeModuleId));
+  const taken = withStaticImports(
+    bundle,
+    chunks.filter((c) => c.isEntry).map((c) => c.fileName),
+  );
+  const stages = new Map<string, string>();
+  for (const { stage, chunk } of roots)
+    for (const fileName of withStaticImports(bundle, [chunk.fileName])) {
+      if (taken.has(fileName)) continue;
+      taken.add(fileName);
+      const loaded = bundle[fileName];
+      for (const id of loaded?.type === 'chunk' ? loaded.moduleIds : [])
+        if (!rootIds.has(id) && !id.startsWith('\0')) stages.set(id, stage);
+    }
+  return stages;
+}
+
+/**
+ * One chunk per start stage, of the modules `startStageModules` found for it. Left to itself the
+ * bundler cuts the start into some 35 chunks along what later pages share, and the browser spends
+ * main-thread time on each chunk it is asked for, compiles and finishes (decision record 015).
+ */
+export function startStageGroups(stages: Map<string, string>, priority: number) {
+  return [...new Set(stages.values())].map((stage, i) => ({
+    name: `start-${stage}`,
+    test: (id: string) => stages.get(id) === stage,
+    priority: priority - i,
+    // Each stage's modules are whole already (what they import is in the stage or an earlier one):
+    // taken along, an earlier stage's modules would move to a later stage's chunk.
+    includeDependenciesRecursively: false,
+  }));
+}
