@@ -154,6 +154,36 @@ describe('the first screen', () => {
     await ctx.close();
   });
 
+  it('checks and registers the service worker only once the app has drawn its first screen', async () => {
+    const ctx = await newContext(env, viewports[1], 'allow');
+    // Whether the app's catalog had replaced the drawn page when the worker script was checked and
+    // when the worker was registered.
+    await ctx.addInitScript({
+      content: `window.__worker = [];
+        const drawn = () => document.querySelectorAll('#root li h2').length > 0 && !document.querySelector('.shell-page');
+        const fetchNative = window.fetch;
+        window.fetch = function (input, init) {
+          if (String(input instanceof Request ? input.url : input).endsWith('/sw.js')) window.__worker.push(['check', drawn()]);
+          return fetchNative.call(this, input, init);
+        };
+        const registerNative = ServiceWorkerContainer.prototype.register;
+        ServiceWorkerContainer.prototype.register = function (...args) {
+          window.__worker.push(['register', drawn()]);
+          return registerNative.apply(this, args);
+        };`,
+    });
+    const page = await ctx.newPage();
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Pro unlock' }).waitFor();
+    const steps = () => page.evaluate(() => (window as unknown as { __worker: [string, boolean][] }).__worker);
+    await expect.poll(steps).toHaveLength(2);
+    expect(await steps()).toEqual([
+      ['check', true],
+      ['register', true],
+    ]);
+    await ctx.close();
+  });
+
   it('draws the catalog before any script has run, where the app then draws it, as the largest paint', async () => {
     for (const viewport of viewports) {
       const ctx = await newContext(env, viewport);

@@ -11,6 +11,7 @@ import { createQueryClient } from '@/lib/query-client';
 import { storeKeys } from '@/lib/store-queries';
 import { createAppSdk } from '@/lib/sdk';
 import { StepUpPrompt } from '@/lib/step-up';
+import { AfterFirstCommit } from '@/components/after-first-commit';
 import { StepUpHost } from '@/components/step-up-host';
 import { registerServiceWorker } from '@/lib/service-worker';
 import { getPlatform, isNativeShell, onResume } from '@/platform/platform';
@@ -64,6 +65,17 @@ if (isNativeShell()) await till.session.ready;
 // The first page's chunk was preloaded with the start's: the first render draws it in the same pass.
 await firstPage;
 
+// The worker precaches the whole app: once the page has loaded and the app's first screen is committed,
+// so that neither its downloads nor its script check and registration compete with the first screen.
+// The phone apps carry the app in their package: no worker there.
+const registerWorker =
+  import.meta.env.PROD && !isNativeShell()
+    ? () => {
+        if (document.readyState === 'complete') void registerServiceWorker();
+        else window.addEventListener('load', () => void registerServiceWorker(), { once: true });
+      }
+    : undefined;
+
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 // As a transition, the first render yields to the browser every few milliseconds instead of
@@ -74,6 +86,7 @@ startTransition(() => {
       <AppProvider till={till} queryClient={queryClient} i18n={i18n} cart={cart}>
         <AppRouter />
         <StepUpHost prompt={stepUp} />
+        {registerWorker && <AfterFirstCommit run={registerWorker} />}
       </AppProvider>
     </StrictMode>,
   );
@@ -90,10 +103,3 @@ onResume(() => {
 
 // In the phone app: the back button, status bar, keyboard and splash (none of it in a browser).
 if (isNativeShell()) void getPlatform().then((p) => p.startShell());
-
-// The worker precaches the whole app: after the page has loaded, so that it does not compete with
-// the first screen for the network. The phone apps carry the app in their package: no worker there.
-if (import.meta.env.PROD && !isNativeShell()) {
-  if (document.readyState === 'complete') void registerServiceWorker();
-  else window.addEventListener('load', () => void registerServiceWorker(), { once: true });
-}
