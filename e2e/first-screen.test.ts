@@ -184,6 +184,25 @@ describe('the first screen', () => {
     await ctx.close();
   });
 
+  it('asks for no script before the drawn page has painted', async () => {
+    const ctx = await newContext(env, viewports[1]);
+    const page = await ctx.newPage();
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Pro unlock' }).waitFor();
+    await expect.poll(() => page.locator('.shell-page').count()).toBe(0);
+    const { paint, scripts } = await page.evaluate(() => ({
+      paint: performance.getEntriesByName('first-paint')[0]?.startTime ?? Infinity,
+      scripts: performance
+        .getEntriesByType('resource')
+        .filter((r) => (r as PerformanceResourceTiming).initiatorType === 'script' || r.name.endsWith('.js'))
+        .map((r) => ({ name: new URL(r.name).pathname, start: r.startTime })),
+    }));
+    expect(paint).toBeLessThan(Infinity);
+    expect(scripts.length).toBeGreaterThan(5);
+    for (const script of scripts) expect(script.start, script.name).toBeGreaterThanOrEqual(paint);
+    await ctx.close();
+  });
+
   it('draws the catalog before any script has run, where the app then draws it, as the largest paint', async () => {
     for (const viewport of viewports) {
       const ctx = await newContext(env, viewport);

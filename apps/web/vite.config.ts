@@ -7,7 +7,7 @@ import { appRoutePattern } from './src/app/paths.ts';
 import {
   axiosWithoutFetch,
   eagerCompileHint,
-  lowPriorityScripts,
+  entryAfterFirstPaint,
   muiThemeWithoutVars,
   precompress,
   reactRouterProduction,
@@ -71,7 +71,7 @@ export default defineConfig(async ({ command, mode }) => {
       reactSentinelsWithoutStacks(),
       eagerCompileHint(AT_START),
       startChunks.plugin,
-      lowPriorityScripts(),
+      entryAfterFirstPaint(),
       // Neither is needed to measure the stages, and neither would find files to work on.
       ...(measuring ? [] : [precompress(), pwa()]),
     ],

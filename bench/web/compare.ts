@@ -1,5 +1,5 @@
 // Builds side by side: alternates loads of the builds in `WEB_DISTS` (folders, comma-separated),
-// ROUNDS rounds (3), each load recorded once and scored at the preset's 4x, at 6x and at the slowdown
+// ROUNDS rounds (3), each load recorded once and scored (score, blocking time, largest paint) at the preset's 4x, at 6x and at the slowdown
 // its own benchmark index calls for (decision record 011). For telling a change from the machine's
 // drift, which moves these figures as much as a change does: build the before into one folder and
 // the after into another (`npm run build -w @till/web`, then copy apps/web/dist).
@@ -22,7 +22,7 @@ try {
       );
       const scores = load.results.map(
         (lhr) =>
-          `${(lhr.configSettings.throttling.cpuSlowdownMultiplier ?? 4).toFixed(2)}x ${performanceScore(lhr)}, TBT ${Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0)} ms`,
+          `${(lhr.configSettings.throttling.cpuSlowdownMultiplier ?? 4).toFixed(2)}x ${performanceScore(lhr)}, TBT ${Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0)} ms, LCP ${Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0)} ms`,
       );
       const line = `index ${Math.round(load.index)}   ${scores.join('   ')}`;
       lines.get(dist)!.push(line);

@@ -1,5 +1,5 @@
-// The first script of every page, kept small: it waits for the page the server drew (the bar, and
-// the catalog's cards on the store's page) to be painted, then fetches and starts the app. A fetch
+// The first script of every page, kept small: once the page the server drew (the bar, and the
+// catalog's cards on the store's page) has been painted, it fetches and starts the app. A fetch
 // begun before that paint competes with it on a slow phone's network, and a start before it holds
 // it back by the whole start. A hidden page paints nothing and runs no animation frames, so it
 // starts at once.
@@ -65,5 +65,8 @@ async function begin() {
   await import('./start');
 }
 
-if (document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(() => void begin(), 0));
+// The built page asks for this script only once it has painted (`entryAfterFirstPaint`, vite-plugins.ts);
+// the development server's page names it in a plain tag, and it waits here.
+const painted = performance.getEntriesByType('paint').length > 0;
+if (document.visibilityState === 'visible' && !painted) requestAnimationFrame(() => setTimeout(() => void begin(), 0));
 else void begin();

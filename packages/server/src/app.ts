@@ -30,7 +30,7 @@ import { redisOptions, redisUp, watchRedis } from './security/redis.js';
 import type { SecurityEvents } from './security/security-events.js';
 import { openBackupStore } from './ops/backup-store.js';
 import { Backups } from './ops/backups.js';
-import { registerWebApp } from './web.js';
+import { registerWebApp, shellScriptSources } from './web.js';
 
 /**
  * Builds the whole server: opens the database and applies migrations, wires every module and
@@ -205,7 +205,7 @@ export async function buildApp(
   );
   const host: ModuleHost = { app, calls, services: new ServiceCalls(calls) };
 
-  registerSecurityHeaders(app, config.corsOrigins, payments.frameOrigins());
+  registerSecurityHeaders(app, config.corsOrigins, payments.frameOrigins(), shellScriptSources(config));
   const drain = new Drain();
   drain.register(app);
   // Without other origins to allow, every call is same-origin and CORS has nothing to do.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,11 @@ describe('serving the built web app', () => {
   let t: TestApp;
   beforeAll(async () => {
     mkdirSync(join(dist, 'assets'));
-    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Till shell</title>');
+    writeFileSync(
+      join(dist, 'index.html'),
+      '<!doctype html><title>Till shell</title><script>load("/assets/app-1a2b.js")</script>' +
+        '<script type="application/json">{}</script><script src="/assets/app-1a2b.js"></script>',
+    );
     writeFileSync(join(dist, 'assets', 'app-1a2b.js'), 'console.log("app")');
     writeFileSync(join(dist, 'manifest.webmanifest'), '{"name":"Till"}');
     writeFileSync(join(tmpdir(), 'outside-the-build.txt'), 'secret');
@@ -44,6 +49,14 @@ describe('serving the built web app', () => {
     for (const missing of ['/assets/gone-9z.js', '/api/nothing', '/sw.js']) {
       expect((await get(missing)).statusCode, missing).toBe(404);
     }
+  });
+
+  it("lets the shell's inline script run, by its hash, and no other inline script", async () => {
+    const policy = (await get('/')).headers['content-security-policy'] as string;
+    const scriptSrc = /script-src ([^;]*)/.exec(policy)?.[1]?.split(' ');
+    const hash = createHash('sha256').update('load("/assets/app-1a2b.js")').digest('base64');
+    expect(scriptSrc).toEqual(["'self'", `'sha256-${hash}'`]);
+    expect(scriptSrc).not.toContain("'unsafe-inline'");
   });
 
   it('never serves a file outside the build', async () => {

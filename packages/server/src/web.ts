@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,6 +82,26 @@ function sendStorePage(request: FastifyRequest, reply: FastifyReply, html: strin
   }
   if (accepts(header, 'gzip')) return reply.header('content-encoding', 'gzip').send(gzipSync(html));
   return reply.send(html);
+}
+
+/**
+ * The CSP sources (`'sha256-…'`) of the scripts the built shell (`index.html`) carries inline: the
+ * one that asks for the app's entry once the page has painted (`entryAfterFirstPaint` in
+ * apps/web/vite-plugins.ts). Only those exact texts may run inline; none without a built shell.
+ */
+export function shellScriptSources(config: Pick<Config, 'webDist'>): string[] {
+  const path = resolve(config.webDist ?? defaultDist, 'index.html');
+  if (!existsSync(path)) return [];
+  const html = readFileSync(path, 'utf8');
+  return (
+    [...html.matchAll(/<script(\s[^>]*)?>([^<]*)<\/script>/g)]
+      // Not a script fetched from a file, nor a data block (`type="application/json"`).
+      .filter(
+        ([, attributes = '']) =>
+          !/\ssrc=/.test(attributes) && !/\stype="(?!module"|text\/javascript")/.test(attributes),
+      )
+      .map(([, , text = '']) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`)
+  );
 }
 
 /**

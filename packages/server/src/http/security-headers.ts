@@ -35,14 +35,20 @@ export const API_HEADERS: Readonly<Record<string, string>> = {
  * start: building them per request (as @fastify/helmet does) was a measurable share of the time of
  * the most frequent call.
  */
-export function registerSecurityHeaders(app: FastifyInstance, connectSrc: string[], frameSrc: string[] = []): void {
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  connectSrc: string[],
+  frameSrc: string[] = [],
+  scriptSrc: string[] = [],
+): void {
   const page = helmetHeaders({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
+        // The web app's own files, and the inline scripts of its built shell by their hashes.
+        scriptSrc: ["'self'", ...scriptSrc],
         connectSrc: ["'self'", ...connectSrc],
         formAction: ["'self'"],
         // Only the payment pages a route shows in a frame (the payment wall's widget).
