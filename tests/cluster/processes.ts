@@ -68,14 +68,16 @@ export async function startServer(name: string, port: number, env: Record<string
   const base = `http://127.0.0.1:${port}`;
   const proc: ServerProcess = { name, port, base, child, exited, output: () => out };
   started.push(proc);
-  const deadline = Date.now() + 30_000;
+  // The limit catches a server that never takes traffic, not a slow machine: CI builds the container
+  // image beside the suites, and a restart there once took over 30 s before its first line of output.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited at start:\n${out}`);
     const ready = await fetch(`${base}/api/ready`)
       .then((r) => r.status)
       .catch(() => 0);
     if (ready === 200) return proc;
-    if (Date.now() > deadline) throw new Error(`${name} was not ready within 30 s:\n${out}`);
+    if (Date.now() > deadline) throw new Error(`${name} was not ready within 120 s:\n${out}`);
     await sleep(100);
   }
 }
