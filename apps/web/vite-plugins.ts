@@ -160,6 +160,13 @@ export function withStaticImports(bundle: Bundle, fileNames: string[]): Set<stri
   return found;
 }
 
+type OutputChunk = Extract<Bundle[string], { type: 'chunk' }>;
+
+/** The chunk whose own module (the one it stands for) is `module`, a path such as `src/start.tsx`. */
+function chunkOf(chunks: OutputChunk[], module: string): OutputChunk | undefined {
+  return chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(module));
+}
+
 /**
  * The chunks that run at start: the entry's, those of the modules `atStart` (paths such as
  * `src/start.tsx`, which the entry imports dynamically), and every chunk they import statically.
@@ -214,7 +221,7 @@ export function startChunkList(atStart: string[]): {
             ordered.push(fileName);
           };
           for (const module of atStart) {
-            const chunk = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(module));
+            const chunk = chunkOf(chunks, module);
             if (!chunk) throw new Error(`startChunkList: no chunk for ${module}`);
             visit(chunk.fileName);
           }
@@ -233,7 +240,7 @@ export function startChunkList(atStart: string[]): {
  * catalog's cards), and Lighthouse's simulation counted the entry's download and evaluation, and
  * the preload helper's it imports, before its first and largest paints whenever they finished
  * first (decision record 015). A hidden page paints nothing and gets the script at once. The server
- * allows this one inline script by its hash (`shellScriptHashes`, packages/server/src/web.ts); the
+ * allows this one inline script by its hash (`shellScriptSources`, packages/server/src/web.ts); the
  * entry keeps `fetchpriority="low"` and `crossorigin`, as the tag had them.
  */
 export function entryAfterFirstPaint(): Plugin {
@@ -299,7 +306,7 @@ export async function startStageModules(
   const bundle = Object.fromEntries(output.map((o) => [o.fileName, o])) as Bundle;
   const chunks = output.flatMap((o) => (o.type === 'chunk' ? [o] : []));
   const roots = atStart.map((module) => {
-    const chunk = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(module));
+    const chunk = chunkOf(chunks, module);
     if (!chunk?.facadeModuleId) throw new Error(`startStageModules: no chunk for ${module}`);
     return { stage: module.replace(/^.*\//, '').replace(/\.[jt]sx?$/, ''), chunk };
   });

@@ -32,8 +32,7 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 // The start's chunks follow its stages: a first build, kept in memory and without the groups below,
 // tells which modules each stage is the first to run (`startStageModules`).
-async function measureStages(mode: string): Promise<Map<string, string> | undefined> {
-  if (process.env.TILL_START_STAGES) return undefined;
+async function measureStages(mode: string): Promise<Map<string, string>> {
   process.env.TILL_START_STAGES = '1';
   try {
     return await startStageModules(AT_START, async () => {
@@ -52,7 +51,8 @@ async function measureStages(mode: string): Promise<Map<string, string> | undefi
 
 export default defineConfig(async ({ command, mode }) => {
   const measuring = Boolean(process.env.TILL_START_STAGES);
-  const stages = command === 'build' ? await measureStages(mode) : undefined;
+  // The measuring build itself groups nothing.
+  const stages = command === 'build' && !measuring ? await measureStages(mode) : undefined;
   return {
     resolve: {
       alias: {

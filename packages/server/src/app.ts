@@ -30,7 +30,7 @@ import { redisOptions, redisUp, watchRedis } from './security/redis.js';
 import type { SecurityEvents } from './security/security-events.js';
 import { openBackupStore } from './ops/backup-store.js';
 import { Backups } from './ops/backups.js';
-import { registerWebApp, shellScriptSources } from './web.js';
+import { readWebBuild, registerWebApp, shellScriptSources } from './web.js';
 
 /**
  * Builds the whole server: opens the database and applies migrations, wires every module and
@@ -205,7 +205,9 @@ export async function buildApp(
   );
   const host: ModuleHost = { app, calls, services: new ServiceCalls(calls) };
 
-  registerSecurityHeaders(app, config.corsOrigins, payments.frameOrigins(), shellScriptSources(config));
+  // The web app's shell, read once: its inline scripts are allowed by hash, and it is what is served.
+  const web = readWebBuild(config);
+  registerSecurityHeaders(app, config.corsOrigins, payments.frameOrigins(), web ? shellScriptSources(web.shell) : []);
   const drain = new Drain();
   drain.register(app);
   // Without other origins to allow, every call is same-origin and CORS has nothing to do.
@@ -280,7 +282,7 @@ export async function buildApp(
 
   if (mailer.outbox && !config.production) registerDevOutbox(app, mailer.outbox);
   registerAppLinks(app, config.appLinks);
-  await registerWebApp(app, config, { catalog: (lang) => store.catalog.listActive(lang) });
+  await registerWebApp(app, web, { catalog: (lang) => store.catalog.listActive(lang) });
 
   app.addHook('onClose', async () => {
     mailer.close();

@@ -84,17 +84,30 @@ function sendStorePage(request: FastifyRequest, reply: FastifyReply, html: strin
   return reply.send(html);
 }
 
+/** The built web app: its folder, and its shell (`index.html`) as the build wrote it. */
+export interface WebBuild {
+  root: string;
+  shell: string;
+}
+
 /**
- * The CSP sources (`'sha256-…'`) of the scripts the built shell (`index.html`) carries inline: the
- * one that asks for the app's entry once the page has painted (`entryAfterFirstPaint` in
- * apps/web/vite-plugins.ts). Only those exact texts may run inline; none without a built shell.
+ * The built web app, read once at start (the build does not change while it is served: `npm start`
+ * builds first); none when there is no build.
  */
-export function shellScriptSources(config: Pick<Config, 'webDist'>): string[] {
-  const path = resolve(config.webDist ?? defaultDist, 'index.html');
-  if (!existsSync(path)) return [];
-  const html = readFileSync(path, 'utf8');
+export function readWebBuild(config: Pick<Config, 'webDist'>): WebBuild | undefined {
+  const root = resolve(config.webDist ?? defaultDist);
+  const index = resolve(root, 'index.html');
+  return existsSync(index) ? { root, shell: readFileSync(index, 'utf8') } : undefined;
+}
+
+/**
+ * The CSP sources (`'sha256-…'`) of the scripts the shell carries inline: the one that asks for the
+ * app's entry once the page has painted (`entryAfterFirstPaint` in apps/web/vite-plugins.ts). Only
+ * those exact texts may run inline.
+ */
+export function shellScriptSources(shell: string): string[] {
   return (
-    [...html.matchAll(/<script(\s[^>]*)?>([^<]*)<\/script>/g)]
+    [...shell.matchAll(/<script(\s[^>]*)?>([^<]*)<\/script>/g)]
       // Not a script fetched from a file, nor a data block (`type="application/json"`).
       .filter(
         ([, attributes = '']) =>
@@ -111,9 +124,13 @@ export function shellScriptSources(config: Pick<Config, 'webDist'>): string[] {
  * as its scripts have run instead of asking for the products after them, and the catalog's page
  * draws its first cards before any script has run.
  */
-export async function registerWebApp(app: FastifyInstance, config: Config, options: WebAppOptions = {}): Promise<void> {
-  const root = resolve(config.webDist ?? defaultDist);
-  if (!existsSync(resolve(root, 'index.html'))) return;
+export async function registerWebApp(
+  app: FastifyInstance,
+  web: WebBuild | undefined,
+  options: WebAppOptions = {},
+): Promise<void> {
+  if (!web) return;
+  const { root, shell } = web;
   // The build writes .br and .gz beside its assets; they are sent to clients that accept them.
   await app.register(fastifyStatic, { root, wildcard: false, index: false, serve: false, preCompressed: true });
   // The build does not change while it is served (`npm start` builds first), so its files are listed
@@ -123,7 +140,6 @@ export async function registerWebApp(app: FastifyInstance, config: Config, optio
       .filter((entry) => entry.isFile())
       .map((entry) => relative(root, resolve(entry.parentPath, entry.name)).split(sep).join('/')),
   );
-  const shell = readFileSync(resolve(root, 'index.html'), 'utf8');
   const { catalog } = options;
   app.get('/*', async (request, reply) => {
     const path = (request.params as { '*': string })['*'];
