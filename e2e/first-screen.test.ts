@@ -184,22 +184,28 @@ describe('the first screen', () => {
     await ctx.close();
   });
 
-  it('asks for no script before the drawn page has painted', async () => {
+  it("asks for no script before the drawn page's first frame", async () => {
     const ctx = await newContext(env, viewports[1]);
+    // The page's first animation frame, noted by a callback asked for before any of the page's own:
+    // the frame in which the drawn page is rendered. (Its paint entry is stamped when the frame is
+    // shown, which a busy machine may delay past the requests that follow it.)
+    await ctx.addInitScript({
+      content: `requestAnimationFrame(() => { window.__firstFrame = performance.now(); });`,
+    });
     const page = await ctx.newPage();
     await page.goto('/');
     await page.getByRole('heading', { name: 'Pro unlock' }).waitFor();
     await expect.poll(() => page.locator('.shell-page').count()).toBe(0);
-    const { paint, scripts } = await page.evaluate(() => ({
-      paint: performance.getEntriesByName('first-paint')[0]?.startTime ?? Infinity,
+    const { frame, scripts } = await page.evaluate(() => ({
+      frame: (window as unknown as { __firstFrame?: number }).__firstFrame ?? Infinity,
       scripts: performance
         .getEntriesByType('resource')
         .filter((r) => (r as PerformanceResourceTiming).initiatorType === 'script' || r.name.endsWith('.js'))
         .map((r) => ({ name: new URL(r.name).pathname, start: r.startTime })),
     }));
-    expect(paint).toBeLessThan(Infinity);
+    expect(frame).toBeLessThan(Infinity);
     expect(scripts.length).toBeGreaterThan(5);
-    for (const script of scripts) expect(script.start, script.name).toBeGreaterThanOrEqual(paint);
+    for (const script of scripts) expect(script.start, script.name).toBeGreaterThanOrEqual(frame);
     await ctx.close();
   });
 
