@@ -282,7 +282,7 @@ export async function buildApp(
 
   if (mailer.outbox && !config.production) registerDevOutbox(app, mailer.outbox);
   registerAppLinks(app, config.appLinks);
-  await registerWebApp(app, web, { catalog: (lang) => store.catalog.listActive(lang) });
+  if (web) await registerWebApp(app, web, { catalog: (lang) => store.catalog.listActive(lang) });
 
   app.addHook('onClose', async () => {
     mailer.close();

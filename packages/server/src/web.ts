@@ -124,12 +124,7 @@ export function shellScriptSources(shell: string): string[] {
  * as its scripts have run instead of asking for the products after them, and the catalog's page
  * draws its first cards before any script has run.
  */
-export async function registerWebApp(
-  app: FastifyInstance,
-  web: WebBuild | undefined,
-  options: WebAppOptions = {},
-): Promise<void> {
-  if (!web) return;
+export async function registerWebApp(app: FastifyInstance, web: WebBuild, options: WebAppOptions = {}): Promise<void> {
   const { root, shell } = web;
   // The build writes .br and .gz beside its assets; they are sent to clients that accept them.
   await app.register(fastifyStatic, { root, wildcard: false, index: false, serve: false, preCompressed: true });
