@@ -12,7 +12,6 @@ const dir = mkdtempSync(join(tmpdir(), 'till-main-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const randomPort = () => String(20_000 + Math.floor(Math.random() * 20_000));
 
 function run(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
@@ -26,21 +25,26 @@ function run(env: Record<string, string>) {
   return { child, exited, output: () => out };
 }
 
-/** Starts the server process on a fresh port and waits until it answers its health check. */
+/**
+ * Starts the server process on a port the system picks (`PORT=0`: a port chosen here could be taken
+ * by another process's connection before the server listens) and waits until it answers its health
+ * check at the address it logged.
+ */
 async function serve(env: Record<string, string>) {
-  const port = randomPort();
-  const p = run({ PORT: port, ...env });
-  const base = `http://127.0.0.1:${port}`;
+  const p = run({ PORT: '0', ...env });
+  let port: string | undefined;
   let health: unknown;
   // Until it answers, however long a busy machine takes to load it; a start that fails ends the wait.
   for (let i = 0; i < 600 && !health && p.child.exitCode === null; i++) {
     await sleep(100);
-    health = await fetch(`${base}/api/health`)
+    port ??= /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(p.output())?.[1];
+    if (!port) continue;
+    health = await fetch(`http://127.0.0.1:${port}/api/health`)
       .then((r) => r.json())
       .catch(() => undefined);
   }
-  if (!health) throw new Error(`the server did not start:\n${p.output()}`);
-  return { ...p, port, base, health };
+  if (!port || !health) throw new Error(`the server did not start:\n${p.output()}`);
+  return { ...p, port, base: `http://127.0.0.1:${port}`, health };
 }
 
 /** A request whose body the test writes when it likes, on the given agent's connection. */
