@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkQuiet, reportQuiet } from '../lib.js';
-import { freePort, MB, memoryOf, RssSampler, throughput, waitFor } from './lib.js';
+import { portForProcess } from '../../packages/test-support/src/ports.js';
+import { MB, memoryOf, RssSampler, throughput, waitFor } from './lib.js';
 
 const RSS_GOAL_MB = 150;
 const SMALL = { size: MB, count: 200 };
@@ -45,7 +46,7 @@ async function uploadGigabyte(url: string, token: string, pid: number): Promise<
 }
 
 async function startServer(nodeFlags: string[], name: string): Promise<{ child: ChildProcess; base: string }> {
-  const port = await freePort();
+  const port = await portForProcess();
   const child = spawn(process.execPath, [...nodeFlags, join(root, 'packages/server/dist/main.js')], {
     cwd: root,
     env: {
@@ -92,7 +93,7 @@ try {
   if (build.status !== 0) console.warn('tsc -b reported errors; measuring the server as last emitted');
   if (!existsSync(join(root, 'packages/server/dist/main.js'))) throw new Error('no packages/server/dist/main.js');
 
-  const rawPort = await freePort();
+  const rawPort = await portForProcess();
   const raw = spawn(process.execPath, ['-e', rawServer], {
     env: { ...process.env, PORT: String(rawPort), DIR: dir },
     stdio: 'inherit',

@@ -2,7 +2,7 @@
 // `npm start` serves it (on a throwaway SQLite database), and Chromium for Lighthouse to drive.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import type lighthouse from 'lighthouse';
 import { throttling as presets } from 'lighthouse/core/config/constants.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../../e2e/support/chromium.js';
 import { buildApp, loadConfig } from '../../packages/server/dist/index.js';
+import { portForProcess } from '../../packages/test-support/src/ports.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -28,17 +29,6 @@ export async function serveTill(
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForDebugger(port: number): Promise<void> {
@@ -80,7 +70,7 @@ export async function lighthouseChrome(): Promise<{
   record: (url: string) => Promise<LighthouseRecording>;
   close: () => Promise<void>;
 }> {
-  const port = await freePort();
+  const port = await portForProcess();
   const profile = mkdtempSync(join(tmpdir(), 'till-bench-chrome-'));
   const chrome = spawn(
     CHROMIUM,

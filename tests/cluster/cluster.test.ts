@@ -6,9 +6,10 @@ import { openStorage } from '../../packages/server/src/modules/files/storage/ope
 import type { ObjectStorage } from '../../packages/server/src/modules/files/storage/storage.js';
 import { DefaultProvider } from '@till/server/testing';
 import { createTestDb, testRedisUrl, type TestDb } from '@till/test-support/db';
+import { portForProcess } from '@till/test-support/ports';
 import { startS3, type TestS3 } from '@till/test-support/s3';
 import { linkToken, startSmtp, type TestSmtp } from '@till/test-support/smtp';
-import { buildServer, freePort, killAll, startServer, started, type ServerProcess } from './processes.js';
+import { buildServer, killAll, startServer, started, type ServerProcess } from './processes.js';
 
 // Two copies of the built server on one PostgreSQL schema, one Redis and one S3 bucket: what a
 // deployment with several instances is. Every race below sends its requests alternately to both.
@@ -177,8 +178,8 @@ describe.runIf(enabled)('two server processes on one PostgreSQL, Redis and S3', 
       createTestDb('postgres'),
       startS3(),
       startSmtp(),
-      freePort(),
-      freePort(),
+      portForProcess(),
+      portForProcess(),
     ]);
     db = database;
     s3 = bucket;

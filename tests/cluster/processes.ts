@@ -1,5 +1,4 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -11,19 +10,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function buildServer(): Promise<void> {
   const tsc = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
   await promisify(execFile)(process.execPath, [tsc, '-b', 'packages/protocol', 'packages/server'], { cwd: root });
-}
-
-/** A port nobody listens on now (the OS picks it; it is free again once this answers). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** One server process: `node packages/server/dist/main.js`, as deployed. */

@@ -1,21 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultRateLimits } from '../config.js';
 import { startTestApp, type TestApp } from '@till/test-support/app';
+import { portForProcess } from '@till/test-support/ports';
 import { uniqueEmail } from '@till/test-support/users';
 
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A redis-server of this test's own, on loopback, keeping nothing on disk. */
 async function startRedis(port: number): Promise<ChildProcess> {
@@ -60,7 +52,7 @@ describe.skipIf(!hasRedis)('rate limits when Redis goes away (needs redis-server
   });
 
   it('falls back to per-instance counters at once, with one warning, and goes back to Redis when it returns', async () => {
-    const port = await freePort();
+    const port = await portForProcess();
     redis = await startRedis(port);
     const lines: string[] = [];
     const stream = new Writable({
