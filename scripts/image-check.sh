@@ -70,11 +70,11 @@ docker build --force-rm --network host --build-arg "BASE=$BASE" --build-arg "RUN
 size=$(docker image inspect -f '{{.Size}}' "$IMAGE")
 step "built $IMAGE: $((size / 1000000)) MB (goal: under 250 MB)"
 
-# Two free ports on this machine, and one for the S3 store.
-read -r port_a port_b port_s3 < <(node -e '
-  const net = require("node:net");
-  const one = () => new Promise((ok) => { const s = net.createServer().listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => ok(p)); }); });
-  Promise.all([one(), one(), one()]).then((p) => console.log(p.join(" ")));')
+# Two free ports on this machine, and one for the S3 store: below the range for outgoing connections,
+# whose ports the suites' connections running beside this check can take (packages/test-support/src/ports.ts).
+read -r port_a port_b port_s3 < <(tsx -e '
+  import { portForProcess } from "./packages/test-support/src/ports.ts";
+  void Promise.all([portForProcess(), portForProcess(), portForProcess()]).then((p) => console.log(p.join(" ")));')
 
 # A fresh database, and the test suites' S3-compatible server (s3rver) with one bucket.
 psql -q "$PG/test" -c "create database $db" >/dev/null
