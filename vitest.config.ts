@@ -33,8 +33,11 @@ const alias = {
 };
 
 // Time limits catch a test that hangs, never a slow machine: a module loaded afresh, or a whole flow in
-// jsdom, may take seconds while both cores are busy.
-const patient = { testTimeout: 60_000, hookTimeout: 60_000 };
+// jsdom, may take seconds while both cores are busy. So does a wait for something to happen:
+// `expect.poll` waits up to 30 s here (Vitest's own default is 1 s), and each `vi.waitFor`, which has
+// no such setting, names a limit of 20 s or more.
+const waitFor = { expect: { poll: { timeout: 30_000 } } };
+const patient = { testTimeout: 60_000, hookTimeout: 60_000, ...waitFor };
 
 // A test file's modules are loaded once per worker, not once per file: loading the server, or React and
 // MUI in jsdom, took most of the suite's time when every file loaded them afresh. Each test builds what
@@ -109,6 +112,7 @@ export default defineConfig({
           globalSetup: ['e2e/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,
+          ...waitFor,
           ...shared,
         },
       },

@@ -48,7 +48,7 @@ describe('the first screen', () => {
     expect(await scripts.wireLayer()).toEqual([]);
     // The first touch starts the load, ahead of the call it leads to.
     await page.keyboard.press('Tab');
-    await expect.poll(() => scripts.wireLayer(), { timeout: 15_000 }).toHaveLength(1);
+    await expect.poll(() => scripts.wireLayer()).toHaveLength(1);
     return (await scripts.wireLayer())[0]!;
   }
 
@@ -62,7 +62,7 @@ describe('the first screen', () => {
     await other.goto('/login');
     // No touch: the page starts the load itself, once its entry script has run. That comes after
     // the network has gone quiet when the machine is busy, so it is waited for, not read at idle.
-    await expect.poll(() => otherScripts.wireLayer(), { timeout: 15_000 }).toHaveLength(1);
+    await expect.poll(() => otherScripts.wireLayer()).toHaveLength(1);
     await ctx.close();
   });
 

@@ -13,8 +13,6 @@ import { openPhone, startPhoneEnv, type Phone } from './support.js';
 // verifies every purchase there before it pays an order. Demo catalog: credits-100 (consumable,
 // till.credits100, no credit price), pro-unlock (non-consumable, till.pro_unlock, 500 credits),
 // monthly (a subscription this Play Console does not list).
-// How long a poll waits for the app (a busy two-core machine can be slow): a limit, not a measure.
-const WAIT = { timeout: 20_000 };
 
 /** What the Play Console lists, priced as Google shows them to a buyer in Germany. */
 const PLAY_PRODUCTS: PlayProduct[] = [
@@ -130,7 +128,7 @@ describe('the Android app with Google Play, web payments hidden (the default)', 
     const { page } = phone!;
     await page.goto(`${PHONE_ORIGIN}/`);
     const credits = page.getByRole('listitem').filter({ hasText: '100 credits' });
-    await credits.getByText('2,29 €').waitFor(WAIT);
+    await credits.getByText('2,29 €').waitFor();
     await page.getByRole('listitem').filter({ hasText: 'Pro unlock' }).getByText('5,49 €').waitFor();
     // The server's own prices are not the app's.
     expect(await page.getByText('$1.99').count()).toBe(0);
@@ -156,19 +154,19 @@ describe('the Android app with Google Play, web payments hidden (the default)', 
     await page.goto(`${PHONE_ORIGIN}/cart`);
     await page.getByRole('button', { name: 'One more 100 credits' }).click();
     await page.getByRole('link', { name: 'Checkout' }).click();
-    await page.getByRole('radio', { name: /Google Play/ }).waitFor(WAIT);
+    await page.getByRole('radio', { name: /Google Play/ }).waitFor();
     // The store's route alone: no web route inside the app, and this cart has no credit price.
     expect(await routesOffered(page)).toEqual(['googleplay']);
     // Two units at the store's price: what Google Play will charge.
-    await expect.poll(() => page.getByTestId('checkout-total').textContent(), WAIT).toContain('€4.58');
+    await expect.poll(() => page.getByTestId('checkout-total').textContent()).toContain('€4.58');
 
     await page.getByRole('button', { name: 'Buy', exact: true }).click();
-    await page.waitForURL(`${PHONE_ORIGIN}/orders`, WAIT);
+    await page.waitForURL(`${PHONE_ORIGIN}/orders`);
 
     // Two purchases on the phone, each a unit of the product, each consumed once the server had it.
     const bought = account.made.filter((p) => p.productId === 'till.credits100');
     expect(bought).toHaveLength(2);
-    await expect.poll(() => account.owned.length, WAIT).toBe(0);
+    await expect.poll(() => account.owned.length).toBe(0);
     const buys = native.calls.filter((c) => c.pluginId === 'PurchasePlugin' && c.methodName === 'buy');
     expect(buys.map((c) => c.options.productId)).toEqual(['till.credits100', 'till.credits100']);
     // The server asked Google about each and consumed each there.
@@ -195,7 +193,7 @@ describe('the Android app with Google Play, web payments hidden (the default)', 
     await page.goto(`${PHONE_ORIGIN}/`);
     await page.getByRole('button', { name: 'Add to cart: Pro unlock' }).click();
     await page.goto(`${PHONE_ORIGIN}/checkout`);
-    await page.getByRole('radio', { name: /Google Play/ }).waitFor(WAIT);
+    await page.getByRole('radio', { name: /Google Play/ }).waitFor();
     expect(await routesOffered(page)).toEqual(['googleplay', 'credits']);
     expect(await page.getByRole('radio', { name: /Sandbox checkout/ }).count()).toBe(0);
   });
@@ -203,15 +201,15 @@ describe('the Android app with Google Play, web payments hidden (the default)', 
   it('buys Pro unlock, and Restore purchases on a new phone verifies it with the server again and names it', async () => {
     const { page } = phone!;
     await page.goto(`${PHONE_ORIGIN}/checkout`);
-    await page.getByRole('radio', { name: /Google Play/ }).check(WAIT);
-    await expect.poll(() => page.getByTestId('checkout-total').textContent(), WAIT).toContain('€5.49');
+    await page.getByRole('radio', { name: /Google Play/ }).check();
+    await expect.poll(() => page.getByTestId('checkout-total').textContent()).toContain('€5.49');
     await page.getByRole('button', { name: 'Buy', exact: true }).click();
-    await page.waitForURL(`${PHONE_ORIGIN}/orders`, WAIT);
+    await page.waitForURL(`${PHONE_ORIGIN}/orders`);
     const pro = account.made.find((p) => p.productId === 'till.pro_unlock');
     expect(pro).toBeDefined();
     // A non-consumable stays the buyer's on Play: acknowledged, not consumed.
     await expect
-      .poll(() => account.owned.map((p) => [p.productId, p.acknowledged]), WAIT)
+      .poll(() => account.owned.map((p) => [p.productId, p.acknowledged]))
       .toEqual([['till.pro_unlock', true]]);
     const owned = await serverData<{ entitlements: { productId: string; active: boolean }[] }>(
       '/api/store/entitlements',
@@ -227,7 +225,7 @@ describe('the Android app with Google Play, web payments hidden (the default)', 
     });
     await second.page.goto(`${PHONE_ORIGIN}/orders`);
     await second.page.getByRole('button', { name: 'Restore purchases' }).click();
-    await second.page.getByRole('status').filter({ hasText: 'Restored: Pro unlock.' }).waitFor(WAIT);
+    await second.page.getByRole('status').filter({ hasText: 'Restored: Pro unlock.' }).waitFor();
     // Play listed the purchase again, and the server was asked about it again.
     const listed = second.native.calls.filter(
       (c) => c.pluginId === 'PurchasePlugin' && c.methodName === 'getPurchases',
@@ -274,13 +272,13 @@ describe('the Android app while the server shows web payments in the apps', () =
     await page.goto(`${PHONE_ORIGIN}/`);
     const workshop = page.getByRole('listitem').filter({ hasText: 'Live workshop' });
     // Once the app knows the server's setting: the server's price, to be paid on a web route.
-    await workshop.getByText("Not sold in the app's store.").waitFor(WAIT);
+    await workshop.getByText("Not sold in the app's store.").waitFor();
     expect(await workshop.getByText('$49.00').count()).toBe(1);
     expect(await workshop.getByText('Not available in the app.').count()).toBe(0);
     expect(await workshop.getByRole('button', { name: 'Add to cart: Live workshop' }).count()).toBe(1);
     await page.getByRole('button', { name: 'Add to cart: 100 credits' }).click();
     await page.goto(`${PHONE_ORIGIN}/checkout`);
-    await page.getByRole('radio', { name: /Google Play/ }).waitFor(WAIT);
+    await page.getByRole('radio', { name: /Google Play/ }).waitFor();
     expect(await routesOffered(page)).toEqual(['googleplay', 'default']);
   });
 });

@@ -79,7 +79,7 @@ describe('SDK in-app purchases on the App Store and Google Play, against the ser
   }
 
   const codes = (messages: StoreMessage[]) => messages.map((m) => m.code ?? m.type);
-  const until = (check: () => void) => vi.waitFor(check, { timeout: 10_000, interval: 25 });
+  const until = (check: () => void) => vi.waitFor(check, { timeout: 30_000, interval: 25 });
 
   async function owned(till: Till): Promise<string[]> {
     const res = await till.serviceCall<{ entitlements: { productId: string; active: boolean }[] }>(

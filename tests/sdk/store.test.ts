@@ -82,7 +82,7 @@ describe('SDK store calls against the server', () => {
 
     const seen: DataAnswer<OrderStatusData>[] = [];
     till.poller.add({ iden: order.iden, callback: (res) => seen.push(res) });
-    await vi.waitFor(() => expect(seen.length).toBeGreaterThan(0), { timeout: 5_000, interval: 50 });
+    await vi.waitFor(() => expect(seen.length).toBeGreaterThan(0), { timeout: 30_000, interval: 50 });
     expect(seen[0]?.code === 900 && seen[0].data.status).toBe('pending');
 
     // The buyer pays on the built-in checkout page (a plain form post).
@@ -95,7 +95,7 @@ describe('SDK store calls against the server', () => {
     });
     expect(paid.status).toBe(303);
 
-    await vi.waitFor(() => expect(till.poller.size).toBe(0), { timeout: 6_000, interval: 50 });
+    await vi.waitFor(() => expect(till.poller.size).toBe(0), { timeout: 30_000, interval: 50 });
     const last = seen.at(-1);
     expect(last?.code === 900 && last.data.status).toBe('paid');
     expect(last?.code === 900 && last.data.order.total.amount).toBe(628);
@@ -116,7 +116,7 @@ describe('SDK store calls against the server', () => {
     });
     await flow.start();
     await flow.order(['till.pro_unlock']);
-    await vi.waitFor(() => expect(messages.map((m) => m.code ?? m.type)).toEqual([799, 801, 800]), { timeout: 5_000 });
+    await vi.waitFor(() => expect(messages.map((m) => m.code ?? m.type)).toEqual([799, 801, 800]), { timeout: 30_000 });
     expect(unlocked).toHaveBeenCalledTimes(1);
 
     const orders = await till.serviceCall<{ orders: { provider: string; status: string }[] }>('api/store/orders', {});
@@ -174,7 +174,7 @@ describe('SDK store calls against the server', () => {
     await flow.start();
     expect(flow.products[0]).toMatchObject({ loaded: true, valid: true, canPurchase: true });
     await flow.order(['credits-100']);
-    await vi.waitFor(() => expect(messages.map((m) => m.code ?? m.type)).toEqual([799, 801, 800]), { timeout: 5_000 });
+    await vi.waitFor(() => expect(messages.map((m) => m.code ?? m.type)).toEqual([799, 801, 800]), { timeout: 30_000 });
     expect(credited).toHaveBeenCalledTimes(1);
     const credits = await till.serviceCall<{ balance: number }>('api/store/credits', {});
     expect(credits.code === 900 && credits.data.balance).toBe(100);
@@ -192,7 +192,7 @@ describe('SDK store calls against the server', () => {
     await flow.start();
     await flow.order(['ghost']);
     await vi.waitFor(() => expect(messages.map((m) => m.code ?? m.type)).toEqual([799, 801, 'error']), {
-      timeout: 5_000,
+      timeout: 30_000,
     });
     expect(messages[2]?.data).toMatchObject({ message: "We couldn't verify the purchase" });
     expect(adapter.finished).toHaveLength(0);

@@ -27,7 +27,7 @@ function flowOn(
   return { flow, messages, unlocked, validatePurchase };
 }
 
-const until = (check: () => void) => vi.waitFor(check, { timeout: 5_000, interval: 20 });
+const until = (check: () => void) => vi.waitFor(check, { timeout: 30_000, interval: 20 });
 
 describe('CdvPurchaseAdapter over cordova-plugin-purchase (TEST platform)', () => {
   it("maps the protocol's product types to the plugin's strings", () => {

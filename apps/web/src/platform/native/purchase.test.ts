@@ -51,7 +51,7 @@ describe('in-app purchases in the shell', () => {
     expect(resume).toBeDefined();
     const before = update.mock.calls.length;
     resume?.();
-    await vi.waitFor(() => expect(update.mock.calls.length).toBe(before + 1));
+    await vi.waitFor(() => expect(update.mock.calls.length).toBe(before + 1), { timeout: 30_000 });
   });
 
   it('finds the plugin store the shell puts on the window', () => {

@@ -191,7 +191,7 @@ describe.each(dialects)('register and login on %s', (dialect) => {
     expect(await stored()).toBe(old);
     expect((await t.call('/api/login', { email: u.email, password: GOOD_PASSWORD })).code).toBe(900);
     await vi.waitFor(async () => expect(await stored()).toMatch(/^\$argon2id\$v=19\$m=20480,t=2,p=1\$/), {
-      timeout: 10_000,
+      timeout: 30_000,
     });
     expect((await t.call('/api/login', { email: u.email, password: GOOD_PASSWORD })).code).toBe(900);
     expect((await t.call('/api/login', { email: u.email, password: 'wrong password!' })).code).toBe(902);
