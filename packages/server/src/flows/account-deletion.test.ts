@@ -55,7 +55,12 @@ describe.each(filesMatrix)('account deletion on %s with %s storage', (dialect, d
       ),
       row.avatar_key!,
     ];
-    for (const key of keys) expect(await t.storage.get(key)).toBeDefined();
+    for (const key of keys) {
+      const body = await t.storage.get(key);
+      expect(body).toBeDefined();
+      // Not read: closed here, or its file stays open until the stream is collected.
+      body?.destroy();
+    }
     return { ...u, keys, otherToken: second.token as string };
   }
 

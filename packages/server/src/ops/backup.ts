@@ -384,7 +384,11 @@ export async function takeBackup(parts: BackupParts): Promise<TakenBackup> {
       if (!body) missing.push(key);
       else {
         const path = `${ARCHIVE.uploads}/${key}`;
-        await mkdir(dirname(join(staging, path)), { recursive: true });
+        // The body holds its file open until it is read or destroyed.
+        await mkdir(dirname(join(staging, path)), { recursive: true }).catch((error: unknown) => {
+          body.destroy();
+          throw error;
+        });
         await pipeline(body, createWriteStream(join(staging, path)));
         uploads.push({ key, path });
       }

@@ -19,10 +19,11 @@ export async function makeAvatar(files: FilesService, userId: string, fileId: st
   const row = await files.repo.findById(fileId);
   if (!row || row.user_id !== userId) return fail.notFound('avatarFileId');
   if (!IMAGE_TYPES.has(row.mime)) return fail.invalidInput('avatarFileId', 'invalid');
-  const source = await files.deps.storage.get(row.storage_key);
-  if (!source) return fail.notFound('avatarFileId');
   // Loaded on first use: libvips adds some 30 MB to the resident memory of every server otherwise.
   const { default: sharp } = await import('sharp');
+  // Opened last: the stream holds its file open until it is read or destroyed.
+  const source = await files.deps.storage.get(row.storage_key);
+  if (!source) return fail.notFound('avatarFileId');
   const resizer = sharp({ limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
     .rotate()
     .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover' })
