@@ -1,7 +1,7 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fill, proveItsMe, signOut, waitForText } from './support/flows.js';
-import { checkScreen, PASSWORD, startEnv, viewports, type Env, screenshotIfFailed } from './support/env.js';
+import { checkScreen, PASSWORD, patient, startEnv, viewports, type Env, screenshotIfFailed } from './support/env.js';
 
 // WebAuthn needs a secure context and a relying-party id that is a host name: http://localhost is
 // both, so the browser opens the app at localhost and PUBLIC_URL says the same.
@@ -21,12 +21,14 @@ describe('passkeys and account deletion in Chromium with a virtual authenticator
     env = await startEnv(admin);
     origin = `http://localhost:${new URL(env.url).port}`;
     env.app.ctx.config.publicUrl = origin;
-    ctx = await env.browser.newContext({
-      baseURL: origin,
-      viewport: { width: viewport.width, height: viewport.height },
-      serviceWorkers: 'block',
-      locale: 'en-US',
-    });
+    ctx = patient(
+      await env.browser.newContext({
+        baseURL: origin,
+        viewport: { width: viewport.width, height: viewport.height },
+        serviceWorkers: 'block',
+        locale: 'en-US',
+      }),
+    );
     page = await ctx.newPage();
     page.on('pageerror', (error) => console.error(`[browser] ${error.message}`));
     cdp = await ctx.newCDPSession(page);

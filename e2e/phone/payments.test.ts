@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mailedToken, PASSWORD, screenshotIfFailed, type Env } from '../support/env.js';
+import { mailedToken, PASSWORD, patient, screenshotIfFailed, type Env } from '../support/env.js';
 import { signIn, waitForText } from '../support/flows.js';
 import { PHONE_ORIGIN } from './native-side.js';
 import { openPhone, startPhoneEnv, type Phone } from './support.js';
@@ -25,7 +25,7 @@ describe('paying a web route from the phone app', () => {
     expect((await env.app.app.inject({ method: 'GET', url: `/api/confirmUser/${token}` })).json().code).toBe(900);
     phone = await openPhone(env);
     // The phone's own browser, apart from the app's WebView.
-    system = await env.browser.newContext({ locale: 'en-US' });
+    system = patient(await env.browser.newContext({ locale: 'en-US' }));
     await phone.open('/login');
     await signIn(phone.page, user, PASSWORD);
     await phone.page.getByRole('button', { name: /^Account of/ }).waitFor();

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startEnv, type Env } from '../support/env.js';
+import { patient, startEnv, type Env } from '../support/env.js';
 import { NativeSide, PHONE_ORIGIN } from './native-side.js';
 import { newest } from '../support/newest.js';
 
@@ -100,13 +100,15 @@ export interface Phone {
  */
 export async function openPhone(env: Env, native = new NativeSide()): Promise<Phone> {
   ensurePhoneBuild();
-  const ctx = await env.browser.newContext({
-    viewport: { width: 360, height: 640 },
-    isMobile: true,
-    hasTouch: true,
-    serviceWorkers: 'block',
-    locale: 'en-US',
-  });
+  const ctx = patient(
+    await env.browser.newContext({
+      viewport: { width: 360, height: 640 },
+      isMobile: true,
+      hasTouch: true,
+      serviceWorkers: 'block',
+      locale: 'en-US',
+    }),
+  );
   // The test server is on this machine's loopback; a phone's server is on the internet, which the
   // WebView reaches without asking. The permission puts the test where the phone is.
   await ctx.grantPermissions(['local-network-access'], { origin: PHONE_ORIGIN });

@@ -107,6 +107,12 @@ export async function startEnv(
   };
 }
 
+/** Waits end on what the page does; their limit catches a page that never does it, not a slow machine. */
+export function patient(context: BrowserContext): BrowserContext {
+  context.setDefaultTimeout(60_000);
+  return context;
+}
+
 /** A fresh browser profile at the given size; service workers stay off so every test sees the network. */
 export async function newContext(
   env: Env,
@@ -114,18 +120,17 @@ export async function newContext(
   serviceWorkers: 'allow' | 'block' = 'block',
   options: BrowserContextOptions = {},
 ): Promise<BrowserContext> {
-  const context = await env.browser.newContext({
-    locale: 'en-US',
-    ...options,
-    baseURL: env.url,
-    viewport: { width: viewport.width, height: viewport.height },
-    isMobile: viewport.isMobile,
-    hasTouch: viewport.isMobile,
-    serviceWorkers,
-  });
-  // Waits end on what the page does; their limit catches a page that never does it, not a slow machine.
-  context.setDefaultTimeout(60_000);
-  return context;
+  return patient(
+    await env.browser.newContext({
+      locale: 'en-US',
+      ...options,
+      baseURL: env.url,
+      viewport: { width: viewport.width, height: viewport.height },
+      isMobile: viewport.isMobile,
+      hasTouch: viewport.isMobile,
+      serviceWorkers,
+    }),
+  );
 }
 
 /** Registers `email` through the API and confirms it through the mailed link. */

@@ -99,7 +99,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     const redis = await eventually(
       async () => (await app.inject({ method: 'GET', url: '/api/health' })).json<{ redis?: string }>().redis,
       (state) => state === 'ok',
-      30_000,
     );
     if (redis !== 'ok') throw new Error(`the test server's Redis client did not connect to ${config.redisUrl}`);
   }
