@@ -193,6 +193,7 @@ export async function buildApp(
     now,
     holder: liveness.id,
     ...(db.checkpoints ? { checkpoints: db.checkpoints } : {}),
+    ...(options.backupThreadNice !== undefined ? { threadNice: options.backupThreadNice } : {}),
   });
   app.addHook('onClose', () => backupStorage.close());
   const modules: TillModule[] = [accounts, store, payments, flows, files, deletion, backups];

@@ -32,4 +32,10 @@ export interface BuildOptions {
   securityEvents?: SecurityEvents;
   /** How passwords are hashed: test servers whose tests are not about hashing pass cheap settings. */
   passwords?: PasswordHasher;
+  /**
+   * How far below the event loop a backup's thread runs (Linux nice; 10 by default). Test servers pass
+   * 0 where the priority is not under test: beside a test run's other processes a niced thread waits
+   * behind all of them.
+   */
+  backupThreadNice?: number;
 }

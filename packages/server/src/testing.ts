@@ -26,6 +26,7 @@ export { widgetUrl, type WidgetInput } from './modules/payments/providers/paymen
 export { DefaultProvider } from './modules/payments/providers/sandbox/provider.js';
 export type { StoreDeps } from './modules/store/deps.js';
 export { PasswordHasher, TEST_ARGON2_SETTINGS } from './security/passwords.js';
+export { HashPool } from './security/hash-pool.js';
 export type { SecurityEvent, SecurityEventKind, SecurityEvents } from './security/security-events.js';
 
 /** The source file of one of the server's commands (`cli/NAME.ts`), to run in a process of its own. */

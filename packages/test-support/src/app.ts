@@ -9,6 +9,7 @@ import {
   type Job,
   type JobRunner,
   AnswerCheck,
+  HashPool,
   PasswordHasher,
   TEST_ARGON2_SETTINGS,
 } from '@till/server/testing';
@@ -56,9 +57,11 @@ export interface TestAppOptions extends Omit<BuildOptions, 'db'> {
 /**
  * Test servers hash with argon2id's cheapest settings unless a test passes `passwords` (the hashing and
  * timing tests pass the production ones): a production hash for every registration and sign-in of the
- * suite is CPU that proves nothing there.
+ * suite is CPU that proves nothing there. Their hashing threads, and their backups' thread, run at the
+ * event loop's priority: niced, they waited behind every other process of the test run, and a backup
+ * of a few kilobytes took seconds (the hashing pool's own test checks the nice value).
  */
-const cheapHashing = new PasswordHasher(TEST_ARGON2_SETTINGS);
+const cheapHashing = new PasswordHasher(TEST_ARGON2_SETTINGS, new HashPool({ nice: 0 }));
 
 /** Builds the real app on a fresh database of the given engine. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -82,6 +85,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     answerCheck,
     jobs: false,
     passwords: cheapHashing,
+    backupThreadNice: 0,
     ...options,
     db,
   });

@@ -10,6 +10,7 @@ import { backupRun, takeBackup } from '@till/test-support/backups';
 import { startFilesApp, uploadOne, type FilesTestApp } from '@till/test-support/files';
 import { stockShop } from '@till/test-support/shop';
 import { anAdmin, ok } from '@till/test-support/store';
+import { threadNices } from '@till/test-support/threads';
 import { registerUser } from '@till/test-support/users';
 import { migrations } from '../db/migrate.js';
 import { openBackupStore, type BackupStore } from './backup-store.js';
@@ -113,6 +114,7 @@ describe('backups of a SQLite server', () => {
     const dir = join(work, 'progress');
     const taken = await takeBackupHere({
       databaseFile: t.ctx.db.file!,
+      threadNice: 0,
       storage: t.storage,
       store: await openBackupStore(`file:${dir}`),
       keep: 1,
@@ -131,6 +133,32 @@ describe('backups of a SQLite server', () => {
     expect(taken.archiveSyncs).toEqual([taken.size]);
   });
 
+  it.runIf(process.platform === 'linux')(
+    'runs its thread below the event loop, at nice 10 unless told otherwise',
+    async () => {
+      const niced = () => [...threadNices().values()].filter((n) => n === 10).length;
+      /** How many more of this process's threads run at nice 10 while the backup's thread waits for the uploads. */
+      const nicedDuring = async (threadNice?: number) => {
+        const before = niced();
+        let during: number | undefined;
+        await takeBackupHere({
+          databaseFile: t.ctx.db.file!,
+          ...(threadNice === undefined ? {} : { threadNice }),
+          storage: t.storage,
+          store: await openBackupStore(`file:${join(work, `nice-${threadNice ?? 'default'}`)}`),
+          keep: 1,
+          now: Date.now,
+          onProgress: (p) => {
+            if (p.step === 'uploads') during = niced();
+          },
+        });
+        return during! - before;
+      };
+      expect(await nicedDuring()).toBe(1);
+      expect(await nicedDuring(0)).toBe(0);
+    },
+  );
+
   it('writes the archive to the disk as it grows, a step at a time, not all at once when it is stored', async () => {
     // Some megabytes that compress little: the archive is written a gzip member (a megabyte of tar) at a time.
     const owner = await registerUser(t);
@@ -139,6 +167,7 @@ describe('backups of a SQLite server', () => {
     const step = 4096;
     const taken = await takeBackupHere({
       databaseFile: t.ctx.db.file!,
+      threadNice: 0,
       storage: t.storage,
       store: await openBackupStore(`file:${join(work, 'steps')}`),
       keep: 1,
@@ -163,6 +192,7 @@ describe('backups of a SQLite server', () => {
     let held = false;
     const taken = await takeBackupHere({
       databaseFile: t.ctx.db.file!,
+      threadNice: 0,
       storage: t.storage,
       // The folder store, telling when it is asked to store the archive.
       store: Object.assign(Object.create(folder) as BackupStore, {
@@ -220,6 +250,7 @@ describe('backups of a SQLite server', () => {
   const anInstance = async (holder: string, url: string) =>
     new Backups({
       db: t.ctx.db.kysely,
+      threadNice: 0,
       databaseFile: t.ctx.db.file,
       storage: t.storage,
       store: await openBackupStore(url),
@@ -268,6 +299,7 @@ describe('backups of a SQLite server', () => {
     const instance = async (holder: string) =>
       new Backups({
         db: t.ctx.db.kysely,
+        threadNice: 0,
         databaseFile: t.ctx.db.file,
         storage: t.storage,
         store: await openBackupStore(`file:${dir}`),

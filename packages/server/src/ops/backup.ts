@@ -17,8 +17,8 @@ export const tillVersion = (requireHere('../../package.json') as { version: stri
 
 /** How much of a file a backup's thread reads, hashes or compresses at a time. */
 const CHUNK = 1024 * 1024;
-/** How far below the event loop a backup's thread runs (Linux nice). */
-const THREAD_NICE = 10;
+/** How far below the event loop a backup's thread runs (Linux nice), unless its parts say otherwise. */
+export const BACKUP_THREAD_NICE = 10;
 
 /** The name a backup's working folder starts with, beside the database. */
 const STAGING = '.till-backup-';
@@ -258,7 +258,7 @@ class BackupThread {
   private ended: Error | undefined;
 
   constructor(
-    data: { file: string; staging: string; archive: string; syncStep: number },
+    data: { file: string; staging: string; archive: string; syncStep: number; nice: number },
     private readonly onProgress: (done: number, total: number) => void,
   ) {
     this.worker = new Worker(BACKUP_WORKER, {
@@ -267,7 +267,6 @@ class BackupThread {
         ...data,
         chunk: CHUNK,
         paths: ARCHIVE,
-        nice: THREAD_NICE,
         driver: requireHere.resolve('better-sqlite3'),
         tar: requireHere.resolve('tar'),
       },
@@ -333,6 +332,12 @@ export interface BackupParts {
   holdCheckpoints?: () => () => void;
   /** Bytes written between syncs to the disk, of the database's copy and of the archive (8 MiB). */
   syncStep?: number;
+  /**
+   * How far below the event loop the backup's thread runs (Linux nice, 0 to 19; {@link BACKUP_THREAD_NICE}
+   * by default). Test servers run it at 0: beside a test run's other processes, a niced thread waits
+   * behind all of them, and a backup of a few kilobytes took seconds.
+   */
+  threadNice?: number;
 }
 
 export interface TakenBackup extends StoredBackup {
@@ -368,7 +373,8 @@ export async function takeBackup(parts: BackupParts): Promise<TakenBackup> {
     tell({ step: 'snapshot', done: 0, total: 0 });
     if (parts.holdCheckpoints) releaseCheckpoints = parts.holdCheckpoints();
     const syncStep = parts.syncStep ?? 8 * 1024 * 1024;
-    thread = new BackupThread({ file: parts.databaseFile, staging, archive, syncStep }, (done, total) =>
+    const nice = process.platform === 'linux' ? Math.min(19, Math.max(0, parts.threadNice ?? BACKUP_THREAD_NICE)) : 0;
+    thread = new BackupThread({ file: parts.databaseFile, staging, archive, syncStep, nice }, (done, total) =>
       tell({ step: 'archive', done, total }),
     );
     // The copy goes to the disk as SQLite writes it, like the archive (decision record 021).

@@ -38,6 +38,8 @@ export interface BackupsDeps {
   holder: string;
   /** The SQLite writer's checkpoint thread, held to itself while a backup copies the database. */
   checkpoints?: { holdWriter(): () => void };
+  /** How far below the event loop a backup's thread runs (Linux nice; `BACKUP_THREAD_NICE` by default). */
+  threadNice?: number;
 }
 
 /** How often the schedule is looked at: a backup starts within this of its time. */
@@ -134,6 +136,7 @@ export class Backups implements TillModule {
         keep: this.deps.config.backup.keep,
         now: this.deps.now,
         onProgress: (p: BackupProgress) => Object.assign(view, p),
+        ...(this.deps.threadNice !== undefined ? { threadNice: this.deps.threadNice } : {}),
         ...(checkpoints ? { holdCheckpoints: () => checkpoints.holdWriter() } : {}),
       }).then(
         (backup) => {

@@ -28,20 +28,28 @@ export type HashSettings = Pick<Options, 'memoryCost' | 'timeCost' | 'parallelis
 export const TEST_ARGON2_SETTINGS: HashSettings = { memoryCost: 64, timeCost: 1, parallelism: 1 };
 
 /** The threads every hash and verification of this process runs on (see {@link HashPool}). */
-const pool = new HashPool();
+const sharedPool = new HashPool();
 
 /** Hashes and verifies passwords with argon2id on the process's hashing threads. */
 export class PasswordHasher {
   private readonly options: Options;
   private dummyHash: Promise<string> | undefined;
 
-  constructor(settings: HashSettings = ARGON2_OPTIONS) {
+  /**
+   * @param pool the threads to hash on: the process's own by default. Test servers pass a pool of their
+   *   own whose threads run at the event loop's priority (beside a test run's other processes, niced
+   *   threads wait behind all of them).
+   */
+  constructor(
+    settings: HashSettings = ARGON2_OPTIONS,
+    private readonly pool: HashPool = sharedPool,
+  ) {
     this.options = { ...settings, algorithm: ARGON2_OPTIONS.algorithm };
   }
 
   /** Hashes a password (salt included in the encoded result). */
   hash(password: string): Promise<string> {
-    return pool.hash(password, this.options);
+    return this.pool.hash(password, this.options);
   }
 
   /**
@@ -62,7 +70,7 @@ export class PasswordHasher {
   /** Whether `password` matches the encoded hash; false for a value that is not an argon2 hash. */
   protected async check(encoded: string, password: string): Promise<boolean> {
     try {
-      return await pool.verify(encoded, password);
+      return await this.pool.verify(encoded, password);
     } catch {
       return false;
     }
