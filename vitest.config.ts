@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import TestSequencer from './scripts/test-sequencer.js';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const root = here('.');
@@ -49,6 +50,8 @@ const shared = { isolate: false };
 export default defineConfig({
   resolve: { alias },
   test: {
+    // Files whose duration no earlier run gave start by their size, counting the suite they run.
+    sequence: { sequencer: TestSequencer },
     projects: [
       {
         resolve: { alias },
