@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
 import type { ObjectStorage } from '../modules/files/index.js';
+import { threadNice } from '../security/hash-pool.js';
 import { backupName, syncFile, type BackupStore, type StoredBackup } from './backup-store.js';
 import { removeGradually } from './gradual-removal.js';
 import { syncAsItGrows, type GrowingFileSync } from './sync-as-it-grows.js';
@@ -373,7 +374,7 @@ export async function takeBackup(parts: BackupParts): Promise<TakenBackup> {
     tell({ step: 'snapshot', done: 0, total: 0 });
     if (parts.holdCheckpoints) releaseCheckpoints = parts.holdCheckpoints();
     const syncStep = parts.syncStep ?? 8 * 1024 * 1024;
-    const nice = process.platform === 'linux' ? Math.min(19, Math.max(0, parts.threadNice ?? BACKUP_THREAD_NICE)) : 0;
+    const nice = threadNice(parts.threadNice ?? BACKUP_THREAD_NICE);
     thread = new BackupThread({ file: parts.databaseFile, staging, archive, syncStep, nice }, (done, total) =>
       tell({ step: 'archive', done, total }),
     );

@@ -35,6 +35,14 @@ interface Thread {
   jobs: Map<number, Job>;
 }
 
+/**
+ * The nice value a thread of ours lowers itself to: `nice` kept within Linux's 0 to 19, and 0 elsewhere,
+ * where only the whole process has one and lowering it would lower the whole server.
+ */
+export function threadNice(nice: number): number {
+  return process.platform === 'linux' ? Math.min(19, Math.max(0, nice)) : 0;
+}
+
 export interface HashPoolOptions {
   /** Threads, started as work arrives: one per core by default. */
   size?: number;
@@ -58,8 +66,7 @@ export class HashPool {
 
   constructor({ size = availableParallelism(), nice = 10 }: HashPoolOptions = {}) {
     this.size = Math.max(1, size);
-    // Only Linux keeps a nice value per thread: elsewhere it would lower the whole server.
-    this.nice = process.platform === 'linux' ? Math.min(19, Math.max(0, nice)) : 0;
+    this.nice = threadNice(nice);
   }
 
   hash(password: string, options: Options): Promise<string> {
