@@ -40,6 +40,10 @@ const alias = {
 const waitFor = { expect: { poll: { timeout: 30_000 } } };
 const patient = { testTimeout: 60_000, hookTimeout: 60_000, ...waitFor };
 
+// Projects with tests that start the built server or its commands in processes of their own (the server
+// process and its commands, the cluster suite) compile it first, once per run.
+const serverBuild = { globalSetup: ['packages/test-support/src/server-build.ts'] };
+
 // A test file's modules are loaded once per worker, not once per file: loading the server, or React and
 // MUI in jsdom, took most of the suite's time when every file loaded them afresh. Each test builds what
 // it tests (its own database, app, server, QueryClient), so module state does not carry a test's
@@ -59,7 +63,7 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: { name: 'server', include: ['packages/server/src/**/*.test.ts'], ...patient, ...shared },
+        test: { name: 'server', include: ['packages/server/src/**/*.test.ts'], ...serverBuild, ...patient, ...shared },
       },
       {
         // The fakes checked against the providers' official libraries and the server's own readers.
@@ -79,7 +83,7 @@ export default defineConfig({
       { resolve: { alias }, test: { name: 'client-mocking', include: clientMocking, ...patient } },
       {
         resolve: { alias },
-        test: { name: 'integration', include: ['tests/**/*.test.ts'], ...patient, ...shared },
+        test: { name: 'integration', include: ['tests/**/*.test.ts'], ...serverBuild, ...patient, ...shared },
       },
       {
         resolve: { alias: { ...alias, '@': here('./apps/web/src') } },

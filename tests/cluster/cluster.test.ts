@@ -9,7 +9,7 @@ import { createTestDb, testRedisUrl, type TestDb } from '@till/test-support/db';
 import { portForProcess } from '@till/test-support/ports';
 import { startS3, type TestS3 } from '@till/test-support/s3';
 import { linkToken, startSmtp, type TestSmtp } from '@till/test-support/smtp';
-import { buildServer, killAll, startServer, started, type ServerProcess } from './processes.js';
+import { killAll, startServer, started, type ServerProcess } from './processes.js';
 
 // Two copies of the built server on one PostgreSQL schema, one Redis and one S3 bucket: what a
 // deployment with several instances is. Every race below sends its requests alternately to both.
@@ -173,8 +173,7 @@ describe.runIf(enabled)('two server processes on one PostgreSQL, Redis and S3', 
   }
 
   beforeAll(async () => {
-    const [, database, bucket, mail, portA, portB] = await Promise.all([
-      buildServer(),
+    const [database, bucket, mail, portA, portB] = await Promise.all([
       createTestDb('postgres'),
       startS3(),
       startSmtp(),

@@ -1,16 +1,9 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { SERVER_MAIN } from '@till/test-support/cli';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const main = fileURLToPath(new URL('../../packages/server/dist/main.js', import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Compiles the server (and the protocol it imports) the way `npm run build` does, into `dist/`. */
-export async function buildServer(): Promise<void> {
-  const tsc = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
-  await promisify(execFile)(process.execPath, [tsc, '-b', 'packages/protocol', 'packages/server'], { cwd: root });
-}
 
 /** One server process: `node packages/server/dist/main.js`, as deployed. */
 export interface ServerProcess {
@@ -36,7 +29,7 @@ process.on('exit', killAll);
 
 /** Starts the built server with `env` and waits until `/api/ready` says it takes traffic. */
 export async function startServer(name: string, port: number, env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [main], {
+  const child = spawn(process.execPath, [SERVER_MAIN], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,18 +3,16 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { COMMAND_TEST_TIMEOUT } from '@till/test-support/cli';
+import { COMMAND_TEST_TIMEOUT, SERVER_MAIN } from '@till/test-support/cli';
 
-const entry = fileURLToPath(new URL('./main.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'till-main-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function run(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, [SERVER_MAIN], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -101,7 +99,7 @@ const uploadHead = (token: string) =>
 const uploadTail = `\r\n--${BOUNDARY}--\r\n`;
 const multipartHeaders = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
 
-// Each test starts the server as a process of its own, which compiles its TypeScript as it loads.
+// Each test starts the built server as a process of its own, as it is deployed.
 describe('the server process', { timeout: COMMAND_TEST_TIMEOUT }, () => {
   it('starts on its config, serves, and shuts down cleanly on SIGTERM', async () => {
     const p = await serve({ DATABASE_URL: `sqlite:${join(dir, 'till.db')}` });

@@ -1,8 +1,6 @@
 // What the test support (`@till/test-support`: test apps, databases, the providers' fakes) reaches
 // inside the server for, apart from the package's main entry. It is not built (tsconfig.json leaves it
 // out), so the production server carries none of it, and lint lets only tests import it.
-import { fileURLToPath } from 'node:url';
-
 export type { Dialect } from './db/connect.js';
 export type { Job, JobRunner } from './db/jobs.js';
 export type { Executor } from './db/rows.js';
@@ -28,8 +26,3 @@ export type { StoreDeps } from './modules/store/deps.js';
 export { PasswordHasher, TEST_ARGON2_SETTINGS } from './security/passwords.js';
 export { HashPool } from './security/hash-pool.js';
 export type { SecurityEvent, SecurityEventKind, SecurityEvents } from './security/security-events.js';
-
-/** The source file of one of the server's commands (`cli/NAME.ts`), to run in a process of its own. */
-export function cliEntry(name: string): string {
-  return fileURLToPath(new URL(`./cli/${name}.ts`, import.meta.url));
-}
