@@ -37,7 +37,7 @@ export type Viewport = (typeof viewports)[number];
 
 export const PASSWORD = 'a long, uncommon passphrase';
 
-/** The real server on a fresh SQLite database, mailing through a real SMTP server. */
+/** The real server on a fresh SQLite database, mailing through a real SMTP server, and the worker's Chromium. */
 export interface Env {
   app: TestApp;
   smtp: TestSmtp;
@@ -48,6 +48,21 @@ export interface Env {
   /** The payment wall's Paymentwall, when started with `providers`. */
   paymentwall?: FakePaymentwall;
   close(): Promise<void>;
+}
+
+let workerChromium: Promise<Browser> | undefined;
+
+/**
+ * The worker's Chromium, launched by its first file and kept for the files after it: a worker runs its
+ * files one after another with the same modules (vitest.config.ts), and each file works in browser
+ * profiles (contexts) of its own, which its `close` closes. A Chromium that crashed or was closed is
+ * launched again; Playwright ends it when the worker exits.
+ */
+async function sharedChromium(): Promise<Browser> {
+  const running = await workerChromium?.catch(() => undefined);
+  if (running?.isConnected()) return running;
+  workerChromium = chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  return workerChromium;
 }
 
 /** Keys the server and the fake Paymentwall share (letters and digits, as Paymentwall's are). */
@@ -86,10 +101,7 @@ export async function startEnv(
   // The fakes learn where to send their notifications once the server listens.
   if (stripe) stripe.webhook = { url: `${app.url}/api/payments/webhook/stripe`, secret: webhookSecret };
   if (paymentwall) paymentwall.pingbackUrl = `${app.url}/api/payments/pingback/paymentwall`;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: CHROMIUM_FLAGS,
-  });
+  const browser = await sharedChromium();
   return {
     app,
     smtp,
@@ -98,7 +110,8 @@ export async function startEnv(
     ...(stripe ? { stripe } : {}),
     ...(paymentwall ? { paymentwall } : {}),
     async close() {
-      await browser.close();
+      // The file's profiles, with their pages and service workers; the browser stays for the next file.
+      await Promise.all(browser.contexts().map((context) => context.close()));
       await app.close();
       await stripe?.close();
       await paymentwall?.close();
