@@ -51,9 +51,9 @@ const node = process.execPath;
 if (args.length) process.exit(await run('', node, [vitest, 'run', ...args]));
 
 const started = Date.now();
-// The packages' build output first (the start of the type check): the cluster suite runs the server from
-// it, and two compilers writing it at once could hand that suite a half-written file. The type check
-// then finds it up to date and writes nothing.
+// The packages' build output first (the start of the type check): the tests that start the server as a
+// process run it, and two compilers writing it at once could hand them a half-written file. The type check
+// and the runs' own check of the server's build (`server-build.ts`) then find it up to date and write nothing.
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
 if ((await run('types │', node, [tsc, '-b', 'packages/protocol', 'packages/client', 'packages/server'])) !== 0) {
   console.error('The packages do not compile.');

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -10,6 +11,6 @@ import { promisify } from 'node:util';
  */
 export default async function setup(): Promise<void> {
   const root = fileURLToPath(new URL('../../../', import.meta.url));
-  const tsc = fileURLToPath(new URL('../../../node_modules/typescript/bin/tsc', import.meta.url));
+  const tsc = join(root, 'node_modules/typescript/bin/tsc');
   await promisify(execFile)(process.execPath, [tsc, '-b', 'packages/protocol', 'packages/server'], { cwd: root });
 }
