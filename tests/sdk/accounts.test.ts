@@ -1,7 +1,7 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTill, HttpError, NetworkError, TimeoutError, type SessionEvent } from '@till/client';
-import { startTestApp, type TestApp } from '@till/test-support/app';
+import { patientTimeouts, startTestApp, type TestApp } from '@till/test-support/app';
 import { GOOD_PASSWORD, uniqueEmail } from '@till/test-support/users';
 
 // The SDK against the real server, started in-process on a loopback port.
@@ -12,7 +12,7 @@ describe('SDK account calls against the server', () => {
   });
   afterAll(() => t.close());
 
-  const newTill = () => createTill({ apiHost: t.url, storeHost: t.url });
+  const newTill = () => createTill({ apiHost: t.url, storeHost: t.url, timeouts: patientTimeouts });
   async function registered(name = 'Ada') {
     const email = uniqueEmail('sdk');
     const till = newTill();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTill } from '@till/client';
-import { startTestApp, type TestApp } from '@till/test-support/app';
+import { patientTimeouts, startTestApp, type TestApp } from '@till/test-support/app';
 import { GOOD_PASSWORD, uniqueEmail } from '@till/test-support/users';
 
 // The SDK's backup calls against the real server (SQLite) over HTTP.
@@ -24,7 +24,7 @@ describe('SDK backups against the server', () => {
 
   it('starts a backup that answers at once, follows it to the end, lists it, and refuses one while another runs', async () => {
     const email = uniqueEmail('sdk-backups');
-    const till = createTill({ apiHost: t.url, storeHost: t.url });
+    const till = createTill({ apiHost: t.url, storeHost: t.url, timeouts: patientTimeouts });
     const registered = await till.api.register({ email, password: GOOD_PASSWORD, name: 'Kim', lang: 'en' });
     if (registered.code !== 900) throw new Error(JSON.stringify(registered));
     await t.ctx.db.kysely

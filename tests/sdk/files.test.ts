@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTill, type Till } from '@till/client';
 import type { FileInfo } from '@till/protocol';
+import { patientTimeouts } from '@till/test-support/app';
 import { startFilesApp, type FilesTestApp } from '@till/test-support/files';
 import { registerUser } from '@till/test-support/users';
 
@@ -12,7 +13,7 @@ describe('SDK uploads against the files service', () => {
   beforeAll(async () => {
     t = await startFilesApp('sqlite', 'local');
     const user = await registerUser(t);
-    till = createTill({ apiHost: t.url });
+    till = createTill({ apiHost: t.url, timeouts: patientTimeouts });
     till.session.start({ token: user.token, expire: 3600 });
   });
   afterAll(() => t.close());

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTill } from '@till/client';
-import { startTestApp, type TestApp } from '@till/test-support/app';
+import { patientTimeouts, startTestApp, type TestApp } from '@till/test-support/app';
 import { GOOD_PASSWORD, uniqueEmail } from '@till/test-support/users';
 import { SoftAuthenticator, type OptionsJson } from '@till/test-support/webauthn';
 
@@ -20,7 +20,7 @@ describe('SDK passkeys and account deletion against the server', () => {
       asked.push(refused);
       return { password: GOOD_PASSWORD };
     };
-    const till = createTill({ apiHost: t.url, storeHost: t.url, stepUp });
+    const till = createTill({ apiHost: t.url, storeHost: t.url, stepUp, timeouts: patientTimeouts });
     expect((await till.api.register({ email, password: GOOD_PASSWORD, name: 'Ada', lang: 'en' })).code).toBe(900);
     const device = new SoftAuthenticator(new URL(t.url).origin);
 

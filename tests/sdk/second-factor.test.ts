@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTill } from '@till/client';
-import { startTestApp, type TestApp } from '@till/test-support/app';
+import { patientTimeouts, startTestApp, type TestApp } from '@till/test-support/app';
 import { GOOD_PASSWORD, uniqueEmail } from '@till/test-support/users';
 
 // The SDK's second-factor calls against the real server over HTTP.
@@ -13,7 +13,7 @@ describe('SDK second factor against the server', () => {
   });
   afterAll(() => t.close());
 
-  const newTill = () => createTill({ apiHost: t.url, storeHost: t.url });
+  const newTill = () => createTill({ apiHost: t.url, storeHost: t.url, timeouts: patientTimeouts });
 
   it('turns TOTP on, answers 913 at login, starts the session with a code and reads the log', async () => {
     const email = uniqueEmail('sdk2fa');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTill } from '@till/client';
-import { startTestApp, type TestApp } from '@till/test-support/app';
+import { patientTimeouts, startTestApp, type TestApp } from '@till/test-support/app';
 import { startTestOp, type TestOp } from '@till/test-support/oidc-provider';
 import { GOOD_PASSWORD, uniqueEmail } from '@till/test-support/users';
 
@@ -34,6 +34,7 @@ describe('SDK connecting a provider to the signed-in account', () => {
     const till = createTill({
       apiHost: t.url,
       storeHost: t.url,
+      timeouts: patientTimeouts,
       stepUp: (refused) => {
         asked.push(refused);
         return Promise.resolve({ password: GOOD_PASSWORD });

@@ -7,7 +7,7 @@ import {
   type AppleNativePurchase,
   type ScriptedCdvStoreOptions,
 } from '../../packages/client/src/test-support/cdv-native-store.js';
-import { startTestApp, type TestApp } from '@till/test-support/app';
+import { patientTimeouts, startTestApp, type TestApp } from '@till/test-support/app';
 import {
   appleTransaction,
   BUNDLE_ID,
@@ -53,7 +53,7 @@ describe('SDK in-app purchases on the App Store and Google Play, against the ser
 
   async function buyer(): Promise<Till> {
     const user = await registerUser(t);
-    const till = createTill({ apiHost: t.url, storeHost: t.url });
+    const till = createTill({ apiHost: t.url, storeHost: t.url, timeouts: patientTimeouts });
     till.session.start({ token: user.token, expire: 3600 });
     return till;
   }

@@ -10,7 +10,7 @@ import {
 import { FakeStoreAdapter } from '@till/client/testing';
 import { ProductType } from '@till/protocol';
 import { loadCdvPurchase } from '../../packages/client/src/test-support/cdv-plugin.js';
-import { startTestApp, type TestApp } from '@till/test-support/app';
+import { patientTimeouts, startTestApp, type TestApp } from '@till/test-support/app';
 import { giveCredits } from '@till/test-support/store';
 import { registerUser } from '@till/test-support/users';
 
@@ -25,7 +25,7 @@ describe('SDK store calls against the server', () => {
 
   async function buyer(): Promise<{ till: Till; userId: string }> {
     const user = await registerUser(t);
-    const till = createTill({ apiHost: t.url, storeHost: t.url });
+    const till = createTill({ apiHost: t.url, storeHost: t.url, timeouts: patientTimeouts });
     till.session.start({ token: user.token, expire: 3600 });
     return { till, userId: user.userId };
   }

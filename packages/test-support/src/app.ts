@@ -16,6 +16,13 @@ import {
 import { createTestDb, testGroupCommit, type TestDb } from './db.js';
 import { eventually } from './eventually.js';
 
+/**
+ * The SDK's time limits for a test against a test server (`createTill({ timeouts: patientTimeouts })`):
+ * a limit there catches a server that never answers, not a slow machine. The product's own limits (the
+ * store's 5 s) made a call time out while both cores were busy; the SDK's tests of those limits set them.
+ */
+export const patientTimeouts = { apiMs: 60_000, storeMs: 60_000 } as const;
+
 /** A running test server: the real app on a throwaway database. */
 export interface TestApp {
   app: FastifyInstance;
