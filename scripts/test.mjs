@@ -21,10 +21,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'test-output');
 const args = process.argv.slice(2);
 
-/** Runs a command, each line of its output behind `label`; answers its exit code. */
+/** Runs a command, each line of its output behind `label`; answers its exit code, and the process as `child`. */
 function run(label, command, commandArgs, env = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(command, commandArgs, {
+  let child;
+  const done = new Promise((resolve) => {
+    child = spawn(command, commandArgs, {
       cwd: root,
       env: { ...process.env, ...env },
       stdio: label ? ['ignore', 'pipe', 'pipe'] : 'inherit',
@@ -43,6 +44,8 @@ function run(label, command, commandArgs, env = {}) {
     }
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
+  done.child = child;
+  return done;
 }
 
 const vitest = join(root, 'node_modules/vitest/vitest.mjs');
@@ -51,19 +54,6 @@ const node = process.execPath;
 if (args.length) process.exit(await run('', node, [vitest, 'run', ...args]));
 
 const started = Date.now();
-// The packages' build output first (the start of the type check): the tests that start the server as a
-// process run it, and two compilers writing it at once could hand them a half-written file. The type check
-// and the runs' own check of the server's build (`server-build.ts`) then find it up to date and write nothing.
-const tsc = join(root, 'node_modules/typescript/bin/tsc');
-if ((await run('types │', node, [tsc, '-b', 'packages/protocol', 'packages/client', 'packages/server'])) !== 0) {
-  console.error('The packages do not compile.');
-  process.exit(1);
-}
-const checks = Promise.all([
-  run('lint  │', 'npm', ['run', '--silent', 'lint']),
-  run('types │', 'npm', ['run', '--silent', 'typecheck']),
-]);
-
 rmSync(join(out, 'vitest'), { recursive: true, force: true });
 mkdirSync(join(out, 'vitest'), { recursive: true });
 // Files the run with group commit off leaves out: they never open a test database (`createTestDb`,
@@ -121,29 +111,51 @@ const runs = [
     env: { TEST_SQLITE_GROUP_COMMIT: 'off', TEST_DATABASE_URL: '' },
   },
 ];
-const codes = await Promise.all(
-  runs.map((r) => {
-    r.started = Date.now();
-    return run(
-      r.label,
-      node,
-      [
-        vitest,
-        'run',
-        ...r.projects.map((p) => `--project=${p}`),
-        `--maxWorkers=${r.workers}`,
-        ...(r.args ?? []),
-        '--reporter=default',
-        '--reporter=json',
-        `--outputFile.json=${join(out, 'vitest', `${r.name}.json`)}`,
-      ],
-      r.env,
-    ).then((code) => {
-      r.ended = Date.now();
-      return code;
-    });
-  }),
-);
+/** Starts a Vitest run; its promise answers the exit code. */
+function start(r) {
+  r.started = Date.now();
+  r.done = run(
+    r.label,
+    node,
+    [
+      vitest,
+      'run',
+      ...r.projects.map((p) => `--project=${p}`),
+      `--maxWorkers=${r.workers}`,
+      ...(r.args ?? []),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${join(out, 'vitest', `${r.name}.json`)}`,
+    ],
+    r.env,
+  ).then((code) => {
+    r.ended = Date.now();
+    return code;
+  });
+  return r.done;
+}
+
+// The browser run decides the whole run's length: it starts at once, before the packages' build below,
+// since it reads none of their output (its server runs from the sources; it builds the web app first).
+const [browser, ...others] = runs;
+start(browser);
+// The packages' build output first (the start of the type check): the tests that start the server as a
+// process run it, and two compilers writing it at once could hand them a half-written file. The type check
+// and the runs' own check of the server's build (`server-build.ts`) then find it up to date and write nothing.
+const tsc = join(root, 'node_modules/typescript/bin/tsc');
+const built = await run('types │', node, [tsc, '-b', 'packages/protocol', 'packages/client', 'packages/server']);
+if (built !== 0) {
+  console.error('The packages do not compile.');
+  browser.done.child.kill();
+  await browser.done;
+  process.exit(1);
+}
+const checks = Promise.all([
+  run('lint  │', 'npm', ['run', '--silent', 'lint']),
+  run('types │', 'npm', ['run', '--silent', 'typecheck']),
+]);
+
+const codes = await Promise.all([browser.done, ...others.map(start)]);
 
 // The ten slowest files of all runs, and the totals.
 const files = [];
