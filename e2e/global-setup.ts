@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startPhoneBuild } from './phone/build.js';
 import { newest } from './support/newest.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -10,9 +12,11 @@ const built = join(web, 'dist/index.html');
 
 /**
  * Once per run: Chromium is there (installed from Debian when missing), and the web app is built
- * when its sources (or those of the SDK and protocol it bundles) are newer than the build.
+ * when its sources (or those of the SDK and protocol it bundles) are newer than the build. The phone
+ * build then starts in the background (`startPhoneBuild`), while the first files run: the phone files
+ * start minutes into the run, and their build blocked both workers when one made it and the other waited.
  */
-export default function setup(): void {
+export default function setup(): () => Promise<void> {
   execFileSync('sh', [join(root, 'scripts/ensure-chromium.sh')], { stdio: 'inherit' });
   const sources = newest([
     join(web, 'src'),
@@ -33,4 +37,9 @@ export default function setup(): void {
       env: { ...process.env, NODE_ENV: 'production' },
     });
   }
+  const phone = startPhoneBuild();
+  // The run ends once a build still under way has: a stopped build would leave no mark and a half folder.
+  return async () => {
+    if (phone && phone.exitCode === null && phone.signalCode === null) await once(phone, 'exit');
+  };
 }

@@ -1,68 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { patient, startEnv, type Env } from '../support/env.js';
+import { API_PLACEHOLDER, ensurePhoneBuild, phoneDist } from './build.js';
 import { NativeSide, PHONE_ORIGIN } from './native-side.js';
-import { newest } from '../support/newest.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const web = join(root, 'apps/web');
-/** The phone build, apart from the browser build the other tests use. */
-export const phoneDist = join(root, 'test-output/phone-dist');
-
-/**
- * The API host the phone build is made with. The test server's port is only known once it
- * listens, so pages and scripts are served with this host replaced by the server's address: one
- * build serves every test.
- */
-const API_PLACEHOLDER = 'https://api.till-phone.invalid';
-
-/**
- * Builds the app as `npm run mobile:sync` does (`vite build --mode native`, an API host given)
- * when its sources are newer than the last phone build. Test files that run at once share one
- * build: the first takes a lock folder, the others wait for its mark.
- */
-export function ensurePhoneBuild(): void {
-  const mark = join(phoneDist, '.built');
-  const sources = newest([
-    join(web, 'src'),
-    join(web, 'index.html'),
-    join(web, 'vite.config.ts'),
-    join(web, 'vite-plugins.ts'),
-    join(web, 'native-build.ts'),
-    join(web, 'public'),
-    join(root, 'packages/client/src'),
-    join(root, 'packages/protocol/src'),
-  ]);
-  if (existsSync(mark) && statSync(mark).mtimeMs >= sources) return;
-  const lock = `${phoneDist}.lock`;
-  mkdirSync(join(root, 'test-output'), { recursive: true });
-  try {
-    mkdirSync(lock);
-  } catch {
-    // Another test file is building: wait on its lock without spinning (a child sleeps, not this loop).
-    while (existsSync(lock)) execFileSync('sleep', ['1']);
-    return;
-  }
-  try {
-    rmSync(phoneDist, { recursive: true, force: true });
-    execFileSync('npm', ['exec', '--', 'vite', 'build', '--mode', 'native', '--outDir', phoneDist, '--emptyOutDir'], {
-      cwd: web,
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        VITE_API_HOST: API_PLACEHOLDER,
-        VITE_STORE_HOST: API_PLACEHOLDER,
-      },
-    });
-    writeFileSync(mark, '');
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
