@@ -46,6 +46,27 @@ const phoneBuildCommand = [
 ] as const;
 
 /**
+ * Takes the lock folder for a build and clears the last one; false when another holds the lock. The
+ * lock goes with `endBuild`, which marks the build done when it succeeded.
+ */
+function beginBuild(): boolean {
+  mkdirSync(join(root, 'test-output'), { recursive: true });
+  try {
+    mkdirSync(phoneLock);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  rmSync(phoneDist, { recursive: true, force: true });
+  return true;
+}
+
+function endBuild(built: boolean): void {
+  if (built) writeFileSync(phoneMark, '');
+  rmSync(phoneLock, { recursive: true, force: true });
+}
+
+/**
  * Starts the phone build in the background when its sources are newer than the last one, holding its
  * lock folder until it ends; answers the build's process, or nothing when there is nothing to build. The
  * browser run's global setup starts it once the web app is built, so that it runs while the first files
@@ -53,18 +74,11 @@ const phoneBuildCommand = [
  */
 export function startPhoneBuild(): ChildProcess | undefined {
   rmSync(phoneLock, { recursive: true, force: true });
-  if (phoneBuildFresh()) return undefined;
-  mkdirSync(join(root, 'test-output'), { recursive: true });
-  mkdirSync(phoneLock);
-  rmSync(phoneDist, { recursive: true, force: true });
+  if (phoneBuildFresh() || !beginBuild()) return undefined;
   const [command, args, options] = phoneBuildCommand;
   const child = spawn(command, args, options);
-  const release = (built: boolean) => {
-    if (built) writeFileSync(phoneMark, '');
-    rmSync(phoneLock, { recursive: true, force: true });
-  };
-  child.on('exit', (code) => release(code === 0));
-  child.on('error', () => release(false));
+  child.on('exit', (code) => endBuild(code === 0));
+  child.on('error', () => endBuild(false));
   return child;
 }
 
@@ -78,19 +92,15 @@ export function ensurePhoneBuild(): void {
     // A build under way: wait on its lock without spinning (a child sleeps, not this loop).
     while (existsSync(phoneLock)) execFileSync('sleep', ['1']);
     if (phoneBuildFresh()) return;
+    if (!beginBuild()) continue;
+    let built = false;
     try {
-      mkdirSync(phoneLock);
-    } catch {
-      continue;
-    }
-    try {
-      rmSync(phoneDist, { recursive: true, force: true });
       const [command, args, options] = phoneBuildCommand;
       execFileSync(command, args, options);
-      writeFileSync(phoneMark, '');
+      built = true;
       return;
     } finally {
-      rmSync(phoneLock, { recursive: true, force: true });
+      endBuild(built);
     }
   }
 }
