@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '@till/test-support/app';
 import { FakePaymentwall } from '@till/test-support/fake-paymentwall';
 import { FakeStripe, newWebhookSecret } from '@till/test-support/fake-stripe';
 import { linkToken, startSmtp, type TestSmtp } from '@till/test-support/smtp';
-import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.js';
+import { CHROMIUM_FLAGS, CHROMIUM_HEADLESS_SHELL } from './chromium.js';
 
 export const webDist = fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
 export const screensDir = fileURLToPath(new URL('../../test-output/screenshots', import.meta.url));
@@ -61,7 +61,7 @@ let workerChromium: Promise<Browser> | undefined;
 async function sharedChromium(): Promise<Browser> {
   const running = await workerChromium?.catch(() => undefined);
   if (running?.isConnected()) return running;
-  workerChromium = chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  workerChromium = chromium.launch({ executablePath: CHROMIUM_HEADLESS_SHELL, args: CHROMIUM_FLAGS });
   return workerChromium;
 }
 
