@@ -3,8 +3,8 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 /**
  * Chromium's headless shell, the same engine without the desktop browser around it (Debian's
- * chromium-headless-shell, the build Playwright itself runs headless): the browser tests' browser. It
- * serves their pages with about a third less of the machine than the full browser in headless mode
+ * chromium-headless-shell, the build Playwright itself runs headless): the browser tests' browser, which
+ * serves their pages with less of the machine than the full browser in headless mode
  * (docs/decisions/024-browser-tests-in-the-headless-shell.md).
  */
 export const CHROMIUM_HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
